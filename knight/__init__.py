@@ -1,0 +1,37 @@
+"""knight: Numba knight's-tour kernels and the benchmark suite around them.
+
+``solve`` and ``count_tours`` load Numba on first use, so importing
+``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
+"""
+
+from knight.check import is_tour
+from knight.errors import InvalidArgument
+from knight.theory import start_possible, tour_exists
+
+__all__ = [
+    "Count",
+    "InvalidArgument",
+    "Result",
+    "compile_kernels",
+    "count_tours",
+    "is_tour",
+    "solve",
+    "start_possible",
+    "tour_exists",
+]
+
+_LAZY = {
+    "solve": "knight.search",
+    "count_tours": "knight.search",
+    "compile_kernels": "knight.search",
+    "Result": "knight.result",
+    "Count": "knight.result",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'knight' has no attribute {name!r}")

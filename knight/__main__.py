@@ -1,0 +1,5 @@
+import sys
+
+from knight.cli import main
+
+sys.exit(main())

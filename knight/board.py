@@ -1,0 +1,54 @@
+"""Board geometry: the move order, neighbour tables and square numbering.
+
+This module is the single source of truth for two definitions the whole
+suite depends on (and the README quotes):
+
+* the knight's eight moves, tried in ``MOVES`` order, as (row, col) offsets;
+* a square's index, ``row * cols + col``, 0-based.
+
+It imports NumPy only, never Numba, so that cheap commands stay cheap.
+"""
+
+import numpy as np
+
+MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
+
+MOVE_ROWS = np.array([dr for dr, _ in MOVES], dtype=np.int64)
+MOVE_COLS = np.array([dc for _, dc in MOVES], dtype=np.int64)
+
+def square(rows, cols, row, col):
+    """Index of the square at ``(row, col)``; 0-based."""
+    return row * cols + col
+
+
+def coordinates(cols, squares):
+    """``(row, col)`` pairs, as an ``(n, 2)`` array, of an array of squares."""
+    squares = np.asarray(squares, dtype=np.int64)
+    return np.stack(np.divmod(squares, cols), axis=-1)
+
+
+def neighbour_table(rows, cols):
+    """For each square, the squares one knight's move away, in move order.
+
+    Returns an ``(rows * cols, 8)`` int32 array. Row ``s`` lists the
+    on-board neighbours of square ``s`` first, in ``MOVES`` order, then pads
+    with -1, so a kernel can stop scanning at the first -1.
+    """
+    n = rows * cols
+    table = np.full((n, 8), -1, dtype=np.int32)
+    filled = np.zeros(n, dtype=np.int64)
+    row, col = np.divmod(np.arange(n, dtype=np.int64), cols)
+    # one move at a time keeps temporaries to a few bytes per square, which
+    # matters on the largest boards the memory check lets through
+    for dr, dc in MOVES:
+        to_row = row + dr
+        to_col = col + dc
+        valid = np.flatnonzero((to_row >= 0) & (to_row < rows) & (to_col >= 0) & (to_col < cols))
+        table[valid, filled[valid]] = to_row[valid] * cols + to_col[valid]
+        filled[valid] += 1
+    return table
+
+
+def square_colour(row, col):
+    """0 for the colour of the corner square (0, 0), 1 for the other."""
+    return (row + col) % 2

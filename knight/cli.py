@@ -1,0 +1,226 @@
+"""The ``knight`` command line: 1-based squares at this edge, 0-based inside.
+
+Errors in what the user typed end in one line on stderr and exit status 2.
+Numba is imported only by the commands that search, so ``knight exists``
+and ``--help`` answer at once.
+"""
+
+import argparse
+import json
+import re
+import sys
+
+from knight import validate
+from knight.errors import InvalidArgument
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+# boards printed square by square up to this size; larger ones would only
+# scroll past, so they are summarised instead
+MAX_PRINTED_SQUARES = 10_000
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # argparse prints the whole usage block; one line is what we promise
+        raise InvalidArgument(f"{message} (see '{self.prog} --help')")
+
+
+def parse_start(text, rows, cols):
+    """A start square typed by the user, as a 0-based ``(row, col)``.
+
+    ``R,C`` is 1-based (row 1 is the first row printed). Chess notation such
+    as ``e4`` names the column by letter and counts ranks from the last
+    row printed, on boards of at most 26 columns.
+    """
+    text = text.strip()
+    pair = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", text)
+    if pair:
+        row, col = int(pair[1]), int(pair[2])
+        validate.integer(row, "start row", minimum=1, maximum=rows)
+        validate.integer(col, "start col", minimum=1, maximum=cols)
+        return row - 1, col - 1
+    chess = re.fullmatch(r"([a-zA-Z])(\d+)", text)
+    if chess:
+        if cols > 26:
+            raise InvalidArgument(f"chess notation needs at most 26 columns, the board has {cols}; use R,C")
+        file = ord(chess[1].lower()) - ord("a") + 1
+        rank = int(chess[2])
+        last_file = chr(ord("a") + cols - 1)
+        if file > cols or not 1 <= rank <= rows:
+            raise InvalidArgument(f"start {text!r} is off the board: files a-{last_file}, ranks 1-{rows}")
+        return rows - rank, file - 1
+    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {text!r}")
+
+
+def format_board(rows, cols, tour):
+    """The board with each square's 1-based step number, columns aligned."""
+    steps = [[0] * cols for _ in range(rows)]
+    for step, square in enumerate(tour, 1):
+        row, col = divmod(int(square), cols)
+        steps[row][col] = step
+    width = len(str(rows * cols))
+    return "\n".join(" ".join(f"{step:>{width}}" for step in line) for line in steps)
+
+
+def _board_args(parser):
+    parser.add_argument("rows", help="number of rows, >= 1")
+    parser.add_argument("cols", help="number of columns, >= 1")
+
+
+def _json_arg(parser):
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def build_parser():
+    parser = _Parser(prog="knight", description="Knight's tours: search, count, and what theory says.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = commands.add_parser("solve", help="find one tour", description="Find one knight's tour.")
+    _board_args(solve)
+    solve.add_argument("--start", default="1,1", help="R,C (1-based) or chess notation like e4; default 1,1")
+    solve.add_argument("--method", default="warnsdorff", help=f"{'|'.join(validate.METHODS)}; default warnsdorff")
+    solve.add_argument("--tiebreak", default="first", help="first|roth: order among equal onward degrees")
+    solve.add_argument("--budget", help="most nodes to place before giving up; default 100000000")
+    solve.add_argument("--closed", action="store_true", help="require the last square to be a move from the first")
+    _json_arg(solve)
+
+    count = commands.add_parser("count", help="count every tour", description="Count every tour exhaustively.")
+    _board_args(count)
+    count.add_argument("--start", help="R,C or e4: one start square; default every start square")
+    count.add_argument("--budget", help="most nodes per start square; default 10^12")
+    count.add_argument("--closed", action="store_true", help="count closed tours only")
+    _json_arg(count)
+
+    exists = commands.add_parser("exists", help="does a tour exist? (theory, no search)")
+    _board_args(exists)
+    exists.add_argument("--closed", action="store_true", help="ask about closed tours")
+    _json_arg(exists)
+    return parser
+
+
+def _board(args):
+    return validate.board(validate.integer_text(args.rows, "rows"), validate.integer_text(args.cols, "cols"))
+
+
+def _budget(args):
+    return None if args.budget is None else validate.integer_text(args.budget, "budget", minimum=1)
+
+
+def run_solve(args, out):
+    rows, cols = _board(args)
+    start = parse_start(args.start, rows, cols)
+    validate.choice(args.method, "method", validate.METHODS)
+    validate.choice(args.tiebreak, "tiebreak", validate.TIEBREAKS)
+    budget = _budget(args)
+    validate.fits_in_memory(rows, cols, args.method)
+
+    from knight.search import solve
+
+    result = solve(rows, cols, start, args.method, budget, args.closed, args.tiebreak)
+    tour = None if result.tour is None else (result.coordinates() + 1).tolist()
+    if args.json:
+        record = {
+            "rows": rows,
+            "cols": cols,
+            "start": [start[0] + 1, start[1] + 1],
+            "method": result.method,
+            "tiebreak": result.tiebreak,
+            "closed": result.closed,
+            "budget": result.budget,
+            "status": result.status,
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+            "tour": tour,
+        }
+        print(json.dumps(record), file=out)
+        return 0
+    if result.tour is not None:
+        if rows * cols <= MAX_PRINTED_SQUARES:
+            print(format_board(rows, cols, result.tour), file=out)
+        else:
+            print(f"(board of {rows * cols} squares not printed; --json gives the tour)", file=out)
+    kind = "closed" if result.closed else "open"
+    print(f"status   {result.status}", file=out)
+    print(f"search   {result.method} ({kind}, tiebreak {result.tiebreak}) from {start[0] + 1},{start[1] + 1}", file=out)
+    print(f"nodes    {result.nodes} (budget {result.budget})", file=out)
+    print(f"seconds  {result.seconds:.6f}", file=out)
+    return 0
+
+
+def run_count(args, out):
+    rows, cols = _board(args)
+    start = None if args.start is None else parse_start(args.start, rows, cols)
+    budget = _budget(args)
+    validate.fits_in_memory(rows, cols, "count")
+
+    from knight.search import count_tours
+
+    counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget)
+    if args.json:
+        record = {"rows": rows, "cols": cols, "closed": counted.closed, "budget": counted.budget}
+        if start is not None:
+            record["start"] = [start[0] + 1, start[1] + 1]
+        else:
+            record["grid"] = counted.tours.tolist()
+        record.update(
+            tours=counted.total_tours,
+            nodes=counted.total_nodes,
+            complete=counted.complete,
+            seconds=counted.seconds,
+        )
+        print(json.dumps(record), file=out)
+        return 0
+    if start is None:
+        width = max(len(str(value)) for value in counted.tours.flat)
+        for line in counted.tours:
+            print(" ".join(f"{value:>{width}}" for value in line), file=out)
+    kind = "closed" if counted.closed else "open"
+    note = "" if counted.complete else " (lower bound: a search hit its budget)"
+    print(f"tours    {counted.total_tours} directed {kind} tours{note}", file=out)
+    print(f"nodes    {counted.total_nodes}", file=out)
+    print(f"seconds  {counted.seconds:.3f}", file=out)
+    return 0
+
+
+def _count_with_progress(count_tours, rows, cols, start, closed, budget):
+    total = 1 if start is not None else rows * cols
+    if total == 1 or not sys.stderr.isatty():
+        return count_tours(rows, cols, start, closed, budget)
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="start", file=sys.stderr, leave=False) as bar:
+        return count_tours(rows, cols, start, closed, budget, progress=lambda done: bar.update(1))
+
+
+def run_exists(args, out):
+    from knight import theory
+
+    rows, cols = _board(args)
+    exists = theory.tour_exists(rows, cols, args.closed)
+    kind, source = ("closed", theory.CLOSED_SOURCE) if args.closed else ("open", theory.OPEN_SOURCE)
+    if args.json:
+        print(json.dumps({"rows": rows, "cols": cols, "closed": args.closed, "exists": exists}), file=out)
+        return 0
+    verdict = "yes" if exists else "no"
+    print(f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})", file=out)
+    if exists and (rows * cols) % 2 == 1:
+        print("only from squares of the corner's colour (colour parity: odd number of squares)", file=out)
+    return 0
+
+
+_COMMANDS = {"solve": run_solve, "count": run_count, "exists": run_exists}
+
+
+def main(argv=None, out=None):
+    out = sys.stdout if out is None else out
+    try:
+        args = build_parser().parse_args(argv)
+        return _COMMANDS[args.command](args, out)
+    except InvalidArgument as error:
+        print(f"knight: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("knight: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

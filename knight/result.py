@@ -1,0 +1,72 @@
+"""What a search returns: plain data that the CLI, the harness and tests read."""
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+STATUSES = ("found", "none", "budget", "dead-end")
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one search.
+
+    ``status`` is ``found`` (``tour`` holds it), ``none`` (the whole search
+    space from ``start`` was exhausted: no tour from there), ``budget``
+    (stopped after ``budget`` nodes) or ``dead-end`` (greedy only: stuck
+    after ``nodes`` squares). ``tour`` holds 0-based square indices
+    ``row * cols + col`` in visit order; ``seconds`` times the search alone,
+    never compilation.
+    """
+
+    rows: int
+    cols: int
+    start: tuple
+    method: str
+    closed: bool
+    budget: int
+    status: str
+    nodes: int
+    seconds: float
+    tour: Optional[np.ndarray] = None
+    tiebreak: str = "first"
+
+    @property
+    def found(self):
+        return self.status == "found"
+
+    def coordinates(self):
+        """The tour as an ``(n, 2)`` array of 0-based ``(row, col)``, or None."""
+        if self.tour is None:
+            return None
+        return np.stack(np.divmod(self.tour.astype(np.int64), self.cols), axis=-1)
+
+
+@dataclass(frozen=True)
+class Count:
+    """Exhaustive count of tours from one start square, or from every one.
+
+    For one start, ``tours`` and ``nodes`` are ints; for every start they are
+    ``(rows, cols)`` int64 arrays indexed by start square. ``complete`` is
+    False when some search hit its node budget, making its count a lower
+    bound.
+    """
+
+    rows: int
+    cols: int
+    start: Optional[tuple]
+    closed: bool
+    budget: int
+    tours: object
+    nodes: object
+    complete: bool
+    seconds: float
+
+    @property
+    def total_tours(self):
+        return int(np.sum(self.tours))
+
+    @property
+    def total_nodes(self):
+        return int(np.sum(self.nodes))

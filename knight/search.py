@@ -1,0 +1,147 @@
+"""Public searches: validate arguments, build arrays, run a kernel, wrap it.
+
+Kernels trust their inputs; everything a user can get wrong is caught here
+(or in ``validate``) with a message that names the valid range.
+"""
+
+import time
+
+import numpy as np
+
+from knight import kernels, validate
+from knight.board import neighbour_table
+from knight.result import Count, Result
+
+DEFAULT_BUDGET = 100_000_000
+DEFAULT_COUNT_BUDGET = 10**12
+
+_STATUS = {
+    kernels.FOUND: "found",
+    kernels.NONE: "none",
+    kernels.BUDGET: "budget",
+    kernels.DEAD_END: "dead-end",
+}
+_TIEBREAK = {"first": kernels.TIEBREAK_FIRST, "roth": kernels.TIEBREAK_ROTH}
+
+_compile_seconds = {}
+
+
+def _run_backtrack(rows, cols, start, closed, budget, tiebreak):
+    path = np.zeros(rows * cols, dtype=np.int32)
+    status, tours, nodes = kernels.backtrack(neighbour_table(rows, cols), start, closed, budget, True, path)
+    return status, tours, nodes, path
+
+
+def _run_warnsdorff(rows, cols, start, closed, budget, tiebreak):
+    path = np.zeros(rows * cols, dtype=np.int32)
+    keys = kernels.tie_keys(rows, cols, _TIEBREAK[tiebreak])
+    status, nodes = kernels.warnsdorff(neighbour_table(rows, cols), keys, start, closed, budget, path)
+    return status, int(status == kernels.FOUND), nodes, path
+
+
+def _run_greedy(rows, cols, start, closed, budget, tiebreak):
+    path = np.zeros(rows * cols, dtype=np.int32)
+    status, nodes = kernels.greedy(rows, cols, start, _TIEBREAK[tiebreak], closed, budget, path)
+    return status, int(status == kernels.FOUND), nodes, path
+
+
+_RUNNERS = {"backtrack": _run_backtrack, "warnsdorff": _run_warnsdorff, "greedy": _run_greedy}
+
+
+def compile_kernels(methods=validate.METHODS):
+    """Compile (or load from cache) each method's kernels; return seconds each.
+
+    A method's first call pays this once per process; ``solve`` calls it so
+    that ``Result.seconds`` never includes compilation.
+    """
+    for method in methods:
+        if method not in _compile_seconds:
+            began = time.perf_counter()
+            # a 3x4 board exercises every branch type the real call will use
+            for closed in (False, True):
+                _RUNNERS[method](3, 4, 0, closed, 10, "first")
+            if method == "backtrack":
+                # counting is the same kernel with first_only=False: same types
+                kernels.backtrack(neighbour_table(1, 1), 0, False, 1, False, np.zeros(1, np.int32))
+            _compile_seconds[method] = time.perf_counter() - began
+    return {method: _compile_seconds[method] for method in methods}
+
+
+def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=False, tiebreak="first"):
+    """Search for one knight's tour of ``rows x cols`` from ``start`` (0-based).
+
+    ``method`` is ``backtrack`` (move order), ``warnsdorff`` (fewest onward
+    moves first, with backtracking) or ``greedy`` (Warnsdorff, no
+    backtracking). At most ``budget`` nodes are placed
+    (default ``DEFAULT_BUDGET``). Returns a ``Result``.
+    """
+    rows, cols = validate.board(rows, cols)
+    row, col = validate.start(rows, cols, start)
+    method = validate.choice(method, "method", validate.METHODS)
+    tiebreak = validate.choice(tiebreak, "tiebreak", validate.TIEBREAKS)
+    budget = validate.budget(budget, DEFAULT_BUDGET)
+    validate.fits_in_memory(rows, cols, method)
+    compile_kernels([method])
+    began = time.perf_counter()
+    status, _, nodes, path = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
+    seconds = time.perf_counter() - began
+    return Result(
+        rows=rows,
+        cols=cols,
+        start=(row, col),
+        method=method,
+        closed=bool(closed),
+        budget=budget,
+        status=_STATUS[status],
+        nodes=int(nodes),
+        seconds=seconds,
+        tour=path if status == kernels.FOUND else None,
+        tiebreak=tiebreak,
+    )
+
+
+def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None):
+    """Count every tour (directed: a path and its reverse are two) from
+    ``start``, or from every start square when ``start`` is None.
+
+    Each start's search places at most ``budget`` nodes (default
+    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with the
+    number of start squares done after each one. Returns a ``Count``.
+    """
+    rows, cols = validate.board(rows, cols)
+    budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
+    validate.fits_in_memory(rows, cols, "count")
+    starts = [validate.start(rows, cols, start)] if start is not None else None
+    if starts is None:
+        starts = [(row, col) for row in range(rows) for col in range(cols)]
+    compile_kernels(["backtrack"])
+    tours = np.zeros((rows, cols), dtype=np.int64)
+    nodes = np.zeros((rows, cols), dtype=np.int64)
+    complete = True
+    neighbours = neighbour_table(rows, cols)
+    path = np.zeros(rows * cols, dtype=np.int32)
+    began = time.perf_counter()
+    for done, (row, col) in enumerate(starts, 1):
+        status, found, placed = kernels.backtrack(
+            neighbours, row * cols + col, bool(closed), budget, False, path
+        )
+        tours[row, col] = found
+        nodes[row, col] = placed
+        complete &= status != kernels.BUDGET
+        if progress is not None:
+            progress(done)
+    seconds = time.perf_counter() - began
+    if start is not None:
+        row, col = starts[0]
+        tours, nodes = int(tours[row, col]), int(nodes[row, col])
+    return Count(
+        rows=rows,
+        cols=cols,
+        start=None if start is None else starts[0],
+        closed=bool(closed),
+        budget=budget,
+        tours=tours,
+        nodes=nodes,
+        complete=bool(complete),
+        seconds=seconds,
+    )

@@ -1,0 +1,120 @@
+"""Argument checks shared by the Python API and the command line.
+
+Light on purpose (no NumPy, no Numba): the CLI runs these before it pays for
+importing the kernels.
+"""
+
+import operator
+
+from knight.errors import InvalidArgument
+
+METHODS = ("backtrack", "warnsdorff", "greedy")
+TIEBREAKS = ("first", "roth")
+
+# Squares are stored as int32 inside the kernels.
+MAX_SQUARES = 2**31 - 1
+
+# Bytes each search holds per square (arrays in knight.kernels, the
+# neighbour table and the temporaries that build it), for refusing a board
+# before allocating it rather than dying half-way.
+_BYTES_PER_SQUARE = {
+    "backtrack": 32 + 4 + 1 + 8 + 1 + 48,
+    "warnsdorff": 32 + 4 + 1 + 32 + 2 + 8 + 1 + 48,
+    "greedy": 4 + 1,
+}
+_BYTES_PER_SQUARE["count"] = _BYTES_PER_SQUARE["backtrack"]
+
+
+def integer(value, name, minimum=None, maximum=None):
+    """``value`` as an int, or InvalidArgument naming ``name`` and its range."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise InvalidArgument(f"{name} must be an integer, got {value!r}") from None
+    if isinstance(value, bool):
+        raise InvalidArgument(f"{name} must be an integer, got {value!r}")
+    too_small = minimum is not None and number < minimum
+    too_large = maximum is not None and number > maximum
+    if too_small or too_large:
+        if maximum is None:
+            valid = f">= {minimum}"
+        elif minimum is None:
+            valid = f"<= {maximum}"
+        else:
+            valid = f"in {minimum}..{maximum}"
+        raise InvalidArgument(f"{name} must be {valid}, got {number}")
+    return number
+
+
+def board(rows, cols):
+    """Checked ``(rows, cols)``: each side >= 1, squares within int32."""
+    rows = integer(rows, "rows", minimum=1)
+    cols = integer(cols, "cols", minimum=1)
+    if rows * cols > MAX_SQUARES:
+        raise InvalidArgument(
+            f"board {rows}x{cols} has {rows * cols} squares; at most {MAX_SQUARES} are supported"
+        )
+    return rows, cols
+
+
+def start(rows, cols, start):
+    """Checked 0-based ``(row, col)`` start square."""
+    try:
+        row, col = start
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"start must be a (row, col) pair, got {start!r}") from None
+    row = integer(row, "start row", minimum=0, maximum=rows - 1)
+    col = integer(col, "start col", minimum=0, maximum=cols - 1)
+    return row, col
+
+
+def choice(value, name, options):
+    if value not in options:
+        raise InvalidArgument(f"unknown {name} {value!r}; choose one of {', '.join(options)}")
+    return value
+
+
+def budget(value, default):
+    """Checked node budget; ``None`` means ``default``."""
+    if value is None:
+        return default
+    return integer(value, "budget", minimum=1)
+
+
+def available_memory():
+    """Bytes this process can still allocate without swapping, best guess."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import os
+
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def memory_needed(rows, cols, method):
+    """Estimated peak bytes of one search of ``method`` on ``rows x cols``."""
+    return rows * cols * _BYTES_PER_SQUARE[method]
+
+
+def fits_in_memory(rows, cols, method):
+    """Refuse, before allocating, a board the search could not hold."""
+    needed = memory_needed(rows, cols, method)
+    available = available_memory()
+    if needed > available:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for {method}, "
+            f"but only {available / 2**30:.1f} GiB of memory is available"
+        )
+
+
+def integer_text(text, name, minimum=1):
+    """An integer typed on the command line, checked like ``integer``."""
+    try:
+        number = int(text.strip())
+    except ValueError:
+        raise InvalidArgument(f"{name} must be an integer >= {minimum}, got {text!r}") from None
+    return integer(number, name, minimum=minimum)

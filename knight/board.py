@@ -16,11 +16,6 @@ MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
 MOVE_ROWS = np.array([dr for dr, _ in MOVES], dtype=np.int64)
 MOVE_COLS = np.array([dc for _, dc in MOVES], dtype=np.int64)
 
-def square(rows, cols, row, col):
-    """Index of the square at ``(row, col)``; 0-based."""
-    return row * cols + col
-
-
 def coordinates(cols, squares):
     """``(row, col)`` pairs, as an ``(n, 2)`` array, of an array of squares."""
     squares = np.asarray(squares, dtype=np.int64)
@@ -47,8 +42,3 @@ def neighbour_table(rows, cols):
         table[valid, filled[valid]] = to_row[valid] * cols + to_col[valid]
         filled[valid] += 1
     return table
-
-
-def square_colour(row, col):
-    """0 for the colour of the corner square (0, 0), 1 for the other."""
-    return (row + col) % 2

@@ -5,6 +5,8 @@ from typing import Optional
 
 import numpy as np
 
+from knight.board import coordinates
+
 STATUSES = ("found", "none", "budget", "dead-end")
 
 
@@ -40,7 +42,7 @@ class Result:
         """The tour as an ``(n, 2)`` array of 0-based ``(row, col)``, or None."""
         if self.tour is None:
             return None
-        return np.stack(np.divmod(self.tour.astype(np.int64), self.cols), axis=-1)
+        return coordinates(self.cols, self.tour)
 
 
 @dataclass(frozen=True)

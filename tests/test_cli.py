@@ -1,0 +1,149 @@
+"""The command line: output, JSON, and one-line errors with exit status 2."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from knight import cli, is_tour, validate
+
+
+def run(*argv):
+    out = io.StringIO()
+    status = cli.main(list(argv), out=out)
+    return status, out.getvalue()
+
+
+def run_json(*argv):
+    status, text = run(*argv, "--json")
+    assert status == 0
+    return json.loads(text)
+
+
+def test_solve_prints_aligned_board_and_summary():
+    status, text = run("solve", "5", "5")
+    assert status == 0
+    lines = text.splitlines()
+    board = [line.split() for line in lines[:5]]
+    assert sorted(int(step) for row in board for step in row) == list(range(1, 26))
+    assert len({len(line) for line in lines[:5]}) == 1
+    assert lines[0].split()[0] == "1"
+    assert "status   found" in text and "nodes    25" in text
+
+
+def test_solve_json_tour_is_one_based():
+    record = run_json("solve", "6", "6", "--start", "2,3", "--method", "backtrack")
+    assert record["status"] == "found"
+    assert record["tour"][0] == [2, 3]
+    assert is_tour(6, 6, [(r - 1, c - 1) for r, c in record["tour"]])
+    assert record["nodes"] >= 36 and record["seconds"] >= 0
+
+
+def test_solve_json_without_tour():
+    record = run_json("solve", "4", "4", "--method", "backtrack", "--budget", "50")
+    assert record["status"] == "budget" and record["nodes"] == 50 and record["tour"] is None
+
+
+def test_greedy_dead_end_and_closed():
+    record = run_json("solve", "5", "5", "--method", "greedy", "--start", "1,2")
+    assert record["status"] == "dead-end"
+    record = run_json("solve", "6", "6", "--closed", "--method", "greedy")
+    assert record["closed"] is True and record["status"] in ("found", "dead-end")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("1,1", (0, 0)), ("8,8", (7, 7)), (" 2 , 3 ", (1, 2)), ("a1", (7, 0)), ("e4", (4, 4)), ("H8", (0, 7))],
+)
+def test_start_notation(text, expected):
+    assert cli.parse_start(text, 8, 8) == expected
+
+
+def test_chess_notation_counts_ranks_from_the_last_row():
+    record = run_json("solve", "5", "5", "--start", "a1")
+    assert record["tour"][0] == [5, 1]
+
+
+def test_count_one_start_and_grid():
+    record = run_json("count", "3", "4", "--start", "1,1")
+    assert (record["tours"], record["start"]) == (2, [1, 1])
+    record = run_json("count", "3", "4")
+    assert record["grid"] == [[2, 0, 0, 2], [4, 0, 0, 4], [2, 0, 0, 2]]
+    assert record["tours"] == 16 and record["complete"] is True
+    status, text = run("count", "3", "4")
+    assert "16 directed open tours" in text
+
+
+def test_exists():
+    assert run_json("exists", "3", "4")["exists"] is True
+    assert run_json("exists", "3", "4", "--closed")["exists"] is False
+    status, text = run("exists", "5", "5")
+    assert text.startswith("yes") and "parity" in text
+
+
+ERRORS = [
+    (["solve", "0", "5"], "rows must be >= 1"),
+    (["solve", "5", "-3"], "cols must be >= 1"),
+    (["solve", "x", "5"], "rows must be an integer"),
+    (["solve", "5.5", "5"], "rows must be an integer"),
+    (["solve", "5", "5", "--start", "6,1"], "start row must be in 1..5"),
+    (["solve", "5", "5", "--start", "1,0"], "start col must be in 1..5"),
+    (["solve", "5", "5", "--start", "1;1"], "start must be R,C"),
+    (["solve", "5", "5", "--start", "f1"], "off the board"),
+    (["solve", "5", "30", "--start", "a1"], "at most 26 columns"),
+    (["solve", "5", "5", "--method", "dfs"], "unknown method 'dfs'"),
+    (["solve", "5", "5", "--tiebreak", "last"], "unknown tiebreak"),
+    (["solve", "5", "5", "--budget", "0"], "budget must be >= 1"),
+    (["solve", "5", "5", "--budget", "lots"], "budget must be an integer"),
+    (["solve", "50000", "50000"], "at most 2147483647"),
+    (["count", "5", "5", "--start", "0,0"], "start row must be in 1..5"),
+    (["exists", "0", "1"], "rows must be >= 1"),
+    (["fly", "5", "5"], "invalid choice"),
+    (["solve", "5"], "required"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), ERRORS, ids=[" ".join(a) for a, _ in ERRORS])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    status, text = run(*argv)
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_USAGE
+    assert text == ""
+    assert err.count("\n") == 1 and err.startswith("knight: error: ")
+    assert message in err
+
+
+def test_board_too_large_for_memory_is_refused_before_allocating(monkeypatch, capsys):
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    status, _ = run("solve", "1000", "1000")
+    assert status == 2
+    assert "needs about" in capsys.readouterr().err
+
+
+def test_interrupt_exits_cleanly(monkeypatch, capsys):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("knight.search.solve", interrupted)
+    assert run("solve", "5", "5")[0] == cli.EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "knight: interrupted\n"
+
+
+@pytest.mark.parametrize("argv", [["exists", "8", "8"], ["--help"], ["solve", "--help"]])
+def test_commands_without_search_do_not_import_numba(argv):
+    code = (
+        "import sys\nfrom knight.cli import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        "assert 'numba' not in sys.modules, 'numba was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_console_script_runs():
+    done = subprocess.run(
+        [sys.executable, "-m", "knight", "solve", "5", "5", "--start", "6,6"], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -142,8 +142,9 @@ def run_solve(args, out):
         else:
             print(f"(board of {rows * cols} squares not printed; --json gives the tour)", file=out)
     kind = "closed" if result.closed else "open"
+    ties = "" if result.method == "backtrack" else f", tiebreak {result.tiebreak}"
     print(f"status   {result.status}", file=out)
-    print(f"search   {result.method} ({kind}, tiebreak {result.tiebreak}) from {start[0] + 1},{start[1] + 1}", file=out)
+    print(f"search   {result.method} ({kind}{ties}) from {start[0] + 1},{start[1] + 1}", file=out)
     print(f"nodes    {result.nodes} (budget {result.budget})", file=out)
     print(f"seconds  {result.seconds:.6f}", file=out)
     return 0

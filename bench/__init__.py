@@ -1,0 +1,1 @@
+"""The benchmark harness: measures knight, never imported by it."""

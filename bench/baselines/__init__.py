@@ -1,0 +1,3 @@
+"""The same searches outside Numba, for side-by-side speed ratios: C (the
+practical limit on one core) and plain Python (what the classic programs
+amount to)."""

@@ -1,0 +1,206 @@
+/* The three knight's-tour searches in C, for side-by-side speed ratios.
+ *
+ * Same move order, tie rules, node definition and budget rule as
+ * knight/kernels.py, so node counts are identical (the tests check it).
+ * Compiled at run time with `cc -O3` by bench/baselines/c.py; called
+ * through ctypes. Squares are int32 row * cols + col; the neighbour table
+ * is knight.board.neighbour_table (valid targets first, -1 padded).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FOUND = 0, NONE = 1, BUDGET = 2, DEAD_END = 3 };
+
+static const int MOVE_ROWS[8] = {-2, -1, 1, 2, 2, 1, -1, -2};
+static const int MOVE_COLS[8] = {1, 2, 2, 1, -1, -2, -2, -1};
+
+static uint8_t *closing_squares(const int32_t *nb, int64_t n, int64_t start) {
+    uint8_t *closes = calloc(n, 1);
+    for (int k = 0; k < 8 && nb[start * 8 + k] >= 0; k++) closes[nb[start * 8 + k]] = 1;
+    return closes;
+}
+
+/* Unordered DFS. first_only: stop at the first tour (left in path).
+ * Returns status; *tours and *nodes are written. */
+int knight_backtrack(const int32_t *nb, int64_t n, int64_t start, int closed, int64_t budget,
+                     int first_only, int32_t *path, int64_t *tours_out, int64_t *nodes_out) {
+    int64_t last = n - 1, nodes = 1, tours = 0;
+    int status;
+    path[0] = (int32_t)start;
+    if (last == 0) {
+        *nodes_out = 1;
+        *tours_out = closed ? 0 : 1;
+        return closed ? NONE : FOUND;
+    }
+    uint8_t *closes = closing_squares(nb, n, start);
+    uint8_t *visited = calloc(n, 1);
+    int8_t *move_index = calloc(n, 1);
+    visited[start] = 1;
+    int64_t depth = 0;
+    status = -1;
+    while (depth >= 0) {
+        int32_t square = path[depth];
+        int k = move_index[depth];
+        int32_t target = -1;
+        const int32_t *row = nb + (int64_t)square * 8;
+        while (k < 8) {
+            int32_t candidate = row[k++];
+            if (candidate < 0) break;
+            if (!visited[candidate]) { target = candidate; break; }
+        }
+        if (target < 0) { visited[square] = 0; depth--; continue; }
+        move_index[depth] = (int8_t)k;
+        if (nodes == budget) { status = BUDGET; break; }
+        nodes++;
+        path[++depth] = target;
+        if (depth == last) {
+            if (!closed || closes[target]) {
+                tours++;
+                if (first_only) { status = FOUND; break; }
+            }
+            depth--;
+            continue;
+        }
+        visited[target] = 1;
+        move_index[depth] = 0;
+    }
+    if (status < 0) status = tours > 0 ? FOUND : NONE;
+    free(closes); free(visited); free(move_index);
+    *tours_out = tours;
+    *nodes_out = nodes;
+    return status;
+}
+
+static void occupy(const int32_t *nb, int8_t *degree, int32_t square) {
+    degree[square] = -1;
+    const int32_t *row = nb + (int64_t)square * 8;
+    for (int k = 0; k < 8 && row[k] >= 0; k++)
+        if (degree[row[k]] >= 0) degree[row[k]]--;
+}
+
+static void vacate(const int32_t *nb, int8_t *degree, int32_t square) {
+    int8_t count = 0;
+    const int32_t *row = nb + (int64_t)square * 8;
+    for (int k = 0; k < 8 && row[k] >= 0; k++)
+        if (degree[row[k]] >= 0) { degree[row[k]]++; count++; }
+    degree[square] = count;
+}
+
+static int order_candidates(const int32_t *nb, const int8_t *degree, const int64_t *keys,
+                            int32_t square, int32_t *out) {
+    int count = 0;
+    const int32_t *row = nb + (int64_t)square * 8;
+    for (int k = 0; k < 8 && row[k] >= 0; k++) {
+        int32_t candidate = row[k];
+        if (degree[candidate] < 0) continue;
+        int slot = count;
+        while (slot > 0) {
+            int32_t before = out[slot - 1];
+            if (degree[before] < degree[candidate]) break;
+            if (degree[before] == degree[candidate] && keys[before] <= keys[candidate]) break;
+            out[slot] = before;
+            slot--;
+        }
+        out[slot] = candidate;
+        count++;
+    }
+    return count;
+}
+
+/* Warnsdorff-ordered DFS with incremental onward degrees. */
+int knight_warnsdorff(const int32_t *nb, const int64_t *keys, int64_t n, int64_t start, int closed,
+                      int64_t budget, int32_t *path, int64_t *nodes_out) {
+    int64_t last = n - 1, nodes = 1;
+    path[0] = (int32_t)start;
+    if (last == 0) { *nodes_out = 1; return closed ? NONE : FOUND; }
+    uint8_t *closes = closing_squares(nb, n, start);
+    int8_t *degree = malloc(n);
+    for (int64_t s = 0; s < n; s++) {
+        int8_t d = 0;
+        for (int k = 0; k < 8 && nb[s * 8 + k] >= 0; k++) d++;
+        degree[s] = d;
+    }
+    int32_t *candidates = malloc(sizeof(int32_t) * 8 * n);
+    int8_t *n_candidates = calloc(n, 1);
+    int8_t *next_candidate = calloc(n, 1);
+    occupy(nb, degree, (int32_t)start);
+    n_candidates[0] = (int8_t)order_candidates(nb, degree, keys, (int32_t)start, candidates);
+    int64_t depth = 0;
+    int status = NONE;
+    while (depth >= 0) {
+        int i = next_candidate[depth];
+        if (i == n_candidates[depth]) { vacate(nb, degree, path[depth]); depth--; continue; }
+        int32_t target = candidates[depth * 8 + i];
+        next_candidate[depth] = (int8_t)(i + 1);
+        if (nodes == budget) { status = BUDGET; break; }
+        nodes++;
+        path[++depth] = target;
+        if (depth == last) {
+            if (!closed || closes[target]) { status = FOUND; break; }
+            depth--;
+            continue;
+        }
+        occupy(nb, degree, target);
+        n_candidates[depth] = (int8_t)order_candidates(nb, degree, keys, target, candidates + depth * 8);
+        next_candidate[depth] = 0;
+    }
+    free(closes); free(degree); free(candidates); free(n_candidates); free(next_candidate);
+    *nodes_out = nodes;
+    return status;
+}
+
+static int64_t tie_key(int64_t row, int64_t col, int64_t rows, int64_t cols, int tiebreak) {
+    if (tiebreak == 0) return 0;
+    int64_t dr = 2 * row - (rows - 1), dc = 2 * col - (cols - 1);
+    return -(dr * dr + dc * dc);
+}
+
+/* Greedy Warnsdorff walk from coordinates, O(1) per step. */
+int knight_greedy(int64_t rows, int64_t cols, int64_t start, int tiebreak, int closed, int64_t budget,
+                  int32_t *path, int64_t *nodes_out) {
+    int64_t n = rows * cols;
+    uint8_t *degree = malloc(n);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) {
+            uint8_t d = 0;
+            for (int k = 0; k < 8; k++) {
+                int64_t tr = r + MOVE_ROWS[k], tc = c + MOVE_COLS[k];
+                if (tr >= 0 && tr < rows && tc >= 0 && tc < cols) d++;
+            }
+            degree[r * cols + c] = d;
+        }
+    int64_t square = start, nodes = 1;
+    int status = FOUND;
+    path[0] = (int32_t)start;
+    for (int64_t depth = 1; depth <= n; depth++) {
+        int64_t row = square / cols, col = square % cols;
+        int64_t best = -1, best_degree = 9, best_key = 0;
+        degree[square] = 255;
+        for (int k = 0; k < 8; k++) {
+            int64_t tr = row + MOVE_ROWS[k], tc = col + MOVE_COLS[k];
+            if (tr < 0 || tr >= rows || tc < 0 || tc >= cols) continue;
+            int64_t target = tr * cols + tc;
+            if (degree[target] == 255) continue;
+            degree[target]--;
+            int64_t onward = degree[target];
+            int64_t key = tie_key(tr, tc, rows, cols, tiebreak);
+            if (onward < best_degree || (onward == best_degree && key < best_key)) {
+                best = target; best_degree = onward; best_key = key;
+            }
+        }
+        if (depth == n) break;
+        if (best < 0) { status = DEAD_END; break; }
+        if (nodes == budget) { status = BUDGET; break; }
+        nodes++;
+        path[depth] = (int32_t)best;
+        square = best;
+    }
+    if (status == FOUND && closed) {
+        int64_t dr = llabs(square / cols - start / cols), dc = llabs(square % cols - start % cols);
+        if (!((dr == 1 && dc == 2) || (dr == 2 && dc == 1))) status = DEAD_END;
+    }
+    free(degree);
+    *nodes_out = nodes;
+    return status;
+}

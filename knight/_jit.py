@@ -24,3 +24,4 @@ jit = functools.partial(
     fastmath=False,
     boundscheck=False,
 )
+

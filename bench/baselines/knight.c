@@ -72,43 +72,8 @@ int knight_backtrack(const int32_t *nb, int64_t n, int64_t start, int closed, in
     return status;
 }
 
-static void occupy(const int32_t *nb, int8_t *degree, int32_t square) {
-    degree[square] = -1;
-    const int32_t *row = nb + (int64_t)square * 8;
-    for (int k = 0; k < 8 && row[k] >= 0; k++)
-        if (degree[row[k]] >= 0) degree[row[k]]--;
-}
-
-static void vacate(const int32_t *nb, int8_t *degree, int32_t square) {
-    int8_t count = 0;
-    const int32_t *row = nb + (int64_t)square * 8;
-    for (int k = 0; k < 8 && row[k] >= 0; k++)
-        if (degree[row[k]] >= 0) { degree[row[k]]++; count++; }
-    degree[square] = count;
-}
-
-static int order_candidates(const int32_t *nb, const int8_t *degree, const int64_t *keys,
-                            int32_t square, int32_t *out) {
-    int count = 0;
-    const int32_t *row = nb + (int64_t)square * 8;
-    for (int k = 0; k < 8 && row[k] >= 0; k++) {
-        int32_t candidate = row[k];
-        if (degree[candidate] < 0) continue;
-        int slot = count;
-        while (slot > 0) {
-            int32_t before = out[slot - 1];
-            if (degree[before] < degree[candidate]) break;
-            if (degree[before] == degree[candidate] && keys[before] <= keys[candidate]) break;
-            out[slot] = before;
-            slot--;
-        }
-        out[slot] = candidate;
-        count++;
-    }
-    return count;
-}
-
-/* Warnsdorff-ordered DFS with incremental onward degrees. */
+/* Warnsdorff-ordered DFS with incremental onward degrees, written like the
+ * Numba kernel: one pass takes a square and sorts its candidates. */
 int knight_warnsdorff(const int32_t *nb, const int64_t *keys, int64_t n, int64_t start, int closed,
                       int64_t budget, int32_t *path, int64_t *nodes_out) {
     int64_t last = n - 1, nodes = 1;
@@ -124,13 +89,46 @@ int knight_warnsdorff(const int32_t *nb, const int64_t *keys, int64_t n, int64_t
     int32_t *candidates = malloc(sizeof(int32_t) * 8 * n);
     int8_t *n_candidates = calloc(n, 1);
     int8_t *next_candidate = calloc(n, 1);
-    occupy(nb, degree, (int32_t)start);
-    n_candidates[0] = (int8_t)order_candidates(nb, degree, keys, (int32_t)start, candidates);
     int64_t depth = 0;
-    int status = NONE;
-    while (depth >= 0) {
+    int entering = 1, status = NONE;
+    for (;;) {
+        if (entering) {
+            int32_t square = path[depth];
+            const int32_t *row = nb + (int64_t)square * 8;
+            int32_t *out = candidates + depth * 8;
+            int count = 0;
+            degree[square] = -1;
+            for (int k = 0; k < 8 && row[k] >= 0; k++) {
+                int32_t candidate = row[k];
+                if (degree[candidate] < 0) continue;
+                int8_t candidate_degree = --degree[candidate];
+                int64_t candidate_key = keys[candidate];
+                int slot = count;
+                while (slot > 0) {
+                    int32_t before = out[slot - 1];
+                    if (degree[before] < candidate_degree) break;
+                    if (degree[before] == candidate_degree && keys[before] <= candidate_key) break;
+                    out[slot] = before;
+                    slot--;
+                }
+                out[slot] = candidate;
+                count++;
+            }
+            n_candidates[depth] = (int8_t)count;
+            next_candidate[depth] = 0;
+            entering = 0;
+        }
         int i = next_candidate[depth];
-        if (i == n_candidates[depth]) { vacate(nb, degree, path[depth]); depth--; continue; }
+        if (i == n_candidates[depth]) {
+            int32_t square = path[depth];
+            const int32_t *row = nb + (int64_t)square * 8;
+            int8_t count = 0;
+            for (int k = 0; k < 8 && row[k] >= 0; k++)
+                if (degree[row[k]] >= 0) { degree[row[k]]++; count++; }
+            degree[square] = count;
+            if (--depth < 0) break;
+            continue;
+        }
         int32_t target = candidates[depth * 8 + i];
         next_candidate[depth] = (int8_t)(i + 1);
         if (nodes == budget) { status = BUDGET; break; }
@@ -141,9 +139,7 @@ int knight_warnsdorff(const int32_t *nb, const int64_t *keys, int64_t n, int64_t
             depth--;
             continue;
         }
-        occupy(nb, degree, target);
-        n_candidates[depth] = (int8_t)order_candidates(nb, degree, keys, target, candidates + depth * 8);
-        next_candidate[depth] = 0;
+        entering = 1;
     }
     free(closes); free(degree); free(candidates); free(n_candidates); free(next_candidate);
     *nodes_out = nodes;

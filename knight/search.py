@@ -6,6 +6,7 @@ Kernels trust their inputs; everything a user can get wrong is caught here
 
 import time
 
+import numba
 import numpy as np
 
 from knight import kernels, validate
@@ -54,10 +55,19 @@ def _run_greedy(rows, cols, start, closed, budget, tiebreak):
     return status, nodes, path, time.perf_counter() - began
 
 
+def _run_count(rows, cols, start, closed, budget, tiebreak):
+    # used only to compile the counting kernel: same types as count_tours
+    starts = np.array([start], dtype=np.int64)
+    results = [np.zeros(1, dtype=np.int64) for _ in range(3)]
+    kernels.count_from_starts(neighbour_table(rows, cols), starts, closed, budget, *results)
+
+
 _RUNNERS = {"backtrack": _run_backtrack, "warnsdorff": _run_warnsdorff, "greedy": _run_greedy}
+# compile_kernels also knows the counting kernel, which solve() never runs
+_WARM_UPS = {**_RUNNERS, "count": _run_count}
 
 
-def compile_kernels(methods=validate.METHODS):
+def compile_kernels(methods=(*validate.METHODS, "count")):
     """Compile (or load from cache) each method's kernels; return seconds each.
 
     A method's first call pays this once per process; ``solve`` calls it so
@@ -68,10 +78,7 @@ def compile_kernels(methods=validate.METHODS):
             began = time.perf_counter()
             # a 3x4 board exercises every branch type the real call will use
             for closed in (False, True):
-                _RUNNERS[method](3, 4, 0, closed, 10, "first")
-            if method == "backtrack":
-                # counting is the same kernel with first_only=False: same types
-                kernels.backtrack(neighbour_table(1, 1), 0, False, 1, False, np.zeros(1, np.int32))
+                _WARM_UPS[method](3, 4, 0, closed, 10, "first")
             _compile_seconds[method] = time.perf_counter() - began
     return {method: _compile_seconds[method] for method in methods}
 
@@ -111,44 +118,48 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
 
-    Each start's search places at most ``budget`` nodes (default
+    Start squares are searched in parallel over all cores. Each start's
+    search places at most ``budget`` nodes (default
     ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with the
-    number of start squares done after each one. Returns a ``Count``.
+    number of start squares finished so far, after each batch. Returns a
+    ``Count``.
     """
     rows, cols = validate.board(rows, cols)
     budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
-    starts = [validate.start(rows, cols, start)] if start is not None else None
-    if starts is None:
-        starts = [(row, col) for row in range(rows) for col in range(cols)]
-    compile_kernels(["backtrack"])
-    tours = np.zeros((rows, cols), dtype=np.int64)
-    nodes = np.zeros((rows, cols), dtype=np.int64)
-    complete = True
+    if start is None:
+        starts = np.arange(rows * cols, dtype=np.int64)
+    else:
+        row, col = validate.start(rows, cols, start)
+        starts = np.array([row * cols + col], dtype=np.int64)
+    compile_kernels(["count"])
     neighbours = neighbour_table(rows, cols)
-    path = np.zeros(rows * cols, dtype=np.int32)
+    statuses = np.zeros(starts.size, dtype=np.int64)
+    tours = np.zeros(starts.size, dtype=np.int64)
+    nodes = np.zeros(starts.size, dtype=np.int64)
+    # batches of a few starts per thread: progress (and Ctrl-C) between
+    # batches, while each batch still keeps every core busy
+    batch = 2 * numba.get_num_threads()
     began = time.perf_counter()
-    for done, (row, col) in enumerate(starts, 1):
-        status, found, placed = kernels.backtrack(
-            neighbours, row * cols + col, bool(closed), budget, False, path
-        )
-        tours[row, col] = found
-        nodes[row, col] = placed
-        complete &= status != kernels.BUDGET
+    for first in range(0, starts.size, batch):
+        part = slice(first, first + batch)
+        kernels.count_from_starts(neighbours, starts[part], bool(closed), budget, statuses[part], tours[part], nodes[part])
         if progress is not None:
-            progress(done)
+            progress(min(first + batch, starts.size))
     seconds = time.perf_counter() - began
-    if start is not None:
-        row, col = starts[0]
-        tours, nodes = int(tours[row, col]), int(nodes[row, col])
+    complete = bool((statuses != kernels.BUDGET).all())
+    if start is None:
+        tours, nodes = tours.reshape(rows, cols), nodes.reshape(rows, cols)
+    else:
+        tours, nodes = int(tours[0]), int(nodes[0])
     return Count(
         rows=rows,
         cols=cols,
-        start=None if start is None else starts[0],
+        start=None if start is None else (row, col),
         closed=bool(closed),
         budget=budget,
         tours=tours,
         nodes=nodes,
-        complete=bool(complete),
+        complete=complete,
         seconds=seconds,
     )

@@ -18,6 +18,7 @@ Shared conventions
 import numba
 import numpy as np
 
+from knight._bits import popcount
 from knight._jit import jit, jit_parallel
 from knight.board import MOVE_COLS, MOVE_ROWS
 
@@ -311,3 +312,102 @@ def greedy(rows, cols, start, tiebreak, closed, budget, path):
     if closed and not _is_knight_move(square, start, cols):
         return DEAD_END, nodes
     return FOUND, nodes
+
+
+# ---------------------------------------------------------------------------
+# Bitboard kernel, for boards of at most 64 squares: the visited set is one
+# uint64 held in a register. It tries moves in the same order as the array
+# kernel, so statuses, node counts and tours are identical. (A bitboard
+# backtrack was tried too and measured no faster than the array one: the
+# unordered search does too little per node for the register to pay.)
+
+_ONE = np.uint64(1)
+
+
+@jit
+def _neighbour_masks(neighbours):
+    masks = np.zeros(neighbours.shape[0], dtype=np.uint64)
+    for square in range(neighbours.shape[0]):
+        for k in range(8):
+            target = neighbours[square, k]
+            if target < 0:
+                break
+            masks[square] |= _ONE << np.uint64(target)
+    return masks
+
+
+@jit
+def warnsdorff_bits(neighbours, keys, start, closed, budget, path):
+    """``warnsdorff`` on a bitboard; same arguments and returns.
+
+    An onward degree is one popcount of the candidate's neighbour mask less
+    the visited set, so nothing is updated when the knight moves or steps
+    back: the array kernel's degree bookkeeping disappears.
+    """
+    n = neighbours.shape[0]
+    last = n - 1
+    masks = _neighbour_masks(neighbours)
+    closes = masks[start]
+    candidates = np.empty(8 * n, dtype=np.int32)
+    candidate_degrees = np.empty(8 * n, dtype=np.int64)
+    n_candidates = np.zeros(n, dtype=np.int64)
+    next_candidate = np.zeros(n, dtype=np.int64)
+    path[0] = start
+    nodes = 1
+    if last == 0:
+        return (NONE, nodes) if closed else (FOUND, nodes)
+    visited = _ONE << np.uint64(start)
+    depth = 0
+    square = start
+    entering = True
+    while True:
+        if entering:
+            first = 8 * depth
+            count = 0
+            for k in range(8):
+                candidate = neighbours[_u(square), k]
+                if candidate < 0:
+                    break
+                if (visited >> np.uint64(candidate)) & _ONE:
+                    continue
+                degree = np.int64(popcount(masks[_u(candidate)] & ~visited))
+                key = keys[_u(candidate)]
+                # insertion sort, strict comparisons: move order among equals
+                slot = first + count
+                while slot > first:
+                    before_degree = candidate_degrees[_u(slot - 1)]
+                    if before_degree < degree:
+                        break
+                    if before_degree == degree and keys[_u(candidates[_u(slot - 1)])] <= key:
+                        break
+                    candidates[_u(slot)] = candidates[_u(slot - 1)]
+                    candidate_degrees[_u(slot)] = before_degree
+                    slot -= 1
+                candidates[_u(slot)] = candidate
+                candidate_degrees[_u(slot)] = degree
+                count += 1
+            n_candidates[_u(depth)] = count
+            next_candidate[_u(depth)] = 0
+            entering = False
+        i = next_candidate[_u(depth)]
+        if i == n_candidates[_u(depth)]:
+            visited ^= _ONE << np.uint64(path[_u(depth)])
+            depth -= 1
+            if depth < 0:
+                return NONE, nodes
+            continue
+        target = candidates[_u(8 * depth + i)]
+        next_candidate[_u(depth)] = i + 1
+        if nodes == budget:
+            return BUDGET, nodes
+        nodes += 1
+        depth += 1
+        path[_u(depth)] = target
+        if depth == last:
+            if not closed or (closes >> np.uint64(target)) & _ONE:
+                return FOUND, nodes
+            depth -= 1
+            continue
+        visited |= _ONE << np.uint64(target)
+        square = target
+        entering = True

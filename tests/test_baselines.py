@@ -49,6 +49,12 @@ def test_c_warnsdorff_and_greedy_match_kernels(rows, cols, start, closed, tiebre
         rows, cols, start, tiebreak, closed, 10**9, paths[3]
     )
     assert (paths[0] == paths[1]).all() and (paths[2] == paths[3]).all()
+    if rows * cols <= 64:
+        bits = [np.zeros(rows * cols, np.int32) for _ in range(2)]
+        assert kernels.warnsdorff_bits(neighbours, keys, start, closed, 100_000, bits[0]) == C.warnsdorff_bits(
+            neighbours, keys, start, closed, 100_000, bits[1]
+        )
+        assert (bits[0] == bits[1]).all()
 
 
 @needs_c

@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 import naive
-from knight import count_tours, is_tour, solve
+from knight import count_tours, is_tour, kernels, solve
+from knight.board import neighbour_table
+from knight.search import warnsdorff_kernel
 from knight.check import tour_problem
 
 SHAPES = [(rows, cols) for rows in range(1, 7) for cols in range(1, 7)]
@@ -104,3 +106,29 @@ def test_large_boards_run_without_recursion():
     assert result.status == "found"
     assert is_tour(300, 300, result.tour)
     assert np.unique(result.tour).size == 300 * 300
+
+
+BITBOARD_SHAPES = [(3, 4), (5, 5), (4, 7), (6, 6), (7, 7), (5, 12), (8, 8), (1, 64), (2, 32)]
+
+
+@pytest.mark.parametrize("tiebreak", [kernels.TIEBREAK_FIRST, kernels.TIEBREAK_ROTH])
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+@pytest.mark.parametrize(("rows", "cols"), BITBOARD_SHAPES, ids=[f"{r}x{c}" for r, c in BITBOARD_SHAPES])
+def test_bitboard_warnsdorff_matches_array_kernel(rows, cols, closed, tiebreak):
+    # solve() picks the bitboard kernel up to 64 squares; the array kernel
+    # must stay identical to it, since it serves every larger board
+    neighbours = neighbour_table(rows, cols)
+    keys = kernels.tie_keys(rows, cols, tiebreak)
+    for start in range(rows * cols):
+        paths = np.zeros((2, rows * cols), dtype=np.int32)
+        array = kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[0])
+        bits = kernels.warnsdorff_bits(neighbours, keys, start, closed, 20_000, paths[1])
+        assert array == bits
+        if array[0] == kernels.FOUND:
+            assert (paths[0] == paths[1]).all()
+            assert is_tour(rows, cols, paths[0], closed)
+
+
+def test_solve_switches_kernel_at_64_squares():
+    assert warnsdorff_kernel(8, 8) is kernels.warnsdorff_bits
+    assert warnsdorff_kernel(5, 13) is kernels.warnsdorff

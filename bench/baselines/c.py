@@ -69,7 +69,8 @@ class CKernels:
         self._backtrack = library.knight_backtrack
         self._warnsdorff = library.knight_warnsdorff
         self._greedy = library.knight_greedy
-        for function in (self._backtrack, self._warnsdorff, self._greedy):
+        self._warnsdorff_bits = library.knight_warnsdorff_bits
+        for function in (self._backtrack, self._warnsdorff, self._greedy, self._warnsdorff_bits):
             function.restype = _int
 
     def backtrack(self, neighbours, start, closed, budget, first_only, path):
@@ -81,8 +82,15 @@ class CKernels:
         return status, tours.value, nodes.value
 
     def warnsdorff(self, neighbours, keys, start, closed, budget, path):
+        return self._call_warnsdorff(self._warnsdorff, neighbours, keys, start, closed, budget, path)
+
+    def warnsdorff_bits(self, neighbours, keys, start, closed, budget, path):
+        return self._call_warnsdorff(self._warnsdorff_bits, neighbours, keys, start, closed, budget, path)
+
+    @staticmethod
+    def _call_warnsdorff(function, neighbours, keys, start, closed, budget, path):
         nodes = _i64()
-        status = self._warnsdorff(
+        status = function(
             _pointer(neighbours, ctypes.c_int32), _pointer(keys, ctypes.c_int64), _i64(neighbours.shape[0]),
             _i64(start), _int(closed), _i64(budget), _pointer(path, ctypes.c_int32), ctypes.byref(nodes),
         )

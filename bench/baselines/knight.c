@@ -200,3 +200,72 @@ int knight_greedy(int64_t rows, int64_t cols, int64_t start, int tiebreak, int c
     *nodes_out = nodes;
     return status;
 }
+
+/* Warnsdorff-ordered DFS on a bitboard (at most 64 squares): onward degree
+ * is a popcount of the candidate's neighbour mask less the visited set. */
+int knight_warnsdorff_bits(const int32_t *nb, const int64_t *keys, int64_t n, int64_t start, int closed,
+                           int64_t budget, int32_t *path, int64_t *nodes_out) {
+    int64_t last = n - 1, nodes = 1;
+    path[0] = (int32_t)start;
+    if (last == 0) { *nodes_out = 1; return closed ? NONE : FOUND; }
+    uint64_t *masks = calloc(n, sizeof(uint64_t));
+    for (int64_t s = 0; s < n; s++)
+        for (int k = 0; k < 8 && nb[s * 8 + k] >= 0; k++) masks[s] |= 1ULL << nb[s * 8 + k];
+    uint64_t closes = masks[start], visited = 1ULL << start;
+    int32_t *candidates = malloc(sizeof(int32_t) * 8 * n);
+    int64_t *degrees = malloc(sizeof(int64_t) * 8 * n);
+    int64_t *n_candidates = calloc(n, sizeof(int64_t));
+    int64_t *next_candidate = calloc(n, sizeof(int64_t));
+    int64_t depth = 0, square = start;
+    int entering = 1, status = NONE;
+    for (;;) {
+        if (entering) {
+            const int32_t *row = nb + square * 8;
+            int32_t *out = candidates + depth * 8;
+            int64_t *out_degree = degrees + depth * 8;
+            int count = 0;
+            for (int k = 0; k < 8 && row[k] >= 0; k++) {
+                int32_t candidate = row[k];
+                if ((visited >> candidate) & 1) continue;
+                int64_t degree = __builtin_popcountll(masks[candidate] & ~visited);
+                int64_t key = keys[candidate];
+                int slot = count;
+                while (slot > 0) {
+                    if (out_degree[slot - 1] < degree) break;
+                    if (out_degree[slot - 1] == degree && keys[out[slot - 1]] <= key) break;
+                    out[slot] = out[slot - 1];
+                    out_degree[slot] = out_degree[slot - 1];
+                    slot--;
+                }
+                out[slot] = candidate;
+                out_degree[slot] = degree;
+                count++;
+            }
+            n_candidates[depth] = count;
+            next_candidate[depth] = 0;
+            entering = 0;
+        }
+        int64_t i = next_candidate[depth];
+        if (i == n_candidates[depth]) {
+            visited ^= 1ULL << path[depth];
+            if (--depth < 0) break;
+            continue;
+        }
+        int32_t target = candidates[depth * 8 + i];
+        next_candidate[depth] = i + 1;
+        if (nodes == budget) { status = BUDGET; break; }
+        nodes++;
+        path[++depth] = target;
+        if (depth == last) {
+            if (!closed || ((closes >> target) & 1)) { status = FOUND; break; }
+            depth--;
+            continue;
+        }
+        visited |= 1ULL << target;
+        square = target;
+        entering = 1;
+    }
+    free(masks); free(candidates); free(degrees); free(n_candidates); free(next_candidate);
+    *nodes_out = nodes;
+    return status;
+}

@@ -1,7 +1,7 @@
 """The named sweeps: ``default`` (make bench) and ``quick`` (make bench-quick).
 
 Sized by measurement on the project's 2-core machine: the default sweep
-takes about 6 minutes there, the quick one well under a minute. Budgets
+takes about 4 minutes there, the quick one about 10 seconds. Budgets
 are what makes that possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """

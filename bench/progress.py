@@ -42,8 +42,8 @@ class Progress:
             smoothing=0,
             mininterval=0.5,
             bar_format="{desc} {percentage:3.0f}%|{bar}| {elapsed} elapsed, about {remaining} left",
+            desc=f"run 0/{self.total_runs}",
         )
-        self._describe("")
 
     def _describe(self, label):
         self._bar.set_description_str(f"run {self.done}/{self.total_runs} {label}".rstrip(), refresh=False)

@@ -81,6 +81,10 @@ def _rate(value):
     return f"{value:.3g}"
 
 
+def _boards(count):
+    return f"{count} board" + ("" if count == 1 else "s")
+
+
 def _table(header, lines):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(cell) for cell in line) + " |" for line in lines]
@@ -176,7 +180,7 @@ def budget_hits(rows):
             budgets = ", ".join(f"{b:,}" for b in sorted({row.budget for row in hits}))
             findings.append(
                 f"- **{name}** hit its node budget ({budgets}) on {sum(r.represents for r in hits)} of "
-                f"{sum(r.represents for r in searched)} start squares searched, on {len(boards)} boards: {shown}."
+                f"{sum(r.represents for r in searched)} start squares searched, on {_boards(len(boards))}: {shown}."
             )
     return findings or ["- No search hit its node budget."]
 

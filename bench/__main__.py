@@ -144,6 +144,8 @@ def main(argv=None):
     print(f"bench: writing {folder}", file=sys.stderr)
     try:
         done, planned = sweeping.execute(folder)
+        if not args.no_plots:
+            report.write(folder, heatmaps)
     except KeyboardInterrupt:
         print(
             f"bench: interrupted; the finished runs are kept in {folder}. "
@@ -151,8 +153,6 @@ def main(argv=None):
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    if not args.no_plots:
-        report.write(folder, heatmaps)
     print(f"bench: {done} of {planned} runs in {folder}/runs.csv" + ("" if args.no_plots else f"; read {folder}/REPORT.md"))
     return 0
 

@@ -50,7 +50,9 @@ def resolve(path):
     """The run folder ``path`` names: itself, or what a ``latest`` pointer
     points at. InvalidArgument when there is none."""
     path = Path(path)
-    if path.is_file():
+    if path.is_symlink():
+        path = path.parent / os.readlink(path)
+    elif path.is_file():
         path = path.parent / path.read_text().strip()
     if not path.is_dir():
         if path.name == LATEST:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from bench import folders, plots, record
 from bench.command import Parser, fail, parse_boards
 from bench.plots import label, labels
+from knight.symmetry import symmetry_class
 from knight.errors import InvalidArgument
 
 REPORT = "REPORT.md"
@@ -199,6 +200,29 @@ def proved_none(rows):
     ]
 
 
+def symmetry_table(rows):
+    """How often squares of one symmetry class disagree, on boards where
+    every square of a class was searched: the evidence that a search which
+    stops at its first tour is not symmetric."""
+    by_square = {(label(row), row.rows, row.cols, row.start_row - 1, row.start_col - 1): row for row in rows}
+    counts = defaultdict(lambda: [0, 0, 0])
+    for (name, r, c, row_, col_), row in by_square.items():
+        members = symmetry_class(r, c, (row_, col_))
+        if row.represents > 1 or members[0] != (row_, col_) or len(members) == 1:
+            continue
+        found = [by_square.get((name, r, c, *square)) for square in members]
+        if any(other is None or not other.searched for other in found):
+            continue
+        tally = counts[name]
+        tally[0] += 1
+        tally[1] += len({other.nodes for other in found}) > 1
+        tally[2] += len({other.status for other in found}) > 1
+    lines = [(name, *counts[name]) for name in labels(rows) if name in counts]
+    if not lines:
+        return None
+    return _table(("search", "classes searched square by square", "node counts differ", "statuses differ"), lines)
+
+
 def _sweep_table(meta):
     lines = []
     for part in meta["sweep"]["parts"]:
@@ -283,6 +307,16 @@ def render(meta, rows, figures):
         *budget_hits(rows),
         *proved_none(rows),
     ]
+    symmetric = symmetry_table(rows)
+    if symmetric:
+        parts += [
+            "",
+            "Start squares that a rotation or reflection of the board maps onto each other have the same tours, "
+            "but a search that stops at its first tour follows a fixed move order, which the board's symmetries do not preserve. "
+            "Classes of two or more squares, every square searched:",
+            "",
+            symmetric,
+        ]
     if sampled:
         parts += [
             "- Starts were sampled one per symmetry class. Tour counts and existence are the same across a "

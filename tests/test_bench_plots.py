@@ -78,6 +78,8 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
     for heading in ("## What was run", "## Machine", "## Figures", "## Summary per search and board", "## Notable findings"):
         assert heading in text
     assert "greedy** from the corner" in text
+    # backtrack from the 4 corners of 5x5: 41, 288, 8840 and 14009 nodes
+    assert "| backtrack | " in text.split("node counts differ")[1]
 
 
 def test_make_plots_without_a_run_fails_in_one_line(tmp_path, capsys):

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all clean
+.PHONY: help test test-all bench bench-quick plots clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -21,6 +21,16 @@ test: $(STAMP)  ## run the test suite (slow checks excluded)
 
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
 	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## run the default benchmark sweep (about 4 min on 2 cores) into results/DATE-COMMIT/
+	$(BIN)/python -m bench
+
+bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
+	$(BIN)/python -m bench --quick
+
+RUN ?= results/latest
+plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)
+	$(BIN)/python -m bench.report $(RUN)
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .benchmarks

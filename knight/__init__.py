@@ -6,6 +6,7 @@
 
 from knight.check import is_tour
 from knight.errors import InvalidArgument
+from knight.symmetry import symmetry_class
 from knight.theory import start_possible, tour_exists
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "is_tour",
     "solve",
     "start_possible",
+    "symmetry_class",
     "tour_exists",
 ]
 

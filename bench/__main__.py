@@ -1,0 +1,161 @@
+"""``python -m bench``: run a benchmark sweep, record it, draw it, report it.
+
+With no sweep options it runs the default sweep (``make bench``); ``--quick``
+runs the short one (``make bench-quick``); any of --sizes, --shapes,
+--methods, --starts, --tours or --tiebreak describes a sweep of your own.
+"""
+
+import dataclasses
+import sys
+
+from bench import folders, plan, presets, report
+from bench import sweep as sweeping
+from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
+from knight import validate
+from knight.errors import InvalidArgument
+
+CUSTOM_BUDGET = 10**6
+CUSTOM_SIZES = "5-8"
+DEFAULT_REPEATS = 3
+_SWEEP_OPTIONS = ("sizes", "shapes", "methods", "starts", "tours", "tiebreak")
+
+
+def parse_sizes(text):
+    """``5-8,10,300-2000:100`` as board sides: single sides, ranges A-B
+    (both included) and ranges with a step A-B:STEP."""
+    sizes = []
+    for item in text.split(","):
+        item = item.strip()
+        span, _, step = item.partition(":")
+        low, dash, high = span.partition("-")
+        low = validate.integer_text(low, "board size")
+        high = validate.integer_text(high, "board size") if dash else low
+        step = validate.integer_text(step, "size step") if step else 1
+        if high < low:
+            raise InvalidArgument(f"size range {item!r} is empty: write the smaller size first")
+        sizes += range(low, high + 1, step)
+    return sorted(set(sizes))
+
+
+def parse_shapes(text):
+    """``3x4,4x5`` as ``((3, 4), (4, 5))``."""
+    return tuple(parse_boards(text))
+
+
+def _names(text, name, options):
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not names:
+        raise InvalidArgument(f"no {name} given; choose from {', '.join(options)}")
+    for item in names:
+        validate.choice(item, name, options)
+    return names
+
+
+def build_parser():
+    parser = Parser(
+        prog="python -m bench",
+        description=(
+            "Sweep knight's-tour searches over board sizes, start squares and methods; write runs.csv, "
+            "meta.json, figures and REPORT.md to a new folder under results/. With no sweep options: "
+            "the default sweep (about 4 minutes on 2 cores)."
+        ),
+    )
+    sweep = parser.add_argument_group("a sweep of your own (any of these replaces the default sweep)")
+    sweep.add_argument("--sizes", help=f"square boards n x n: 5-8, 5,7,9, 10-100:10 (default {CUSTOM_SIZES} unless --shapes)")
+    sweep.add_argument("--shapes", help="rectangles ROWSxCOLS: 3x4,4x5")
+    sweep.add_argument("--methods", help=f"comma list of {', '.join(validate.METHODS)} (default all three)")
+    sweep.add_argument(
+        "--starts",
+        help="all | symmetry (one per symmetry class) | corners | 1-based squares 'R,C R,C' (default all)",
+    )
+    sweep.add_argument("--tours", choices=tuple(plan.TOURS), help="open, closed or both (default open)")
+    sweep.add_argument("--tiebreak", help="first, roth or first,roth: Warnsdorff's order among equal degrees (default first)")
+    every = parser.add_argument_group("for any sweep")
+    every.add_argument("--quick", action="store_true", help="the short sweep of make bench-quick (under a minute)")
+    every.add_argument("--budget", help=f"most nodes per search (default {CUSTOM_BUDGET:,}; overrides a preset's budgets)")
+    every.add_argument("--repeats", help="timed repeats of each search; median and min are kept (default 3)")
+    every.add_argument("--search-impossible", action="store_true", help="search starts that theory rules out, too")
+    every.add_argument("--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)")
+    every.add_argument("--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)")
+    every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
+    every.add_argument(
+        "--resume", nargs="?", const=str(folders.RESULTS / folders.LATEST), metavar="FOLDER",
+        help="finish an interrupted run (default results/latest); takes no sweep options",
+    )
+    return parser
+
+
+def custom_sweep(args):
+    budget = validate.integer_text(args.budget, "budget") if args.budget else CUSTOM_BUDGET
+    shapes = ()
+    if args.sizes or not args.shapes:
+        shapes += presets.squares(parse_sizes(args.sizes or CUSTOM_SIZES))
+    if args.shapes:
+        shapes += parse_shapes(args.shapes)
+    part = plan.Part(
+        title="custom sweep",
+        shapes=shapes,
+        methods=_names(args.methods, "method", validate.METHODS) if args.methods else validate.METHODS,
+        starts=args.starts or "all",
+        closed=plan.TOURS[args.tours or "open"],
+        budget=budget,
+        tiebreaks=_names(args.tiebreak, "tiebreak", validate.TIEBREAKS) if args.tiebreak else ("first",),
+    )
+    return plan.Sweep((part,))
+
+
+def sweep_from(args):
+    """The sweep the options describe, checked; InvalidArgument if not valid."""
+    custom = any(getattr(args, name) is not None for name in _SWEEP_OPTIONS)
+    if custom and args.quick:
+        raise InvalidArgument("--quick is a preset sweep; it takes no --sizes, --shapes, --methods, --starts, --tours or --tiebreak")
+    sweep = custom_sweep(args) if custom else presets.PRESETS["quick" if args.quick else "default"]()
+    if args.budget and not custom:
+        budget = validate.integer_text(args.budget, "budget")
+        sweep = dataclasses.replace(sweep, parts=tuple(dataclasses.replace(part, budget=budget) for part in sweep.parts))
+    repeats = validate.integer_text(args.repeats, "repeats") if args.repeats else DEFAULT_REPEATS
+    sweep = dataclasses.replace(sweep, repeats=repeats, search_impossible=args.search_impossible)
+    plan.check(sweep)
+    return sweep
+
+
+def prepare(argv):
+    """Parse and check everything, then make (or find) the run folder.
+    Nothing is searched; InvalidArgument on any bad setting."""
+    args = build_parser().parse_args(argv)
+    heatmaps = parse_boards(args.heatmaps) if args.heatmaps else None
+    if args.resume is not None:
+        given = [f"--{name}" for name in (*_SWEEP_OPTIONS, "budget", "repeats") if getattr(args, name) is not None]
+        given += [option for option, on in (("--quick", args.quick), ("--search-impossible", args.search_impossible)) if on]
+        if given:
+            raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
+        folder, _, _ = sweeping.load(args.resume)
+        return folder, args, heatmaps
+    sweep = sweep_from(args)
+    command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
+    return sweeping.create(sweep, args.out, command), args, heatmaps
+
+
+def main(argv=None):
+    try:
+        folder, args, heatmaps = prepare(argv)
+    except InvalidArgument as error:
+        return fail(error)
+    print(f"bench: writing {folder}", file=sys.stderr)
+    try:
+        done, planned = sweeping.execute(folder)
+        if not args.no_plots:
+            report.write(folder, heatmaps)
+    except KeyboardInterrupt:
+        print(
+            f"bench: interrupted; the finished runs are kept in {folder}. "
+            f"Finish with: python -m bench --resume {folder}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    print(f"bench: {done} of {planned} runs in {folder}/runs.csv" + ("" if args.no_plots else f"; read {folder}/REPORT.md"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

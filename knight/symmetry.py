@@ -1,0 +1,55 @@
+"""Symmetry classes of start squares: the dihedral symmetries of the board.
+
+A rectangle has 4 symmetries (identity, two mirror flips, the half turn); a
+square has 8 (those, the quarter turns and the two diagonal mirrors). A
+symmetry maps every knight's tour to a knight's tour, so start squares in
+one class have the same tour count and the same answer to "does a tour
+start here?". An exhaustive search also places the same number of nodes
+from each (it visits every partial path, whatever the order).
+
+What a symmetry does NOT preserve is the move order (``board.MOVES``): a
+search that stops at its first tour generally places a different number of
+nodes from each square of a class. Sampling one start per class is a fair
+way to shorten a timing sweep, not a way to predict each square's timing.
+
+Pure Python, no NumPy: cheap to import.
+"""
+
+
+def symmetries(rows, cols):
+    """The board's symmetries as functions ``(row, col) -> (row, col)``;
+    the identity first. 8 on a square board, 4 otherwise."""
+    last_row, last_col = rows - 1, cols - 1
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (last_row - r, c),
+        lambda r, c: (r, last_col - c),
+        lambda r, c: (last_row - r, last_col - c),
+    ]
+    if rows == cols:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (last_col - c, r),
+            lambda r, c: (c, last_row - r),
+            lambda r, c: (last_col - c, last_row - r),
+        ]
+    return maps
+
+
+def symmetry_class(rows, cols, square):
+    """Every square that a symmetry maps ``square`` (0-based ``(row, col)``)
+    to, itself included, sorted."""
+    row, col = square
+    return sorted({move(row, col) for move in symmetries(rows, cols)})
+
+
+def representatives(rows, cols):
+    """One start square per symmetry class, the first of its class in
+    reading order, as ``{representative: [every square of its class]}``
+    with the representatives in reading order."""
+    classes = {}
+    for row in range(rows):
+        for col in range(cols):
+            members = symmetry_class(rows, cols, (row, col))
+            classes.setdefault(members[0], members)
+    return classes

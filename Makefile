@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all clean
+.PHONY: help test test-all baseline clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -21,6 +21,9 @@ test: $(STAMP)  ## run the test suite (slow checks excluded)
 
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
 	$(BIN)/python -m pytest
+
+baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ and print the diff
+	$(BIN)/python -m bench.nodes --record
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .benchmarks

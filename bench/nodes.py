@@ -7,7 +7,7 @@ to record with ``make baseline``.
 
 The matrix is append-only, like asv benchmarks: add cases at the end of
 ``matrix()`` and never edit or drop one, since the committed baseline is
-keyed by each case's ``key``. Random choices use a fixed seed.
+keyed by each search's ``key``. Random choices use a fixed seed.
 
     python -m bench.nodes            compare with the baseline, list changes
     python -m bench.nodes --record   rewrite the baseline, print the diff
@@ -17,8 +17,9 @@ import argparse
 import json
 import random
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+from bench.searches import Search
 
 BASELINE = Path(__file__).resolve().parent.parent / "results" / "baseline" / "nodes.json"
 
@@ -36,39 +37,6 @@ GREEDY_SEARCHES = (("greedy", "first"), ("greedy", "roth"))
 RECTANGLES = ((3, 4), (3, 7), (3, 8), (3, 10), (4, 5), (4, 7), (5, 6), (5, 7), (6, 7), (7, 8), (6, 9))
 
 
-@dataclass(frozen=True)
-class Case:
-    """One search of the matrix; ``method`` is a solve method or ``count``."""
-
-    method: str
-    rows: int
-    cols: int
-    start: tuple
-    closed: bool
-    budget: int
-    tiebreak: str = "first"
-
-    @property
-    def key(self):
-        search = self.method if self.method in ("backtrack", "count") else f"{self.method}-{self.tiebreak}"
-        shape = "closed" if self.closed else "open"
-        row, col = self.start
-        return f"{search} {shape} {self.rows}x{self.cols} @{row},{col} budget={self.budget}"
-
-    def run(self):
-        """Status and nodes (and tours, for ``count``) as a JSON-ready dict."""
-        import knight
-
-        if self.method == "count":
-            counted = knight.count_tours(self.rows, self.cols, self.start, self.closed, self.budget)
-            status = "complete" if counted.complete else "budget"
-            return {"status": status, "nodes": counted.nodes, "tours": counted.tours}
-        result = knight.solve(
-            self.rows, self.cols, self.start, self.method, self.budget, self.closed, self.tiebreak
-        )
-        return {"status": result.status, "nodes": result.nodes}
-
-
 def _every_start(rows, cols):
     return [(row, col) for row in range(rows) for col in range(cols)]
 
@@ -80,7 +48,7 @@ def _corners(n):
 def _searches(searches, boards, budget, shapes=(False, True)):
     """Every search of ``searches`` on every (rows, cols, starts) of ``boards``."""
     return [
-        Case(method, rows, cols, start, closed, budget, tiebreak)
+        Search(method, rows, cols, start, closed, budget, tiebreak)
         for rows, cols, starts in boards
         for start in starts
         for closed in shapes
@@ -98,7 +66,7 @@ def _seeded_rectangles(count):
 
 
 def matrix():
-    """Every case, in a fixed order; append only."""
+    """Every search, in a fixed order; append only."""
     squares = [(n, n, _every_start(n, n)) for n in range(5, 9)]
     rectangles = [(rows, cols, _every_start(rows, cols)) for rows, cols in RECTANGLES]
     warnsdorff = [s for s in DFS_SEARCHES if s[0] == "warnsdorff"]
@@ -114,12 +82,16 @@ def matrix():
     )
 
 
-def compute(cases=None):
-    """``{key: outcome}`` of every case, in matrix order."""
-    import knight
+def outcome(search):
+    """What the baseline records of one search: exact, never a time."""
+    done = search.run()
+    fields = {"status": done.status, "nodes": done.nodes}
+    return fields if done.tours is None else {**fields, "tours": done.tours}
 
-    knight.compile_kernels()
-    return {case.key: case.run() for case in (matrix() if cases is None else cases)}
+
+def compute(searches=None):
+    """``{key: outcome}`` of every search, in matrix order."""
+    return {search.key: outcome(search) for search in (matrix() if searches is None else searches)}
 
 
 def load(path=BASELINE):

@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all baseline clean
+.PHONY: help test test-all baseline bench-check clean
 
 help:  ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,13 @@ test: $(STAMP)  ## run the test suite (slow checks excluded)
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
 	$(BIN)/python -m pytest
 
-baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ and print the diff
+baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios), print the diff
 	$(BIN)/python -m bench.nodes --record
+	$(BIN)/python -m bench.check --record
+
+bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference, then a planted-2x self-test
+	$(BIN)/python -m bench.check
+	$(BIN)/python -m bench.check --self-test
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .benchmarks

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all baseline bench-check clean
+.PHONY: help test test-all baseline bench-check bench-compare clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -29,6 +29,10 @@ baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (no
 bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference, then a planted-2x self-test
 	$(BIN)/python -m bench.check
 	$(BIN)/python -m bench.check --self-test
+
+bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25]" >&2; exit 2; }
+	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD))
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .benchmarks

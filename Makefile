@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all baseline bench-check bench-compare clean
+.PHONY: help test test-all baseline bench-check bench-compare bench-suite clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference
 bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25]" >&2; exit 2; }
 	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD))
+
+bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
+	$(BIN)/python -m pytest bench/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .benchmarks

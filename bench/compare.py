@@ -14,6 +14,7 @@ interpreter, which is how to A/B a numba or llvmlite upgrade.
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from bench import paired
-from bench.check import THRESHOLD
+from bench.check import PLANT, THRESHOLD
 from bench.searches import Outcome
 from bench.workloads import WORKLOADS
 
@@ -60,15 +61,14 @@ class Worker:
         return json.loads(line)
 
     def close(self):
-        self.process.stdin.close()
+        self.process.stdin.close()  # end of input: the worker exits
         self.process.wait()
+        self.process.stdout.close()
 
 
 def _environment():
-    import os
-
     # the guard's planted slowdown must not leak into an A/B run
-    return {name: value for name, value in os.environ.items() if name != "KNIGHT_GUARD_PLANT"}
+    return {name: value for name, value in os.environ.items() if name != PLANT}
 
 
 @contextmanager

@@ -31,8 +31,8 @@ bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference
 	$(BIN)/python -m bench.check --self-test
 
 bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
-	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25]" >&2; exit 2; }
-	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD))
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
+	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON))
 
 bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
 	$(BIN)/python -m pytest bench/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)

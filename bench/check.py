@@ -1,7 +1,7 @@
 """The relative layer of the speed guard, run by `make bench-check` and CI.
 
 Times are never compared across days or machines. Instead each workload's
-throughput (nodes per second) is measured against each reference of
+throughput (nodes per CPU second, see bench/paired.py) is measured against each reference of
 bench/references.py in the same run, interleaved, and that ratio is compared
 with the ratio committed in results/baseline/ratios.json. The check fails
 when a ratio has fallen by more than the threshold.
@@ -11,7 +11,7 @@ when a ratio has fallen by more than the threshold.
     python -m bench.check --self-test   plant a 2x slowdown; pass if caught
 
 ``KNIGHT_GUARD_PLANT=k`` makes the check's own timed wrapper (``run_knight``)
-run each of knight's searches k times and add up their seconds: a k-times
+run each of knight's searches k times and add up their times: a k-times
 slowdown planted without touching the production kernels.
 """
 
@@ -44,7 +44,11 @@ def run_knight(search):
     """knight's side: one search, or ``KNIGHT_GUARD_PLANT`` of them timed as one."""
     repeats = int(os.environ.get(PLANT, "1"))
     outcomes = [search.run() for _ in range(repeats)]
-    return replace(outcomes[0], seconds=sum(outcome.seconds for outcome in outcomes))
+    return replace(
+        outcomes[0],
+        seconds=sum(outcome.seconds for outcome in outcomes),
+        cpu_seconds=sum(outcome.cpu_seconds for outcome in outcomes),
+    )
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ def measure(rounds, baseline):
 def table(rows, threshold):
     """The check's report: one line per kernel workload and reference."""
     lines = [
-        f"{'reference':<9} {'workload':<50} {'Mnodes/s':>8} {'ratio':>6} {'middle half':>11} "
+        f"{'reference':<9} {'workload':<50} {'Mn/cpu-s':>8} {'ratio':>6} {'middle half':>11} "
         f"{'baseline':>8} {'change':>7}  verdict"
     ]
     for row in rows:
@@ -116,7 +120,7 @@ def save_ratios(rows, rounds, path=RATIOS):
     for row in rows:
         ratios.setdefault(row.reference, {})[row.search] = round(row.ratios.median, 4)
     recorded = {
-        "what": "knight's nodes/s over each reference's, median of interleaved rounds (bench/check.py)",
+        "what": "knight's nodes per CPU second over each reference's, median of interleaved rounds (bench/check.py)",
         "rounds": rounds,
         "numba": numba.__version__,
         "llvmlite": llvmlite.__version__,

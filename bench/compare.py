@@ -3,8 +3,8 @@
 Checks BASE out into a temporary git worktree (removed afterwards), starts
 one worker process per side, each importing its own tree's ``knight``, and
 runs every workload of bench/workloads.py on both sides interleaved for
-several rounds. Prints each workload's throughput ratio (this tree's nodes/s
-over BASE's, median of the rounds) with the middle half of the rounds as its
+several rounds. Prints each workload's throughput ratio (this tree's nodes
+per CPU second over BASE's, median of the rounds) with the middle half of the rounds as its
 spread, and exits 1 when a ratio is below 1 - threshold.
 
 ``--head REV`` compares against another revision instead of the working
@@ -96,7 +96,7 @@ def verdict(ratio, threshold):
 
 
 def table(samples, threshold):
-    lines = [f"{'workload':<50} {'base Mn/s':>9} {'head Mn/s':>9} {'ratio':>6} {'middle half':>11}  verdict"]
+    lines = [f"{'workload':<50} {'base Mn/cpu-s':>13} {'head Mn/cpu-s':>13} {'ratio':>6} {'middle half':>11}  verdict"]
     worst = float("inf")
     for search in WORKLOADS:
         base, head = samples["base"][search.key], samples["head"][search.key]
@@ -104,7 +104,7 @@ def table(samples, threshold):
         low, high = ratios.middle_half
         work = "" if base[0].nodes == head[0].nodes else f"  (nodes {base[0].nodes} -> {head[0].nodes})"
         lines.append(
-            f"{search.key:<50} {paired.median_rate(base) / 1e6:>9.1f} {paired.median_rate(head) / 1e6:>9.1f} "
+            f"{search.key:<50} {paired.median_rate(base) / 1e6:>13.1f} {paired.median_rate(head) / 1e6:>13.1f} "
             f"{ratios.median:>6.3f} {f'{low:.3f}-{high:.3f}':>11}  {verdict(ratios.median, threshold)}{work}"
         )
         worst = min(worst, ratios.median)
@@ -135,7 +135,7 @@ def main(argv=None):
     pythons = {"base": args.base_python, "head": args.head_python}
     samples = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
-    print(f"base {args.base} vs head {args.head or 'working tree'}: ratio = head nodes/s / base nodes/s, {args.rounds} interleaved rounds")
+    print(f"base {args.base} vs head {args.head or 'working tree'}: ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds")
     print(report)
     if worst < 1 - args.threshold:
         print(f"\nFAIL: a workload is more than {args.threshold:.0%} slower than at {args.base}")

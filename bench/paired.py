@@ -14,7 +14,7 @@ from bench.timing import Timing
 
 
 class Ratios(Timing):
-    """Per-round throughput ratios (side A's nodes/s over side B's);
+    """Per-round throughput ratios (side A's nodes per CPU second over side B's);
     ``median``, ``min``, ``max`` and ``spread`` read as they do for times."""
 
     @property
@@ -48,11 +48,11 @@ def measure(sides, searches, rounds):
 
 
 def throughput_ratios(subject, reference):
-    """Ratios of ``subject``'s nodes per second to ``reference``'s, round by
-    round, from two lists of Outcomes of one search."""
-    return Ratios(tuple(a.nodes_per_second / b.nodes_per_second for a, b in zip(subject, reference)))
+    """Ratios of ``subject``'s nodes per CPU second to ``reference``'s,
+    round by round, from two lists of Outcomes of one search."""
+    return Ratios(tuple(a.nodes_per_cpu_second / b.nodes_per_cpu_second for a, b in zip(subject, reference)))
 
 
 def median_rate(outcomes):
-    """Median nodes per second of a list of Outcomes."""
-    return statistics.median(outcome.nodes_per_second for outcome in outcomes)
+    """Median nodes per CPU second of a list of Outcomes."""
+    return statistics.median(outcome.nodes_per_cpu_second for outcome in outcomes)

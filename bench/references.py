@@ -5,7 +5,9 @@ the project's code, so knight's throughput divided by a reference's, both
 measured in one run, can be compared with a ratio recorded on another day.
 
 A reference has a ``name``, a ``description``, ``supports(search)`` and
-``run(search) -> Outcome`` that times its own search alone, without set-up.
+``run(search) -> Outcome`` that times its search the way knight's are timed
+(bench/searches.py): ``seconds``, the kernel's wall time alone, and
+``cpu_seconds``, the thread's CPU time over set-up and search.
 To add one (the C baselines, say), write such a class and append an instance
 to ``REFERENCES``; `make baseline` then records its ratios.
 """
@@ -30,10 +32,12 @@ class FrozenKernels:
         return search.method in ("backtrack", "count", "warnsdorff", "greedy")
 
     def run(self, search):
+        cpu_began = time.thread_time()
         kernel, arguments = _frozen_call(search)
         began = time.perf_counter()
         answer = kernel(*arguments)
-        return _outcome(search, answer, time.perf_counter() - began)
+        seconds = time.perf_counter() - began
+        return _outcome(search, answer, seconds, time.thread_time() - cpu_began)
 
 
 def _frozen_call(search):
@@ -55,12 +59,12 @@ def _frozen_call(search):
     return kernels.backtrack, (neighbours, start, search.closed, search.budget, first_only, path)
 
 
-def _outcome(search, answer, seconds):
+def _outcome(search, answer, seconds, cpu_seconds):
     if search.method == "count":
         status, tours, nodes = answer
-        return Outcome("budget" if status == 2 else "complete", int(nodes), seconds, int(tours))
+        return Outcome("budget" if status == 2 else "complete", int(nodes), seconds, cpu_seconds, int(tours))
     status, nodes = answer[0], answer[-1]
-    return Outcome(_STATUS[status], int(nodes), seconds)
+    return Outcome(_STATUS[status], int(nodes), seconds, cpu_seconds)
 
 
 REFERENCES = (FrozenKernels(),)

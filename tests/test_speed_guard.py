@@ -43,23 +43,24 @@ class _CountedSearch:
 
     def run(self):
         self.calls += 1
-        return Outcome("found", 100, 0.5)
+        return Outcome("found", 100, 0.5, 0.25)
 
 
 def test_the_planted_switch_times_each_search_twice_over(monkeypatch):
     monkeypatch.delenv(check.PLANT, raising=False)
     search = _CountedSearch()
-    assert check.run_knight(search).seconds == 0.5 and search.calls == 1
+    plain = check.run_knight(search)
+    assert (plain.seconds, plain.cpu_seconds, search.calls) == (0.5, 0.25, 1)
     with check.planted(2):
         planted = check.run_knight(search)
-    assert (planted.nodes, planted.seconds, search.calls) == (100, 1.0, 3)
+    assert (planted.nodes, planted.seconds, planted.cpu_seconds, search.calls) == (100, 1.0, 0.5, 3)
     assert check.PLANT not in os.environ
 
 
 def _recording_side(name, calls):
     def run(search):
         calls.append((name, search.key))
-        return Outcome("found", 1, 1.0)
+        return Outcome("found", 1, 1.0, 1.0)
 
     return run
 
@@ -76,8 +77,9 @@ def test_measure_warms_up_then_alternates_the_order():
 
 
 def test_throughput_ratios_pair_rounds():
-    fast = [Outcome("found", 100, 1.0), Outcome("found", 100, 2.0)]
-    slow = [Outcome("found", 100, 2.0), Outcome("found", 100, 2.0)]
+    # CPU time decides; the wall times (9.0) are another process's business
+    fast = [Outcome("found", 100, 9.0, 1.0), Outcome("found", 100, 9.0, 2.0)]
+    slow = [Outcome("found", 100, 9.0, 2.0), Outcome("found", 100, 9.0, 2.0)]
     assert paired.throughput_ratios(fast, slow).samples == (2.0, 1.0)
 
 

@@ -7,7 +7,7 @@ measured in one run, can be compared with a ratio recorded on another day.
 A reference has a ``name``, a ``description``, ``supports(search)`` and
 ``run(search) -> Outcome`` that times its search the way knight's are timed
 (bench/searches.py): ``seconds``, the kernel's wall time alone, and
-``cpu_seconds``, the thread's CPU time over set-up and search.
+``cpu_seconds``, the process's CPU time over set-up and search.
 To add one (the C baselines, say), write such a class and append an instance
 to ``REFERENCES``; `make baseline` then records its ratios.
 """
@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from bench.searches import Outcome
+from bench.searches import Outcome, cpu_clock
 
 _STATUS = {0: "found", 1: "none", 2: "budget", 3: "dead-end"}
 _TIEBREAK = {"first": 0, "roth": 1}
@@ -32,12 +32,12 @@ class FrozenKernels:
         return search.method in ("backtrack", "count", "warnsdorff", "greedy")
 
     def run(self, search):
-        cpu_began = time.thread_time()
+        cpu_began = cpu_clock()
         kernel, arguments = _frozen_call(search)
         began = time.perf_counter()
         answer = kernel(*arguments)
         seconds = time.perf_counter() - began
-        return _outcome(search, answer, seconds, time.thread_time() - cpu_began)
+        return _outcome(search, answer, seconds, cpu_clock() - cpu_began)
 
 
 def _frozen_call(search):

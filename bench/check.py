@@ -75,6 +75,10 @@ def measure(rounds, baseline):
     """One Row per reference and workload it supports."""
     rows = []
     for reference in REFERENCES:
+        usable, reason = reference.available()
+        if not usable:
+            print(f"reference {reference.name} skipped: {reason}")
+            continue
         searches = [search for search in WORKLOADS if reference.supports(search)]
         samples = paired.measure({"knight": run_knight, reference.name: reference.run}, searches, rounds)
         for search in searches:

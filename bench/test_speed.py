@@ -27,7 +27,7 @@ def _cases():
     for search in WORKLOADS:
         yield "knight", Search.run, search
         for reference in REFERENCES:
-            if reference.supports(search):
+            if reference.available()[0] and reference.supports(search):
                 yield reference.name, reference.run, search
 
 

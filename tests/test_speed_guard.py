@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench import check, paired
-from bench.references import FrozenKernels
+from bench.references import REFERENCES, KernelsReference
 from bench.searches import Outcome, Search
 from bench.workloads import WORKLOADS
 
@@ -98,7 +98,14 @@ def test_the_frozen_reference_does_the_recorded_work():
         "warnsdorff-first open 300x300 @0,0 budget=1000000": ("budget", 1000000),
         "greedy-roth open 1500x1500 @0,0 budget=100000000": ("found", 2250000),
     }
-    reference = FrozenKernels()
+    reference = next(reference for reference in REFERENCES if reference.name == "frozen")
     done = {search.key: reference.run(search) for search in WORKLOADS if search.key in expected}
     assert {key: (outcome.status, outcome.nodes) for key, outcome in done.items()} == expected
     assert reference.run(Search("count", 3, 4, (0, 0), False, 10**6)).tours == 2
+
+
+def test_a_reference_that_cannot_load_says_why():
+    def missing():
+        raise RuntimeError("no C compiler")
+
+    assert KernelsReference("c", missing).available() == (False, "RuntimeError: no C compiler")

@@ -30,9 +30,9 @@ from bench.workloads import WORKLOADS
 
 RATIOS = Path(__file__).resolve().parent.parent / "results" / "baseline" / "ratios.json"
 PLANT = "KNIGHT_GUARD_PLANT"
-# Five back-to-back runs here moved a median ratio by under 5% (README,
-# "Speed guard"); 25% leaves a wide margin above that and still catches a
-# kernel a third slower.
+# Five back-to-back runs on this shared 2-core machine moved no median ratio
+# by more than 1% (README, "Speed guard"); 25% leaves a wide margin above
+# that and still catches a kernel a third slower.
 THRESHOLD = 0.25
 ROUNDS = 15
 RECORD_ROUNDS = 41

@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all bench bench-quick plots clean
+.PHONY: help test test-all bench bench-quick plots baseline bench-check bench-compare bench-suite clean
 
 help:  ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,21 @@ bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
 RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)
 	$(BIN)/python -m bench.report $(RUN)
+
+baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios), print the diff
+	$(BIN)/python -m bench.nodes --record
+	$(BIN)/python -m bench.check --record
+
+bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference, then a planted-2x self-test
+	$(BIN)/python -m bench.check
+	$(BIN)/python -m bench.check --self-test
+
+bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
+	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON))
+
+bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
+	$(BIN)/python -m pytest bench/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .benchmarks

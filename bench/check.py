@@ -1,0 +1,202 @@
+"""The relative layer of the speed guard, run by `make bench-check` and CI.
+
+Times are never compared across days or machines. Instead each workload's
+throughput (nodes per CPU second, see bench/paired.py) is measured against each reference of
+bench/references.py in the same run, interleaved, and that ratio is compared
+with the ratio committed in results/baseline/ratios.json. The check fails
+when a ratio has fallen by more than the threshold.
+
+    python -m bench.check               measure, compare, print the table
+    python -m bench.check --record      measure longer, rewrite the ratios
+    python -m bench.check --self-test   plant a 2x slowdown; pass if caught
+
+``KNIGHT_GUARD_PLANT=k`` makes the check's own timed wrapper (``run_knight``)
+run each of knight's searches k times and add up their times: a k-times
+slowdown planted without touching the production kernels.
+"""
+
+import argparse
+import json
+import os
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Optional
+
+from bench import paired
+from bench.references import REFERENCES
+from bench.workloads import WORKLOADS
+
+RATIOS = Path(__file__).resolve().parent.parent / "results" / "baseline" / "ratios.json"
+PLANT = "KNIGHT_GUARD_PLANT"
+# Five back-to-back runs on this shared 2-core machine moved no median ratio
+# by more than 1% (README, "Speed guard"); 25% leaves a wide margin above
+# that and still catches a kernel a third slower.
+THRESHOLD = 0.25
+ROUNDS = 15
+RECORD_ROUNDS = 41
+SELF_TEST_ROUNDS = 7
+SLOWER, FASTER, OK, NO_BASELINE = "SLOWER", "faster", "ok", "no baseline"
+
+
+def run_knight(search):
+    """knight's side: one search, or ``KNIGHT_GUARD_PLANT`` of them timed as one."""
+    repeats = int(os.environ.get(PLANT, "1"))
+    outcomes = [search.run() for _ in range(repeats)]
+    return replace(
+        outcomes[0],
+        seconds=sum(outcome.seconds for outcome in outcomes),
+        cpu_seconds=sum(outcome.cpu_seconds for outcome in outcomes),
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    reference: str
+    search: str
+    knight_rate: float
+    ratios: paired.Ratios
+    baseline: Optional[float]
+
+    @property
+    def change(self):
+        return None if self.baseline is None else self.ratios.median / self.baseline - 1
+
+    def verdict(self, threshold):
+        if self.change is None:
+            return NO_BASELINE
+        if self.change < -threshold:
+            return SLOWER
+        return FASTER if self.change > threshold else OK
+
+
+def measure(rounds, baseline):
+    """One Row per reference and workload it supports."""
+    rows = []
+    for reference in REFERENCES:
+        usable, reason = reference.available()
+        if not usable:
+            print(f"reference {reference.name} skipped: {reason}")
+            continue
+        searches = [search for search in WORKLOADS if reference.supports(search)]
+        samples = paired.measure({"knight": run_knight, reference.name: reference.run}, searches, rounds)
+        for search in searches:
+            ours, theirs = samples["knight"][search.key], samples[reference.name][search.key]
+            rows.append(
+                Row(
+                    reference.name,
+                    search.key,
+                    paired.median_rate(ours),
+                    paired.throughput_ratios(ours, theirs),
+                    baseline.get(reference.name, {}).get(search.key),
+                )
+            )
+    return rows
+
+
+def table(rows, threshold):
+    """The check's report: one line per kernel workload and reference."""
+    lines = [
+        f"{'reference':<9} {'workload':<50} {'Mn/cpu-s':>8} {'ratio':>6} {'middle half':>11} "
+        f"{'baseline':>8} {'change':>7}  verdict"
+    ]
+    for row in rows:
+        baseline = "-" if row.baseline is None else f"{row.baseline:.3f}"
+        change = "-" if row.change is None else f"{row.change:+.1%}"
+        low, high = row.ratios.middle_half
+        lines.append(
+            f"{row.reference:<9} {row.search:<50} {row.knight_rate / 1e6:>8.1f} {row.ratios.median:>6.3f} "
+            f"{f'{low:.3f}-{high:.3f}':>11} {baseline:>8} {change:>7}  {row.verdict(threshold)}"
+        )
+    return "\n".join(lines)
+
+
+def load_ratios(path=RATIOS):
+    return json.loads(path.read_text())["ratios"] if path.exists() else {}
+
+
+def save_ratios(rows, rounds, path=RATIOS):
+    import llvmlite
+    import numba
+
+    ratios = {}
+    for row in rows:
+        ratios.setdefault(row.reference, {})[row.search] = round(row.ratios.median, 4)
+    recorded = {
+        "what": "knight's nodes per CPU second over each reference's, median of interleaved rounds (bench/check.py)",
+        "rounds": rounds,
+        "numba": numba.__version__,
+        "llvmlite": llvmlite.__version__,
+        "ratios": ratios,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(recorded, indent=2) + "\n")
+
+
+@contextmanager
+def planted(factor):
+    """Set ``KNIGHT_GUARD_PLANT`` for the duration, restoring it after."""
+    before = os.environ.get(PLANT)
+    os.environ[PLANT] = str(factor)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[PLANT]
+        else:
+            os.environ[PLANT] = before
+
+
+def check(rounds, threshold):
+    rows = measure(rounds, load_ratios())
+    print(table(rows, threshold))
+    failed = [row for row in rows if row.verdict(threshold) in (SLOWER, NO_BASELINE)]
+    if failed:
+        print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
+        print("(a deliberate change is recorded with `make baseline`)")
+        return 1
+    print(f"\npass: no ratio fell by more than {threshold:.0%} ({rounds} interleaved rounds)")
+    return 0
+
+
+def self_test(rounds, threshold):
+    """Plant a 2x slowdown of every kernel; pass only if every row says SLOWER."""
+    with planted(2):
+        rows = measure(rounds, load_ratios())
+    print("self-test: every knight search timed twice over (a planted 2x slowdown)")
+    print(table(rows, threshold))
+    missed = [row for row in rows if row.verdict(threshold) != SLOWER]
+    if missed:
+        print(f"\nFAIL: the check missed the planted slowdown in {len(missed)} of {len(rows)} rows")
+        return 1
+    print(f"\npass: the check flagged the planted slowdown in all {len(rows)} rows")
+    return 0
+
+
+def record(rounds, threshold):
+    old = load_ratios()
+    rows = measure(rounds, old)
+    print(table(rows, threshold))
+    save_ratios(rows, rounds)
+    print(f"\nwrote {RATIOS} ({rounds} interleaved rounds)")
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.check", description=__doc__.split("\n")[0])
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
+    action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
+    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)")
+    args = parser.parse_args(argv)
+    if args.record:
+        return record(args.rounds or RECORD_ROUNDS, args.threshold)
+    if args.self_test:
+        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold)
+    return check(args.rounds or ROUNDS, args.threshold)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

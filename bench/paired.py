@@ -1,0 +1,71 @@
+"""Interleaved measurement of several sides (knight and a reference, or two
+revisions of knight) on the same searches, and the ratios between them.
+
+The sides run back to back on each search, in an order that reverses from
+one search to the next and one round to the next (A B, B A, ...), so that a
+slow spell of a noisy machine lands on both sides alike and neither always
+goes first. Each round gives one throughput ratio per search; the median of
+the rounds is the measurement, their range its spread.
+
+Throughput is nodes per CPU second of the process (Outcome.cpu_seconds). On
+this 2-core machine with two other busy processes, wall-time ratios of
+identical code read 0.79-1.43 (median of 15 rounds), CPU-time ratios
+0.99-1.01.
+"""
+
+import statistics
+import time
+
+from bench.timing import Timing
+
+# Pause before each timed call. After a parallel region, OpenMP keeps its
+# worker threads spinning for a few milliseconds; measured here, that added
+# up to 12% to the process CPU time of the next call, and 10 ms of pause
+# removed it.
+SETTLE_SECONDS = 0.02
+
+
+class Ratios(Timing):
+    """Per-round throughput ratios (side A's nodes per CPU second over side B's);
+    ``median``, ``min``, ``max`` and ``spread`` read as they do for times."""
+
+    @property
+    def middle_half(self):
+        """First and third quartiles: where half the rounds fell, a spread
+        that one round preempted by a noisy neighbour does not stretch."""
+        if len(self.samples) < 2:
+            return self.median, self.median
+        first, _, third = statistics.quantiles(self.samples, n=4)
+        return first, third
+
+
+def measure(sides, searches, rounds):
+    """``{side: {search.key: [Outcome per round]}}`` for ``sides``, a dict of
+    name -> ``run(search) -> Outcome``.
+
+    Every side runs every search once first, untimed: that call compiles the
+    kernels or loads them from cache, and faults the memory in.
+    """
+    names = list(sides)
+    for search in searches:
+        for name in names:
+            sides[name](search)
+    samples = {name: {search.key: [] for search in searches} for name in names}
+    for round_ in range(rounds):
+        for index, search in enumerate(searches):
+            order = names if (round_ + index) % 2 == 0 else names[::-1]
+            for name in order:
+                time.sleep(SETTLE_SECONDS)
+                samples[name][search.key].append(sides[name](search))
+    return samples
+
+
+def throughput_ratios(subject, reference):
+    """Ratios of ``subject``'s nodes per CPU second to ``reference``'s,
+    round by round, from two lists of Outcomes of one search."""
+    return Ratios(tuple(a.nodes_per_cpu_second / b.nodes_per_cpu_second for a, b in zip(subject, reference)))
+
+
+def median_rate(outcomes):
+    """Median nodes per CPU second of a list of Outcomes."""
+    return statistics.median(outcome.nodes_per_cpu_second for outcome in outcomes)

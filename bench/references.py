@@ -1,0 +1,100 @@
+"""The registry of references that knight's kernels are timed against.
+
+A reference moves with the machine (its speed, today's load) but not with
+the project's code, so knight's throughput divided by a reference's, both
+measured in one run, can be compared with a ratio recorded on another day.
+
+A reference has a ``name``, ``available() -> (bool, reason)``,
+``supports(search)`` and ``run(search) -> Outcome``, timed the way knight's
+searches are (bench/searches.py): ``seconds``, the kernel's wall time alone,
+and ``cpu_seconds``, the process's CPU time over set-up and search.
+
+``KernelsReference`` makes one from any object with the ``backtrack``,
+``warnsdorff`` and ``greedy`` of knight/kernels.py at 125a638 (same
+arguments, same returns). The C baselines have them; to add them:
+
+    def _c_kernels():
+        from bench.baselines import c
+        return c.load()
+
+    REFERENCES += (KernelsReference("c", _c_kernels),)
+
+then `make baseline` records their ratios.
+"""
+
+import time
+
+import numpy as np
+
+from bench.searches import Outcome, cpu_clock
+
+_STATUS = {0: "found", 1: "none", 2: "budget", 3: "dead-end"}
+_TIEBREAK = {"first": 0, "roth": 1}
+
+
+class KernelsReference:
+    """Kernels with knight.kernels' signatures, loaded by ``load()`` on
+    first use; their inputs are built by the frozen definitions of
+    bench/reference_kernels.py, so every reference searches the same trees."""
+
+    def __init__(self, name, load):
+        self.name = name
+        self._load = load
+        self._kernels = None
+
+    def available(self):
+        """Whether the kernels load here (a C compiler may be missing)."""
+        try:
+            self._kernels = self._kernels or self._load()
+        except Exception as problem:  # any failure to load means: skip it, say why
+            return False, f"{type(problem).__name__}: {problem}"
+        return True, ""
+
+    def supports(self, search):
+        return search.method in ("backtrack", "count", "warnsdorff", "greedy")
+
+    def run(self, search):
+        if self._kernels is None:
+            self._kernels = self._load()
+        cpu_began = cpu_clock()
+        kernel, arguments = _call(self._kernels, search)
+        began = time.perf_counter()
+        answer = kernel(*arguments)
+        seconds = time.perf_counter() - began
+        return _outcome(search, answer, seconds, cpu_clock() - cpu_began)
+
+
+def _call(kernels, search):
+    """The kernel of ``kernels`` for ``search`` and its arguments, built the
+    way knight/search.py builds them at 125a638 (outside the timed call)."""
+    from bench import reference_kernels as frozen
+
+    rows, cols = search.rows, search.cols
+    start = search.start[0] * cols + search.start[1]
+    path = np.zeros(rows * cols, dtype=np.int32)
+    tiebreak = _TIEBREAK[search.tiebreak]
+    if search.method == "greedy":
+        return kernels.greedy, (rows, cols, start, tiebreak, search.closed, search.budget, path)
+    neighbours = frozen.neighbour_table(rows, cols)
+    if search.method == "warnsdorff":
+        keys = frozen.tie_keys(rows, cols, tiebreak)
+        return kernels.warnsdorff, (neighbours, keys, start, search.closed, search.budget, path)
+    first_only = search.method == "backtrack"
+    return kernels.backtrack, (neighbours, start, search.closed, search.budget, first_only, path)
+
+
+def _outcome(search, answer, seconds, cpu_seconds):
+    if search.method == "count":
+        status, tours, nodes = answer
+        return Outcome("budget" if status == 2 else "complete", int(nodes), seconds, cpu_seconds, int(tours))
+    status, nodes = answer[0], answer[-1]
+    return Outcome(_STATUS[status], int(nodes), seconds, cpu_seconds)
+
+
+def _frozen_kernels():
+    from bench import reference_kernels
+
+    return reference_kernels
+
+
+REFERENCES = (KernelsReference("frozen", _frozen_kernels),)

@@ -1,0 +1,96 @@
+"""One named search through knight's public API: the unit that the node
+baseline, the speed check, the A/B comparison and the benchmark suite run.
+
+Only the standard library is imported at module level, and ``knight`` only
+inside ``run``: bench/ab_worker.py loads this file beside any revision of
+knight, old ones included, so it must rely on nothing but ``solve`` and
+``count_tours``.
+"""
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+# Process CPU time, not the calling thread's: a parallel kernel may do its
+# work on numba's worker threads.
+cpu_clock = time.process_time
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of a search did.
+
+    ``seconds`` is the kernel's own wall time, as knight reports it.
+    ``cpu_seconds`` is the CPU time of the whole process (every thread, for
+    kernels that run in parallel) over the whole call, set-up included: on a
+    machine with more runnable processes than cores, wall time also counts
+    the slices that other processes ran in, CPU time does not, so the speed
+    guard compares throughput in CPU time.
+    """
+
+    status: str
+    nodes: int
+    seconds: float
+    cpu_seconds: float
+    tours: Optional[int] = None
+
+    @property
+    def nodes_per_second(self):
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def nodes_per_cpu_second(self):
+        return self.nodes / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class Search:
+    """``method`` is a ``knight.solve`` method, or ``count`` for ``count_tours``."""
+
+    method: str
+    rows: int
+    cols: int
+    start: tuple
+    closed: bool
+    budget: int
+    tiebreak: str = "first"
+
+    @property
+    def label(self):
+        """The method with the tie-break where it matters: ``warnsdorff-roth``."""
+        return self.method if self.method in ("backtrack", "count") else f"{self.method}-{self.tiebreak}"
+
+    @property
+    def group(self):
+        """Method and board, e.g. ``warnsdorff-roth 6x6``."""
+        return f"{self.label} {self.rows}x{self.cols}"
+
+    @property
+    def key(self):
+        """Unique and stable: baselines are keyed by it, so never change it."""
+        shape = "closed" if self.closed else "open"
+        row, col = self.start
+        return f"{self.label} {shape} {self.rows}x{self.cols} @{row},{col} budget={self.budget}"
+
+    def run(self):
+        """Run it once in this process. Warm up first: the first call compiles
+        (or loads numba's cache), and that lands in ``cpu_seconds``."""
+        import knight
+
+        began = cpu_clock()
+        if self.method == "count":
+            counted = knight.count_tours(self.rows, self.cols, self.start, self.closed, self.budget)
+            cpu_seconds = cpu_clock() - began
+            status = "complete" if counted.complete else "budget"
+            return Outcome(status, int(counted.nodes), counted.seconds, cpu_seconds, int(counted.tours))
+        result = knight.solve(
+            self.rows, self.cols, self.start, self.method, self.budget, self.closed, self.tiebreak
+        )
+        return Outcome(result.status, result.nodes, result.seconds, cpu_clock() - began)
+
+    def to_json(self):
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, fields):
+        return cls(**{**fields, "start": tuple(fields["start"])})

@@ -1,0 +1,20 @@
+"""The timed searches of the speed guard: append-only, like asv benchmarks.
+
+Each takes some 20-100 ms here, long enough that timer resolution and
+scheduling jitter are small against it, short enough that many interleaved
+rounds fit in a CI minute. Between them they cover every kernel and code
+path: move-order DFS to a budget, exhaustive counting, Warnsdorff DFS with
+each tie-break on a small board (deep backtracking) and a large one, and the
+greedy walk on a board of millions of squares.
+"""
+
+from bench.searches import Search
+
+WORKLOADS = (
+    Search("backtrack", 8, 8, (0, 0), closed=True, budget=5_000_000),
+    Search("count", 3, 10, (0, 0), closed=False, budget=10**12),
+    Search("warnsdorff", 5, 5, (2, 1), closed=False, budget=10**8, tiebreak="first"),
+    Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=1_000_000, tiebreak="roth"),
+    Search("warnsdorff", 300, 300, (0, 0), closed=False, budget=1_000_000, tiebreak="first"),
+    Search("greedy", 1500, 1500, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
+)

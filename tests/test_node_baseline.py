@@ -1,0 +1,40 @@
+"""The exact layer of the speed guard: today's node counts against the
+committed baseline (results/baseline/nodes.json, rewritten by `make baseline`)."""
+
+from bench import nodes
+
+# enough to see what changed without flooding the terminal
+SHOWN = 60
+
+
+def test_node_counts_match_the_baseline():
+    recorded = nodes.load()
+    assert recorded, f"no baseline at {nodes.BASELINE}: run `make baseline`"
+    lines = nodes.differences(recorded, nodes.compute())
+    shown = lines[:SHOWN] + ([f"... and {len(lines) - SHOWN} more"] if len(lines) > SHOWN else [])
+    assert not lines, (
+        f"{len(lines)} entries differ from {nodes.BASELINE.name}; if the change is deliberate, "
+        "record it with `make baseline`:\n" + "\n".join(shown)
+    )
+
+
+def test_differences_name_old_and_new_values():
+    old = {"a": {"status": "found", "nodes": 5}, "b": {"status": "none", "nodes": 9}}
+    new = {"a": {"status": "found", "nodes": 6}, "c": {"status": "found", "nodes": 1}}
+    assert nodes.differences(old, new) == [
+        "changed  a: status=found nodes=5 -> status=found nodes=6",
+        "added    c: status=found nodes=1",
+        "removed  b: status=none nodes=9",
+    ]
+
+
+def test_matrix_keys_are_unique():
+    keys = [case.key for case in nodes.matrix()]
+    assert len(keys) == len(set(keys))
+
+
+def test_save_and_load_round_trip(tmp_path):
+    outcomes = {"x open 5x5 @0,0 budget=1": {"status": "budget", "nodes": 1}}
+    path = tmp_path / "nodes.json"
+    nodes.save(outcomes, path)
+    assert nodes.load(path) == outcomes

@@ -1,0 +1,111 @@
+"""The speed guard's own logic, without timing anything: the verdicts, the
+interleaving, the planted slowdown switch and the frozen reference.
+(Whether the check catches a real 2x slowdown is timed, so it runs in
+`make bench-check` as `python -m bench.check --self-test`.)"""
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from bench import check, paired
+from bench.references import REFERENCES, KernelsReference
+from bench.searches import Outcome, Search
+from bench.workloads import WORKLOADS
+
+# the sha256 of bench/reference_kernels.py as frozen; it must never change
+FROZEN_SHA256 = "b50fb96d1e9f629fe8331c0dfd331032a3302c90a26aa4d18fe662a2230a0cc5"
+
+
+def _row(ratio, baseline):
+    return check.Row("frozen", "some search", 1e6, paired.Ratios((ratio,)), baseline)
+
+
+@pytest.mark.parametrize(
+    ("ratio", "verdict"),
+    [(1.0, check.OK), (0.8, check.OK), (0.74, check.SLOWER), (0.5, check.SLOWER), (1.3, check.FASTER)],
+)
+def test_verdict_compares_the_ratio_with_its_baseline(ratio, verdict):
+    assert _row(ratio, 1.0).verdict(0.25) == verdict
+    assert _row(2 * ratio, 2.0).verdict(0.25) == verdict
+
+
+def test_a_ratio_without_baseline_is_reported_as_such():
+    assert _row(1.0, None).verdict(0.25) == check.NO_BASELINE
+
+
+class _CountedSearch:
+    key = "counted"
+
+    def __init__(self):
+        self.calls = 0
+
+    def run(self):
+        self.calls += 1
+        return Outcome("found", 100, 0.5, 0.25)
+
+
+def test_the_planted_switch_times_each_search_twice_over(monkeypatch):
+    monkeypatch.delenv(check.PLANT, raising=False)
+    search = _CountedSearch()
+    plain = check.run_knight(search)
+    assert (plain.seconds, plain.cpu_seconds, search.calls) == (0.5, 0.25, 1)
+    with check.planted(2):
+        planted = check.run_knight(search)
+    assert (planted.nodes, planted.seconds, planted.cpu_seconds, search.calls) == (100, 1.0, 0.5, 3)
+    assert check.PLANT not in os.environ
+
+
+def _recording_side(name, calls):
+    def run(search):
+        calls.append((name, search.key))
+        return Outcome("found", 1, 1.0, 1.0)
+
+    return run
+
+
+def test_measure_warms_up_then_alternates_the_order():
+    calls = []
+    sides = {name: _recording_side(name, calls) for name in "AB"}
+    searches = [_CountedSearch(), _CountedSearch()]
+    searches[1].key = "other"
+    samples = paired.measure(sides, searches, rounds=2)
+    assert calls[:4] == [("A", "counted"), ("B", "counted"), ("A", "other"), ("B", "other")]
+    assert [name for name, _ in calls[4:]] == ["A", "B", "B", "A", "B", "A", "A", "B"]
+    assert len(samples["A"]["counted"]) == 2
+
+
+def test_throughput_ratios_pair_rounds():
+    # CPU time decides; the wall times (9.0) are another process's business
+    fast = [Outcome("found", 100, 9.0, 1.0), Outcome("found", 100, 9.0, 2.0)]
+    slow = [Outcome("found", 100, 9.0, 2.0), Outcome("found", 100, 9.0, 2.0)]
+    assert paired.throughput_ratios(fast, slow).samples == (2.0, 1.0)
+
+
+def test_the_reference_kernels_are_never_edited():
+    text = (Path(check.__file__).parent / "reference_kernels.py").read_bytes()
+    assert hashlib.sha256(text).hexdigest() == FROZEN_SHA256
+
+
+def test_the_frozen_reference_does_the_recorded_work():
+    # fixed forever, like the frozen kernels: 'work' is its node counts
+    expected = {
+        "backtrack closed 8x8 @0,0 budget=5000000": ("budget", 5000000),
+        "count open 3x10 @0,0 budget=1000000000000": ("complete", 3031101),
+        "warnsdorff-first open 5x5 @2,1 budget=100000000": ("none", 1028893),
+        "warnsdorff-roth closed 6x6 @0,0 budget=1000000": ("budget", 1000000),
+        "warnsdorff-first open 300x300 @0,0 budget=1000000": ("budget", 1000000),
+        "greedy-roth open 1500x1500 @0,0 budget=100000000": ("found", 2250000),
+    }
+    reference = next(reference for reference in REFERENCES if reference.name == "frozen")
+    done = {search.key: reference.run(search) for search in WORKLOADS if search.key in expected}
+    assert {key: (outcome.status, outcome.nodes) for key, outcome in done.items()} == expected
+    assert reference.run(Search("count", 3, 4, (0, 0), False, 10**6)).tours == 2
+
+
+def test_a_reference_that_cannot_load_says_why():
+    def missing():
+        raise RuntimeError("no C compiler")
+
+    assert KernelsReference("c", missing).available() == (False, "RuntimeError: no C compiler")

@@ -11,15 +11,8 @@ and ``cpu_seconds``, the process's CPU time over set-up and search.
 
 ``KernelsReference`` makes one from any object with the ``backtrack``,
 ``warnsdorff`` and ``greedy`` of knight/kernels.py at 125a638 (same
-arguments, same returns). The C baselines have them; to add them:
-
-    def _c_kernels():
-        from bench.baselines import c
-        return c.load()
-
-    REFERENCES += (KernelsReference("c", _c_kernels),)
-
-then `make baseline` records their ratios.
+arguments, same returns): the frozen copy and the C baselines both have
+them. A new reference needs `make baseline` to record its ratios.
 """
 
 import time
@@ -97,4 +90,12 @@ def _frozen_kernels():
     return reference_kernels
 
 
-REFERENCES = (KernelsReference("frozen", _frozen_kernels),)
+def _c_kernels():
+    from bench.baselines import c
+
+    return c.load()
+
+
+# frozen: catches a change to knight's own code; c: also catches a numba or
+# llvmlite upgrade, which recompiles knight and the frozen copy alike
+REFERENCES = (KernelsReference("frozen", _frozen_kernels), KernelsReference("c", _c_kernels))

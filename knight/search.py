@@ -145,7 +145,7 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     else:
         row, col = validate.start(rows, cols, start)
         starts = np.array([row * cols + col], dtype=np.int64)
-    compile_kernels(["count"])
+    compile_kernels(["backtrack", "count"])
     neighbours = neighbour_table(rows, cols)
     statuses = np.zeros(starts.size, dtype=np.int64)
     tours = np.zeros(starts.size, dtype=np.int64)
@@ -154,11 +154,18 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     # batches, while each batch still keeps every core busy
     batch = 2 * numba.get_num_threads()
     began = time.perf_counter()
-    for first in range(0, starts.size, batch):
-        part = slice(first, first + batch)
-        kernels.count_from_starts(neighbours, starts[part], bool(closed), budget, statuses[part], tours[part], nodes[part])
-        if progress is not None:
-            progress(min(first + batch, starts.size))
+    if starts.size == 1:
+        # one search gains nothing from threads, and waking them costs
+        path = np.zeros(rows * cols, dtype=np.int32)
+        statuses[0], tours[0], nodes[0] = kernels.backtrack(neighbours, starts[0], bool(closed), budget, False, path)
+    else:
+        for first in range(0, starts.size, batch):
+            part = slice(first, first + batch)
+            kernels.count_from_starts(
+                neighbours, starts[part], bool(closed), budget, statuses[part], tours[part], nodes[part]
+            )
+            if progress is not None:
+                progress(min(first + batch, starts.size))
     seconds = time.perf_counter() - began
     complete = bool((statuses != kernels.BUDGET).all())
     if start is None:

@@ -34,6 +34,7 @@ FIGURES = {
     "success": "4-success-vs-size.png",
     "throughput": "5-throughput.png",
 }
+VERSUS_FIGURE = "6-versus.png"
 PREFERRED_HEATMAP_BOARDS = ((6, 6), (8, 8))
 
 _DPI = 110
@@ -317,3 +318,34 @@ def draw_all(rows, folder, heatmap_boards_wanted=None):
         "success": success_vs_size(rows, folder / FIGURES["success"]),
         "throughput": throughput(rows, folder / FIGURES["throughput"]),
     }
+
+
+_SIDE_COLOURS = {"numba": _PALETTE[0], "c": _PALETTE[1], "python": _PALETTE[2]}
+_SIDE_NAMES = {"numba": "knight (Numba)", "c": "C (cc -O3 -march=native)", "python": "plain Python"}
+
+
+def versus(measured, path):
+    """Figure 6: nodes per second of each implementation on each workload,
+    grouped bars on a log axis. ``measured`` is versus.json's content."""
+    rows = measured["workloads"]
+    names = [name for name in _SIDE_NAMES if any(name in row["sides"] for row in rows)]
+    figure, axes = _figure(
+        "Same search, three implementations", "nodes per second of kernel time (log scale)", "", size=(9, 0.45 * len(rows) + 1.8)
+    )
+    height = 0.8 / max(len(names), 1)
+    for offset, name in enumerate(names):
+        rates = [row["sides"].get(name, {}).get("nodes_per_s") or 0 for row in rows]
+        positions = [index + offset * height for index in range(len(rows))]
+        axes.barh(positions, rates, height=height, color=_SIDE_COLOURS[name], label=_SIDE_NAMES[name])
+    axes.set_yticks([index + height * (len(names) - 1) / 2 for index in range(len(rows))], [_workload_label(row) for row in rows])
+    axes.invert_yaxis()
+    axes.set_xscale("log")
+    # beside the bars, where it hides none of them
+    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
+    return _save(figure, path)
+
+
+def _workload_label(row):
+    shape = "closed" if row["closed"] else "open"
+    row_, col = row["start"]
+    return f"{row['group']} {shape} from {row_},{col}"

@@ -8,7 +8,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import folders, plots, record
+from bench import folders, plots, record, versus
 from bench.command import Parser, fail, parse_boards
 from bench.plots import label, labels
 from knight.symmetry import symmetry_class
@@ -255,7 +255,44 @@ def _compile_lines(meta):
     return lines
 
 
-def render(meta, rows, figures):
+def versus_section(measured, figure):
+    """REPORT.md's part on Numba against C and plain Python."""
+    header = ("search", "board", "from", "nodes (Numba = C)", "Numba Mn/s", "C Mn/s", "Python Mn/s", "Numba / C", "Numba / Python")
+    lines = []
+    for row in measured["workloads"]:
+        sides = row["sides"]
+
+        def rate(name):
+            value = sides.get(name, {}).get("nodes_per_s")
+            return "-" if value is None else f"{value / 1e6:.2f}"
+
+        def times(name):
+            value = versus.ratio(row, "numba", name)
+            return "-" if value is None else f"{value:.2f}x"
+
+        method, board = row["group"].split(" ")
+        shape = "closed" if row["closed"] else "open"
+        lines.append((method, f"{board} {shape}", "{},{}".format(*row["start"]), _count(sides["numba"]["nodes"]),
+                      rate("numba"), rate("c"), rate("python"), times("c"), times("python")))
+    missing = [f"- {name} left out: {why}" for name, why in measured.get("missing", {}).items()]
+    return [
+        "## Numba against C and plain Python",
+        "",
+        f"The same searches in three implementations, interleaved over {measured['rounds']} rounds; medians of "
+        "nodes per second of kernel time. Numba and C search the same tree to the same budget and their node "
+        "counts are checked equal. Plain Python (tests/naive.py, recursive, the way the classic programs work) "
+        f"runs the first {measured['python_budget']:,} nodes of the same search. Searches of a few dozen nodes "
+        "measure call overhead (ctypes for C), not search speed.",
+        "",
+        f"![Numba against C and plain Python]({figure.name})",
+        "",
+        _table(header, lines),
+        *([""] + missing if missing else []),
+        "",
+    ]
+
+
+def render(meta, rows, figures, measured_versus=None):
     """The text of REPORT.md."""
     state = "complete" if meta["complete"] else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs (finish it with `python -m bench --resume`)"
     sampled = any(row.represents > 1 for row in rows)
@@ -286,7 +323,11 @@ def render(meta, rows, figures):
     titles = {"time": "Time vs board size", "nodes": "Nodes vs board size", "heatmaps": "Nodes per start square",
               "success": "Success rate vs board size", "throughput": "Throughput"}
     for key, path in figures.items():
+        if key == "versus":
+            continue
         parts += [f"### {titles[key]}", "", _FIGURE_NOTES[key], "", f"![{titles[key]}]({path.name})", ""]
+    if measured_versus is not None:
+        parts += versus_section(measured_versus, figures["versus"])
     parts += [
         "## Summary per search and board",
         "",
@@ -337,9 +378,13 @@ def write(folder, heatmap_boards=None):
         raise InvalidArgument(f"cannot read the run in {folder}: {error}") from None
     meta["folder"] = folder.name
     figures = plots.draw_all(rows, folder, heatmap_boards)
+    measured_versus = None
+    if (folder / versus.VERSUS).exists():
+        measured_versus = record.read_json(folder / versus.VERSUS)
+        figures["versus"] = plots.versus(measured_versus, folder / plots.VERSUS_FIGURE)
     path = folder / REPORT
     temporary = folder / f".{REPORT}.tmp"
-    temporary.write_text(render(meta, rows, figures))
+    temporary.write_text(render(meta, rows, figures, measured_versus))
     temporary.replace(path)
     return path
 

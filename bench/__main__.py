@@ -8,7 +8,7 @@ runs the short one (``make bench-quick``); any of --sizes, --shapes,
 import dataclasses
 import sys
 
-from bench import folders, plan, presets, report, versus
+from bench import corners, folders, plan, presets, report, versus
 from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from knight import validate
@@ -78,6 +78,7 @@ def build_parser():
     every.add_argument("--repeats", help="timed repeats of each search; median and min are kept (default 3)")
     every.add_argument("--search-impossible", action="store_true", help="search starts that theory rules out, too")
     every.add_argument("--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)")
+    every.add_argument("--no-corners", action="store_true", help="skip the corner study of n = 5..1000 (figure 7)")
     every.add_argument("--no-versus", action="store_true", help="skip timing Numba against C and plain Python")
     every.add_argument("--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)")
     every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
@@ -150,6 +151,10 @@ def main(argv=None):
         if not args.no_versus:
             print("bench: Numba against C and plain Python", file=sys.stderr)
             versus.run_into(folder, rounds=VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS)
+        if not args.no_corners:
+            largest = corners.LARGEST_QUICK if args.quick else corners.LARGEST
+            print(f"bench: every n x n from the corner, n = 5..{largest}", file=sys.stderr)
+            corners.run_into(folder, largest)
         if not args.no_plots:
             report.write(folder, heatmaps)
     except KeyboardInterrupt:

@@ -35,6 +35,7 @@ FIGURES = {
     "throughput": "5-throughput.png",
 }
 VERSUS_FIGURE = "6-versus.png"
+CORNERS_FIGURE = "7-corners.png"
 PREFERRED_HEATMAP_BOARDS = ((6, 6), (8, 8))
 
 _DPI = 110
@@ -349,3 +350,32 @@ def _workload_label(row):
     shape = "closed" if row["closed"] else "open"
     row_, col = row["start"]
     return f"{row['group']} {shape} from {row_},{col}"
+
+
+def corners(measured, path):
+    """Figure 7: from the corner of every n x n board, the nodes the
+    Warnsdorff search placed per square (1 = no step back), and the sizes
+    where the greedy walk dead-ended, under each tie rule."""
+    boards = measured["boards"]
+    sides = [board["n"] for board in boards]
+    figure, (walks, searches) = plt.subplots(
+        2, 1, figsize=(9, 5.5), sharex=True, layout="constrained", height_ratios=(1, 2)
+    )
+    figure.suptitle(f"From the corner, n = {sides[0]}..{sides[-1]}: where Warnsdorff's rule fails")
+    for row, tiebreak in enumerate(("first", "roth")):
+        failed = [board["n"] for board in boards if board[f"greedy-{tiebreak}"][0] != "found"]
+        walks.plot(failed, [row] * len(failed), "|", markersize=14, color=_PALETTE[row], label=f"ties: {tiebreak}")
+    walks.set_yticks([0, 1], ["first", "roth"])
+    walks.set_ylim(-0.6, 1.6)
+    walks.set_ylabel("greedy\ndead ends")
+    walks.grid(True, axis="x", alpha=0.3)
+    for row, tiebreak in enumerate(("first", "roth")):
+        ratio = [board[f"warnsdorff-{tiebreak}"][1] / board["n"] ** 2 for board in boards]
+        searches.plot(sides, ratio, ".", markersize=3, color=_PALETTE[row], label=f"ties: {tiebreak}")
+    searches.axhline(measured["budget_factor"], color="grey", linestyle=":", label="node budget")
+    searches.set_ylim(0.9, measured["budget_factor"] + 0.1)
+    searches.set_ylabel("nodes / n\u00b2 (1: never stepped back)")
+    searches.set_xlabel("board side n (board n x n)")
+    searches.grid(True, which="major", alpha=0.3)
+    searches.legend(loc="upper left", fontsize="small")
+    return _save(figure, path)

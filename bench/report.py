@@ -8,7 +8,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import folders, plots, record, versus
+from bench import corners, folders, plots, record, versus
 from bench.command import Parser, fail, parse_boards
 from bench.plots import label, labels
 from knight.symmetry import symmetry_class
@@ -292,7 +292,40 @@ def versus_section(measured, figure):
     ]
 
 
-def render(meta, rows, figures, measured_versus=None):
+def corners_section(measured, figure):
+    """REPORT.md's part on Warnsdorff's rule from the corner, n = 5..N."""
+    boards = measured["boards"]
+    first, last = boards[0]["n"], boards[-1]["n"]
+    lines = []
+    for name in corners.NAMES:
+        failed = corners.failures(measured, name)
+        worst = max(board[name][1] / board["n"] ** 2 for board in boards if board[name][0] == "found")
+        shown = ", ".join(map(str, failed[:12])) + (", ..." if len(failed) > 12 else "")
+        lines.append((name, f"{len(boards) - len(failed)} of {len(boards)}", shown or "-", f"{worst:.3f}",
+                      _seconds(measured["kernel_seconds"][name])))
+    recovered = []
+    for tiebreak in ("roth", "first"):
+        for n, walked, status, nodes in corners.recovery(measured, tiebreak)[:10]:
+            recovered.append((tiebreak, n, _count(walked), status, _count(nodes), f"{nodes / n**2:.3f}"))
+    return [
+        f"## From the corner, n = {first}..{last}",
+        "",
+        f"The greedy walk and the Warnsdorff search (budget {measured['budget_factor']} n² nodes) from square "
+        "1,1 of every n x n board, under each tie rule.",
+        "",
+        f"![Warnsdorff from the corner]({figure.name})",
+        "",
+        _table(("search", "tour found on", "failed at n =", "most nodes / n² when found", "kernel time, all boards"), lines),
+        "",
+        "Where the greedy walk dead-ended (first ten per rule): how far it got, and what the backtracking "
+        "search did from the same corner.",
+        "",
+        _table(("ties", "n", "greedy walk nodes", "search status", "search nodes", "nodes / n²"), recovered),
+        "",
+    ]
+
+
+def render(meta, rows, figures, measured_versus=None, measured_corners=None):
     """The text of REPORT.md."""
     state = "complete" if meta["complete"] else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs (finish it with `python -m bench --resume`)"
     sampled = any(row.represents > 1 for row in rows)
@@ -323,11 +356,13 @@ def render(meta, rows, figures, measured_versus=None):
     titles = {"time": "Time vs board size", "nodes": "Nodes vs board size", "heatmaps": "Nodes per start square",
               "success": "Success rate vs board size", "throughput": "Throughput"}
     for key, path in figures.items():
-        if key == "versus":
+        if key in ("versus", "corners"):
             continue
         parts += [f"### {titles[key]}", "", _FIGURE_NOTES[key], "", f"![{titles[key]}]({path.name})", ""]
     if measured_versus is not None:
         parts += versus_section(measured_versus, figures["versus"])
+    if measured_corners is not None:
+        parts += corners_section(measured_corners, figures["corners"])
     parts += [
         "## Summary per search and board",
         "",
@@ -382,9 +417,13 @@ def write(folder, heatmap_boards=None):
     if (folder / versus.VERSUS).exists():
         measured_versus = record.read_json(folder / versus.VERSUS)
         figures["versus"] = plots.versus(measured_versus, folder / plots.VERSUS_FIGURE)
+    measured_corners = None
+    if (folder / corners.CORNERS).exists():
+        measured_corners = record.read_json(folder / corners.CORNERS)
+        figures["corners"] = plots.corners(measured_corners, folder / plots.CORNERS_FIGURE)
     path = folder / REPORT
     temporary = folder / f".{REPORT}.tmp"
-    temporary.write_text(render(meta, rows, figures, measured_versus))
+    temporary.write_text(render(meta, rows, figures, measured_versus, measured_corners))
     temporary.replace(path)
     return path
 

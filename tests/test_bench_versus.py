@@ -1,6 +1,6 @@
 """Numba against C and plain Python: one tiny round, checked end to end."""
 
-from bench import plots, report, versus
+from bench import corners, plots, report, versus
 from bench.searches import Search
 
 TINY = (
@@ -30,3 +30,22 @@ def test_every_side_searches_the_same_tree(tmp_path):
     assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     text = "\n".join(report.versus_section(measured, figure))
     assert "Numba / C" in text and "| count | 3x4 open | 1,1 |" in text
+
+
+def test_corner_study_records_every_board_and_draws(tmp_path):
+    measured = corners.measure(12)
+    assert [board["n"] for board in measured["boards"]] == list(range(5, 13))
+    for board in measured["boards"]:
+        for name in corners.NAMES:
+            status, nodes = board[name]
+            # greedy places at most one node per square; the search at most its budget
+            limit = measured["budget_factor"] if name.startswith("warnsdorff") else 1
+            assert 1 <= nodes <= limit * board["n"] ** 2
+            if name.startswith("greedy"):
+                # a walk places one node per square it reaches: all of them iff found
+                assert (status == "found") == (nodes == board["n"] ** 2)
+    assert corners.failures(measured, "warnsdorff-roth") == []
+    figure = plots.corners(measured, tmp_path / plots.CORNERS_FIGURE)
+    assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    text = "\n".join(report.corners_section(measured, figure))
+    assert "From the corner, n = 5..12" in text and "warnsdorff-roth | 8 of 8" in text

@@ -1,0 +1,62 @@
+"""From the corner, every n x n board from 5 up: where Warnsdorff's rule
+fails, under each tie rule, and what backtracking pays to recover.
+
+For each n the greedy walk and the Warnsdorff-ordered search (which steps
+back when the walk dead-ends) run from square (1,1) under both tie rules:
+``first`` (move order) and ``roth`` (farthest from the centre first). The
+search gets ``BUDGET_FACTOR`` n^2 nodes. Node counts are exact, so this part
+reports work, not time: corners.json in the run folder, figure 7 and a
+section of REPORT.md.
+"""
+
+from bench import record
+from knight import solve
+
+CORNERS = "corners.json"
+# a tour needs exactly n^2 nodes; a little more room shows how much
+# backtracking a failed walk needs, when it is little
+BUDGET_FACTOR = 2
+LARGEST = 1000
+LARGEST_QUICK = 100
+NAMES = ("greedy-first", "warnsdorff-first", "greedy-roth", "warnsdorff-roth")
+
+
+def measure(largest, show=None):
+    """{"largest", "budget_factor", "boards": [{n, greedy-first, ...}]}."""
+    boards = []
+    seconds = dict.fromkeys(NAMES, 0.0)
+    for n in range(5, largest + 1):
+        board = {"n": n}
+        for tiebreak in ("first", "roth"):
+            for method, budget in (("greedy", None), ("warnsdorff", BUDGET_FACTOR * n * n)):
+                result = solve(n, n, (0, 0), method, budget, tiebreak=tiebreak)
+                board[f"{method}-{tiebreak}"] = [result.status, result.nodes]
+                seconds[f"{method}-{tiebreak}"] += result.seconds
+        boards.append(board)
+        if show is not None:
+            show(n)
+    return {"largest": largest, "budget_factor": BUDGET_FACTOR, "kernel_seconds": seconds, "boards": boards}
+
+
+def run_into(folder, largest, show=None):
+    """Measure and write corners.json, unless a resumed run has it."""
+    path = folder / CORNERS
+    if not path.exists():
+        record.write_json(path, measure(largest, show))
+    return path
+
+
+def failures(measured, name):
+    """Board sides where ``name`` (e.g. ``greedy-roth``) found no tour."""
+    return [board["n"] for board in measured["boards"] if board[name][0] != "found"]
+
+
+def recovery(measured, tiebreak):
+    """For each n where the greedy walk failed under ``tiebreak``: how many
+    nodes the backtracking search placed, and whether it found a tour."""
+    rows = []
+    for board in measured["boards"]:
+        if board[f"greedy-{tiebreak}"][0] != "found":
+            status, nodes = board[f"warnsdorff-{tiebreak}"]
+            rows.append((board["n"], board[f"greedy-{tiebreak}"][1], status, nodes))
+    return rows

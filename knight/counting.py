@@ -65,7 +65,7 @@ def symmetry_classes(rows, cols, starts):
     return classes
 
 
-def _parity_excludes(rows, cols, square):
+def parity_excludes(rows, cols, square):
     """A knight changes colour every move, so on a board of an odd number
     of squares a tour starts on the majority colour (the corner's): a
     search from the other colour would find nothing (see theory.py)."""
@@ -74,7 +74,7 @@ def _parity_excludes(rows, cols, square):
 
 
 @functools.lru_cache(maxsize=16)
-def _neighbours(rows, cols):
+def neighbour_table_of(rows, cols):
     table = neighbour_table(rows, cols)
     table.setflags(write=False)
     return table
@@ -87,7 +87,7 @@ def count_unit(rows, cols, closed, pruned, budget, prefix):
     prefix = np.asarray(prefix, dtype=np.int32)
     units = np.zeros((0, 1), dtype=np.int32)
     status, tours, nodes, _ = count_kernels.count_subtree(
-        _neighbours(rows, cols), prefix, bool(closed), bool(pruned), budget, _NO_CUT, units, _STOP
+        neighbour_table_of(rows, cols), prefix, bool(closed), bool(pruned), budget, _NO_CUT, units, _STOP
     )
     return int(status), int(tours), int(nodes)
 
@@ -130,7 +130,7 @@ def _cut(rows, cols, start, closed, pruned, depth, budget, capacity):
     units = np.zeros((capacity, depth + 1), dtype=np.int32)
     prefix = np.array([start], dtype=np.int32)
     status, tours, nodes, found = count_kernels.count_subtree(
-        _neighbours(rows, cols), prefix, closed, pruned, budget, depth, units, _STOP
+        neighbour_table_of(rows, cols), prefix, closed, pruned, budget, depth, units, _STOP
     )
     return int(status), int(tours), int(nodes), int(found), units
 
@@ -164,7 +164,7 @@ def plan(rows, cols, starts, closed, pruned, depth=None, symmetry=True, budget=1
         classes = symmetry_classes(rows, cols, starts)
     else:
         classes = {int(s): [int(s)] for s in starts}
-    searched = [s for s in classes if not (pruned and _parity_excludes(rows, cols, s))]
+    searched = [s for s in classes if not (pruned and parity_excludes(rows, cols, s))]
     if depth is None:
         depth = _auto_depth(rows, cols, searched, closed, pruned, budget)
     above, units = _units_at(rows, cols, searched, closed, pruned, depth, budget)

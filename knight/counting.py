@@ -148,13 +148,16 @@ def _units_at(rows, cols, starts, closed, pruned, depth, budget):
 
 
 def _auto_depth(rows, cols, starts, closed, pruned, budget):
-    """The shallowest cut giving at least ``DEFAULT_UNITS`` units."""
-    last = rows * cols - 1
-    for depth in range(1, last + 1):
+    """The shallowest cut giving at least ``DEFAULT_UNITS`` units, else (a
+    small tree) the cut giving the most."""
+    most, best = 0, 0
+    for depth in range(1, rows * cols):
         found = sum(_cut(rows, cols, s, closed, pruned, depth, budget, 0)[3] for s in starts)
         if found >= DEFAULT_UNITS:
             return depth
-    return last
+        if found > most:
+            most, best = found, depth
+    return best
 
 
 def plan(rows, cols, starts, closed, pruned, depth=None, symmetry=True, budget=10**12):

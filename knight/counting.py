@@ -21,10 +21,14 @@ from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 from knight.unit_store import UnitStore
 
-# the default split: the shallowest cut with at least this many units. A
-# constant (not a function of the core count) so that a resume file made on
-# one machine matches the plan on another.
-DEFAULT_UNITS = 2000
+# the default split: the shallowest cut with at least DEFAULT_UNITS units,
+# and enough that an average unit (by a seeded Knuth estimate of the tree)
+# places at most UNIT_NODES nodes, about half a second: Ctrl-C loses little
+# and progress moves. Independent of the machine, so that a resume file made
+# on one matches the plan on another.
+DEFAULT_UNITS = 1000
+UNIT_NODES = 1 << 24
+_PLAN_PROBES = 2000
 DASK_CONNECT_SECONDS = 5
 
 _NO_CUT = -1
@@ -97,9 +101,9 @@ class Plan:
     """A count split into work units.
 
     ``classes`` maps each searched start to the squares that share its
-    count; ``above`` holds, per searched start, the tours and nodes of its
-    search above the cut; ``units`` are the prefixes at the cut (rows of
-    ``depth + 1`` squares, the start first).
+    count; ``above`` holds, per searched start, the status, tours and nodes
+    of its search above the cut; ``units`` are the prefixes at the cut (an
+    array, one row of ``depth + 1`` squares per unit, the start first).
     """
 
     rows: int
@@ -137,23 +141,27 @@ def _cut(rows, cols, start, closed, pruned, depth, budget, capacity):
 
 def _units_at(rows, cols, starts, closed, pruned, depth, budget):
     if depth == 0:
-        return {s: (kernels.NONE, 0, 0) for s in starts}, [[s] for s in starts]
-    above, units = {}, []
+        return {s: (kernels.NONE, 0, 0) for s in starts}, np.array(starts, dtype=np.int32).reshape(-1, 1)
+    above, units = {}, [np.zeros((0, depth + 1), dtype=np.int32)]
     for start in starts:
         _, _, _, found, _ = _cut(rows, cols, start, closed, pruned, depth, budget, 0)
         status, tours, nodes, _, rows_found = _cut(rows, cols, start, closed, pruned, depth, budget, found)
         above[start] = (status, tours, nodes)
-        units.extend(rows_found.tolist())
-    return above, units
+        units.append(rows_found)
+    # one array, not lists: a 7x7 count has about a million units
+    return above, np.concatenate(units)
 
 
 def _auto_depth(rows, cols, starts, closed, pruned, budget):
-    """The shallowest cut giving at least ``DEFAULT_UNITS`` units, else (a
-    small tree) the cut giving the most."""
+    """The shallowest cut giving enough units (see ``UNIT_NODES``), else
+    (a small tree) the cut giving the most."""
+    neighbours = neighbour_table_of(rows, cols)
+    nodes = sum(count_kernels.probe_tree(neighbours, s, closed, pruned, _PLAN_PROBES, s)[0] for s in starts)
+    wanted = max(DEFAULT_UNITS, nodes / UNIT_NODES)
     most, best = 0, 0
     for depth in range(1, rows * cols):
         found = sum(_cut(rows, cols, s, closed, pruned, depth, budget, 0)[3] for s in starts)
-        if found >= DEFAULT_UNITS:
+        if found >= wanted:
             return depth
         if found > most:
             most, best = found, depth
@@ -226,13 +234,15 @@ def run_units(plan_, executor, budget, store=None, progress=None):
     try:
         for index, prefix in enumerate(plan_.units):
             if index not in results:
-                future = executor.submit(count_unit, plan_.rows, plan_.cols, plan_.closed, plan_.pruned, budget, prefix)
+                future = executor.submit(
+                    count_unit, plan_.rows, plan_.cols, plan_.closed, plan_.pruned, budget, prefix.tolist()
+                )
                 pending[future] = index
         for future in concurrent.futures.as_completed(pending):
             index = pending[future]
             results[index] = future.result()
             if store is not None:
-                store.record(index, plan_.units[index], *results[index])
+                store.record(index, plan_.units[index].tolist(), *results[index])
             if progress is not None:
                 progress(len(results), total)
     except BaseException:
@@ -262,7 +272,7 @@ def totals(plan_, results):
     complete = {s: plan_.above[s][0] != kernels.BUDGET for s in plan_.classes}
     for index, prefix in enumerate(plan_.units):
         status, found, placed = results[index]
-        start = prefix[0]
+        start = int(prefix[0])
         tours[start] += found
         nodes[start] += placed
         complete[start] = complete[start] and status not in (kernels.BUDGET, count_kernels.STOPPED)

@@ -43,9 +43,22 @@ class Outcome:
         return self.nodes / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
 
 
+def _plain_count_options(knight):
+    """Keyword arguments that make ``count_tours`` the plain enumeration on
+    one thread, as one unit: the search the node baseline, the references
+    and the C baseline define. Older revisions had no such options and
+    counted that way anyway."""
+    import inspect
+
+    accepted = inspect.signature(knight.count_tours).parameters
+    wanted = {"pruned": False, "symmetry": False, "depth": 0, "workers": 1}
+    return {name: value for name, value in wanted.items() if name in accepted}
+
+
 @dataclass(frozen=True)
 class Search:
-    """``method`` is a ``knight.solve`` method, or ``count`` for ``count_tours``."""
+    """``method`` is a ``knight.solve`` method, or ``count`` for the plain
+    (unpruned) exhaustive count of ``count_tours``."""
 
     method: str
     rows: int
@@ -79,7 +92,9 @@ class Search:
 
         began = cpu_clock()
         if self.method == "count":
-            counted = knight.count_tours(self.rows, self.cols, self.start, self.closed, self.budget)
+            counted = knight.count_tours(
+                self.rows, self.cols, self.start, self.closed, self.budget, **_plain_count_options(knight)
+            )
             cpu_seconds = cpu_clock() - began
             status = "complete" if counted.complete else "budget"
             return Outcome(status, int(counted.nodes), counted.seconds, cpu_seconds, int(counted.tours))

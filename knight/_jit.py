@@ -26,7 +26,3 @@ jit = functools.partial(
 )
 
 
-# Kernels that run independent searches side by side (one per start square)
-# over all cores. Each iteration owns its scratch arrays, so no two threads
-# ever write the same memory.
-jit_parallel = functools.partial(jit, parallel=True)

@@ -89,9 +89,24 @@ def build_parser():
     count = commands.add_parser("count", help="count every tour", description="Count every tour exhaustively.")
     _board_args(count)
     count.add_argument("--start", help="R,C or e4: one start square; default every start square")
-    count.add_argument("--budget", help="most nodes per start square; default 10^12")
+    count.add_argument("--budget", help="most nodes per work unit; default 10^12")
     count.add_argument("--closed", action="store_true", help="count closed tours only")
+    count.add_argument("--plain", action="store_true", help="no pruning: the plain search, node for node")
+    count.add_argument("--depth", help="split into work units this many moves from the start; default automatic")
+    count.add_argument("--workers", help="local threads; default every core")
+    count.add_argument("--scheduler", help="run the work units on the Dask cluster at this address (tcp://HOST:PORT)")
+    count.add_argument("--resume", metavar="FILE", help="record finished work units in FILE; skip those already there")
     _json_arg(count)
+
+    estimate = commands.add_parser(
+        "estimate", help="estimate a count's work and time", description="Knuth's random-probe estimate of a count."
+    )
+    _board_args(estimate)
+    estimate.add_argument("--start", help="R,C or e4: one start square; default every start square")
+    estimate.add_argument("--closed", action="store_true", help="closed tours only")
+    estimate.add_argument("--probes", default="10000", help="random walks per searched start; default 10000")
+    estimate.add_argument("--seed", default="0", help="random seed; default 0")
+    _json_arg(estimate)
 
     exists = commands.add_parser("exists", help="does a tour exist? (theory, no search)")
     _board_args(exists)
@@ -150,15 +165,27 @@ def run_solve(args, out):
     return 0
 
 
+def _optional_integer(text, name, minimum):
+    return None if text is None else validate.integer_text(text, name, minimum=minimum)
+
+
 def run_count(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else parse_start(args.start, rows, cols)
     budget = _budget(args)
+    depth = _optional_integer(args.depth, "depth", 0)
+    workers = _optional_integer(args.workers, "workers", 1)
     validate.fits_in_memory(rows, cols, "count")
 
     from knight.search import count_tours
 
-    counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget)
+    options = dict(pruned=not args.plain, depth=depth, workers=workers, scheduler=args.scheduler, resume=args.resume)
+    try:
+        counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget, options)
+    except KeyboardInterrupt:
+        if args.resume:
+            print(f"knight: finished work units are kept in {args.resume}; run again with --resume to go on", file=sys.stderr)
+        raise
     if args.json:
         record = {"rows": rows, "cols": cols, "closed": counted.closed, "budget": counted.budget}
         if start is not None:
@@ -168,6 +195,9 @@ def run_count(args, out):
         record.update(
             tours=counted.total_tours,
             nodes=counted.total_nodes,
+            pruned=counted.pruned,
+            depth=counted.depth,
+            units=counted.units,
             complete=counted.complete,
             seconds=counted.seconds,
         )
@@ -179,20 +209,68 @@ def run_count(args, out):
             print(" ".join(f"{value:>{width}}" for value in line), file=out)
     kind = "closed" if counted.closed else "open"
     note = "" if counted.complete else " (lower bound: a search hit its budget)"
+    search = "pruned" if counted.pruned else "plain"
     print(f"tours    {counted.total_tours} directed {kind} tours{note}", file=out)
-    print(f"nodes    {counted.total_nodes}", file=out)
+    print(f"nodes    {counted.total_nodes} ({search} search)", file=out)
+    print(f"units    {counted.units} work units, cut at depth {counted.depth}", file=out)
     print(f"seconds  {counted.seconds:.3f}", file=out)
     return 0
 
 
-def _count_with_progress(count_tours, rows, cols, start, closed, budget):
-    total = 1 if start is not None else rows * cols
-    if total == 1 or not sys.stderr.isatty():
-        return count_tours(rows, cols, start, closed, budget)
+def _count_with_progress(count_tours, rows, cols, start, closed, budget, options):
+    if not sys.stderr.isatty():
+        return count_tours(rows, cols, start, closed, budget, **options)
     from tqdm import tqdm
 
-    with tqdm(total=total, unit="start", file=sys.stderr, leave=False) as bar:
-        return count_tours(rows, cols, start, closed, budget, progress=lambda done: bar.update(1))
+    with tqdm(unit="unit", file=sys.stderr, leave=False) as bar:
+
+        def progress(done, total):
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        return count_tours(rows, cols, start, closed, budget, progress, **options)
+
+
+def run_estimate(args, out):
+    rows, cols = _board(args)
+    start = None if args.start is None else parse_start(args.start, rows, cols)
+    probes = validate.integer_text(args.probes, "probes", minimum=1)
+    seed = validate.integer_text(args.seed, "seed", minimum=0)
+    validate.fits_in_memory(rows, cols, "count")
+
+    from knight.estimate import estimate_count
+
+    starts = range(rows * cols) if start is None else [start[0] * cols + start[1]]
+    guess = estimate_count(rows, cols, starts, args.closed, probes, seed)
+    if args.json:
+        record = {"rows": rows, "cols": cols, "closed": guess.closed, "probes": probes, "seed": seed}
+        if start is not None:
+            record["start"] = [start[0] + 1, start[1] + 1]
+        record.update(
+            plain_nodes=guess.plain_nodes,
+            pruned_nodes=guess.pruned_nodes,
+            tours=guess.tours,
+            rate=guess.rate,
+            workers=guess.workers,
+            seconds=guess.seconds,
+        )
+        print(json.dumps(record), file=out)
+        return 0
+    kind = "closed" if guess.closed else "open"
+    print(f"nodes    plain ~{guess.plain_nodes:.3g}, pruned ~{guess.pruned_nodes:.3g}", file=out)
+    print(f"tours    ~{guess.tours:.3g} directed {kind} tours", file=out)
+    print(f"rate     {guess.rate / 1e6:.1f} M pruned nodes/s per core, {guess.workers} cores", file=out)
+    print(f"time     ~{_duration(guess.seconds)} for the pruned count on this machine", file=out)
+    print(f"method   Knuth's random probes: {probes} per searched start, seed {seed}", file=out)
+    return 0
+
+
+def _duration(seconds):
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.3g} seconds"
 
 
 def run_exists(args, out):
@@ -211,7 +289,7 @@ def run_exists(args, out):
     return 0
 
 
-_COMMANDS = {"solve": run_solve, "count": run_count, "exists": run_exists}
+_COMMANDS = {"solve": run_solve, "count": run_count, "estimate": run_estimate, "exists": run_exists}
 
 
 def main(argv=None, out=None):

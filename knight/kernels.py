@@ -15,11 +15,10 @@ Shared conventions
   words.
 """
 
-import numba
 import numpy as np
 
 from knight._bits import popcount
-from knight._jit import jit, jit_parallel
+from knight._jit import jit
 from knight.board import MOVE_COLS, MOVE_ROWS
 
 FOUND = 0
@@ -133,18 +132,6 @@ def backtrack(neighbours, start, closed, budget, first_only, path):
         visited[_u(target)] = 1
         move_index[_u(depth)] = 0
     return (FOUND if tours > 0 else NONE), tours, nodes
-
-
-@jit_parallel
-def count_from_starts(neighbours, starts, closed, budget, statuses, tours, nodes):
-    """``backtrack`` enumerating every tour from each of ``starts``, spread
-    over all cores; results go to ``statuses``, ``tours`` and ``nodes``."""
-    for i in numba.prange(starts.shape[0]):
-        path = np.empty(neighbours.shape[0], dtype=np.int32)
-        status, found, placed = backtrack(neighbours, starts[i], closed, budget, False, path)
-        statuses[i] = status
-        tours[i] = found
-        nodes[i] = placed
 
 
 @jit

@@ -52,7 +52,10 @@ class Count:
     For one start, ``tours`` and ``nodes`` are ints; for every start they are
     ``(rows, cols)`` int64 arrays indexed by start square. ``complete`` is
     False when some search hit its node budget, making its count a lower
-    bound.
+    bound. A start whose count was mapped from a symmetric start it was
+    not searched from shows 0 nodes. ``pruned``: the search cut branches
+    that cannot finish a tour; ``depth`` and ``units``: the split into work
+    units (see ``knight.counting``).
     """
 
     rows: int
@@ -64,6 +67,9 @@ class Count:
     nodes: object
     complete: bool
     seconds: float
+    pruned: bool = False
+    depth: int = 0
+    units: int = 0
 
     @property
     def total_tours(self):

@@ -6,7 +6,6 @@ Kernels trust their inputs; everything a user can get wrong is caught here
 
 import time
 
-import numba
 import numpy as np
 
 from knight import kernels, validate
@@ -66,19 +65,10 @@ def _run_greedy(rows, cols, start, closed, budget, tiebreak):
     return status, nodes, path, time.perf_counter() - began
 
 
-def _run_count(rows, cols, start, closed, budget, tiebreak):
-    # used only to compile the counting kernel: same types as count_tours
-    starts = np.array([start], dtype=np.int64)
-    results = [np.zeros(1, dtype=np.int64) for _ in range(3)]
-    kernels.count_from_starts(neighbour_table(rows, cols), starts, closed, budget, *results)
-
-
 _RUNNERS = {"backtrack": _run_backtrack, "warnsdorff": _run_warnsdorff, "greedy": _run_greedy}
-# compile_kernels also knows the counting kernel, which solve() never runs
-_WARM_UPS = {**_RUNNERS, "count": _run_count}
 
 
-def compile_kernels(methods=(*validate.METHODS, "count")):
+def compile_kernels(methods=validate.METHODS):
     """Compile (or load from cache) each method's kernels; return seconds each.
 
     A method's first call pays this once per process; ``solve`` calls it so
@@ -91,7 +81,7 @@ def compile_kernels(methods=(*validate.METHODS, "count")):
             # calls use (9x9 is past the bitboard's 64 squares)
             for closed in (False, True):
                 for rows, cols in ((3, 4), (9, 9)):
-                    _WARM_UPS[method](rows, cols, 0, closed, 10, "first")
+                    _RUNNERS[method](rows, cols, 0, closed, 10, "first")
             _compile_seconds[method] = time.perf_counter() - began
     return {method: _compile_seconds[method] for method in methods}
 
@@ -127,51 +117,50 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     )
 
 
-def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None):
+def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, pruned=True,
+                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
 
-    Start squares are searched in parallel over all cores. Each start's
-    search places at most ``budget`` nodes (default
-    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with the
-    number of start squares finished so far, after each batch. Returns a
-    ``Count``.
+    ``pruned`` cuts branches that provably cannot finish a tour (same
+    counts, far fewer nodes); ``symmetry`` searches one start per class of
+    symmetric squares. The search is split into work units at ``depth``
+    moves from the start (None: an automatic cut; 0: one unit per start),
+    run on ``workers`` local threads (default all cores) or on the Dask
+    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
+    recording finished units; units already there are not run again. Each
+    work unit places at most ``budget`` nodes (default
+    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
+    ``(units finished, units in all)``. Returns a ``Count``.
     """
+    from knight import counting
+
     rows, cols = validate.board(rows, cols)
     budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
     if start is None:
-        starts = np.arange(rows * cols, dtype=np.int64)
+        starts = range(rows * cols)
     else:
         row, col = validate.start(rows, cols, start)
-        starts = np.array([row * cols + col], dtype=np.int64)
-    compile_kernels(["backtrack", "count"])
-    neighbours = neighbour_table(rows, cols)
-    statuses = np.zeros(starts.size, dtype=np.int64)
-    tours = np.zeros(starts.size, dtype=np.int64)
-    nodes = np.zeros(starts.size, dtype=np.int64)
-    # batches of a few starts per thread: progress (and Ctrl-C) between
-    # batches, while each batch still keeps every core busy
-    batch = 2 * numba.get_num_threads()
-    began = time.perf_counter()
-    if starts.size == 1:
-        # one search gains nothing from threads, and waking them costs
-        path = np.zeros(rows * cols, dtype=np.int32)
-        statuses[0], tours[0], nodes[0] = kernels.backtrack(neighbours, starts[0], bool(closed), budget, False, path)
-    else:
-        for first in range(0, starts.size, batch):
-            part = slice(first, first + batch)
-            kernels.count_from_starts(
-                neighbours, starts[part], bool(closed), budget, statuses[part], tours[part], nodes[part]
-            )
-            if progress is not None:
-                progress(min(first + batch, starts.size))
-    seconds = time.perf_counter() - began
-    complete = bool((statuses != kernels.BUDGET).all())
+        starts = [row * cols + col]
+    if depth is not None:
+        depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
+    if workers is not None:
+        workers = validate.integer(workers, "workers", minimum=1)
+    counting.count_unit(3, 4, False, pruned, 10, [0])  # compile (or load) before the clock starts
+    executor = counting.local_executor(workers) if scheduler is None else counting.dask_executor(scheduler)
+    plan, totals, seconds = counting.count(
+        rows, cols, starts, bool(closed), bool(pruned), symmetry, depth, budget, executor, resume, progress
+    )
+    tours = np.zeros(rows * cols, dtype=np.int64)
+    nodes = np.zeros(rows * cols, dtype=np.int64)
+    for searched, members in plan.classes.items():
+        tours[members] = totals.tours[searched]
+        nodes[searched] = totals.nodes[searched]
     if start is None:
         tours, nodes = tours.reshape(rows, cols), nodes.reshape(rows, cols)
     else:
-        tours, nodes = int(tours[0]), int(nodes[0])
+        tours, nodes = int(tours[starts[0]]), int(nodes[starts[0]])
     return Count(
         rows=rows,
         cols=cols,
@@ -180,6 +169,9 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
         budget=budget,
         tours=tours,
         nodes=nodes,
-        complete=complete,
+        complete=all(totals.complete.values()),
         seconds=seconds,
+        pruned=bool(pruned),
+        depth=plan.depth,
+        units=len(plan.units),
     )

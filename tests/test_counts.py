@@ -34,11 +34,9 @@ def test_closed_tours_from_one_start(rows, cols, undirected):
     assert count_tours(rows, cols, (0, 0), closed=True).tours == 2 * undirected
 
 
-@pytest.mark.slow
 def test_open_tours_6x6():
     assert count_tours(6, 6).total_tours == 6_637_920
 
 
-@pytest.mark.slow
 def test_closed_tours_6x6():
     assert count_tours(6, 6, (0, 0), closed=True).tours == 2 * 9862

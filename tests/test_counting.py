@@ -1,0 +1,177 @@
+"""Pruned, split, symmetric, resumable and distributed counts all give the
+plain search's answer."""
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from knight import cli, count_tours, counting
+from knight.unit_store import UnitStore
+
+SMALL_BOARDS = [(rows, cols) for rows in range(1, 6) for cols in range(1, 7) if (rows, cols) != (5, 6)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), SMALL_BOARDS)
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_pruned_counts_equal_plain_on_every_start(rows, cols, closed):
+    plain = count_tours(rows, cols, closed=closed, pruned=False, symmetry=False)
+    pruned = count_tours(rows, cols, closed=closed, symmetry=False)
+    assert (pruned.tours == plain.tours).all()
+    assert pruned.total_nodes <= plain.total_nodes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_pruned_counts_equal_plain_on_5x6(closed):
+    plain = count_tours(5, 6, closed=closed, pruned=False)
+    pruned = count_tours(5, 6, closed=closed)
+    assert (pruned.tours == plain.tours).all()
+
+
+def test_pruned_equals_plain_below_chosen_6x6_prefixes():
+    # the plain 6x6 count takes minutes; subtrees 14 moves deep below one
+    # start of each symmetry class are small enough to compare (a prefix
+    # the pruned search reaches is one the plain search reaches too)
+    for start in counting.symmetry_classes(6, 6, range(36)):
+        units = counting.plan(6, 6, [start], closed=False, pruned=True, depth=14, symmetry=False).units
+        for prefix in units[:: max(1, len(units) // 10)]:
+            plain = counting.count_unit(6, 6, False, False, 10**12, prefix)
+            pruned = counting.count_unit(6, 6, False, True, 10**12, prefix)
+            assert pruned[1] == plain[1]
+            assert pruned[2] <= plain[2]
+
+
+@pytest.mark.parametrize("pruned", [False, True], ids=["plain", "pruned"])
+def test_any_split_gives_the_same_tours_and_nodes(pruned):
+    counts = [count_tours(5, 5, pruned=pruned, depth=depth) for depth in (0, 1, 4, 9, 24)]
+    for counted in counts[1:]:
+        assert (counted.tours == counts[0].tours).all()
+        assert (counted.nodes == counts[0].nodes).all()
+    assert [counted.depth for counted in counts] == [0, 1, 4, 9, 24]
+
+
+def test_split_of_6x6_closed_keeps_nodes():
+    nodes = {count_tours(6, 6, (0, 0), closed=True, depth=depth).nodes for depth in (0, 3, 8)}
+    assert len(nodes) == 1
+
+
+@pytest.mark.parametrize(("rows", "cols", "sizes"), [(6, 6, [4, 4, 4, 8, 8, 8]), (4, 5, [4] * 4 + [2] * 2), (3, 3, [1, 4, 4])])
+def test_symmetry_classes(rows, cols, sizes):
+    classes = counting.symmetry_classes(rows, cols, range(rows * cols))
+    assert sorted(len(members) for members in classes.values()) == sorted(sizes)
+    assert sorted(s for members in classes.values() for s in members) == list(range(rows * cols))
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 5), (4, 5), (3, 7)])
+def test_symmetry_maps_counts_to_every_square(rows, cols):
+    mapped = count_tours(rows, cols)
+    searched = count_tours(rows, cols, symmetry=False)
+    assert (mapped.tours == searched.tours).all()
+    assert mapped.total_nodes < searched.total_nodes
+
+
+def test_unit_store_cuts_a_torn_line_and_refuses_another_count(tmp_path):
+    path = tmp_path / "units.jsonl"
+    header = {"rows": 5, "cols": 5, "depth": 3}
+    store = UnitStore.open(path, header)
+    store.record(0, [0, 7, 14], 0, 3, 40)
+    store.close()
+    with open(path, "ab") as file:
+        file.write(b'{"unit": 1, "prefix": [0, 7')  # a write cut short by a crash
+    store = UnitStore.open(path, header)
+    assert store.finished == {0: (0, 3, 40)}
+    assert path.read_bytes().endswith(b"}\n")  # the torn line is gone
+    store.record(2, [0, 7, 18], 1, 0, 5)
+    store.close()
+    store = UnitStore.open(path, header)
+    store.close()
+    assert store.finished == {0: (0, 3, 40), 2: (1, 0, 5)}
+    with pytest.raises(counting.InvalidArgument, match="depth 3 \\(now 4\\)"):
+        UnitStore.open(path, {**header, "depth": 4})
+
+
+def _count_process(*argv):
+    command = [sys.executable, "-m", "knight", "count", *argv]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _records(path):
+    if not path.exists():
+        return 0
+    return path.read_bytes().count(b"\n") - 1
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_resume_after_the_run_is_killed(tmp_path, sig):
+    path = tmp_path / "units.jsonl"
+    argv = ["6", "6", "--depth", "8", "--workers", "1", "--resume", str(path), "--json"]
+    process = _count_process(*argv)
+    deadline = time.monotonic() + 60
+    while _records(path) < 2000 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(sig)
+    _, stderr = process.communicate(timeout=60)
+    if sig == signal.SIGINT:
+        assert process.returncode == cli.EXIT_INTERRUPTED
+        assert "--resume" in stderr
+    else:
+        assert process.returncode == -signal.SIGKILL
+    done = _records(path)
+    assert 0 < done < 34938  # killed part-way: units remain
+    resumed = _count_process(*argv)
+    stdout, stderr = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, stderr
+    record = json.loads(stdout)
+    assert record["tours"] == 6_637_920 and record["units"] == 34938
+    units = [json.loads(line)["unit"] for line in path.read_text().splitlines()[1:]]
+    assert sorted(units) == list(range(34938))  # each unit recorded once
+
+
+def test_local_cluster_gives_the_local_answer():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = count_tours(5, 6, closed=True, depth=6, scheduler=cluster.scheduler_address)
+    local = count_tours(5, 6, closed=True, depth=6)
+    assert (remote.tours == local.tours).all() and (remote.nodes == local.nodes).all()
+    assert remote.total_tours == 30 * 2 * 8
+
+
+def test_bad_scheduler_address_is_one_line_exit_2(monkeypatch, capsys):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(counting, "DASK_CONNECT_SECONDS", 1)
+    for address in ("tcp://127.0.0.1:9", "no-port-here"):
+        assert cli.main(["count", "3", "4", "--scheduler", address], out=io.StringIO()) == cli.EXIT_USAGE
+        error = capsys.readouterr().err
+        assert error.startswith("knight: error: cannot reach the Dask scheduler") and error.count("\n") == 1
+
+
+def test_count_cli_json_reports_search_and_split():
+    out = io.StringIO()
+    assert cli.main(["count", "5", "5", "--plain", "--depth", "2", "--json"], out=out) == 0
+    record = json.loads(out.getvalue())
+    assert record["tours"] == 1728 and record["pruned"] is False and record["depth"] == 2
+    assert record["nodes"] == count_tours(5, 5, pruned=False, depth=0).total_nodes
+
+
+def test_estimate_is_seeded_and_near_the_exact_5x5_tree():
+    def estimate(*argv):
+        out = io.StringIO()
+        assert cli.main(["estimate", "5", "5", "--json", *argv], out=out) == 0
+        return json.loads(out.getvalue())
+
+    first, again = estimate("--seed", "3"), estimate("--seed", "3")
+    assert first["pruned_nodes"] == again["pruned_nodes"] and first["tours"] == again["tours"]
+    exact_pruned = count_tours(5, 5).total_nodes
+    exact_plain = count_tours(5, 5, pruned=False).total_nodes
+    assert 0.5 < first["pruned_nodes"] / exact_pruned < 2
+    assert 0.5 < first["plain_nodes"] / exact_plain < 2
+    assert first["seconds"] > 0 and np.isfinite(first["seconds"])

@@ -78,8 +78,8 @@ def build_parser():
     every.add_argument("--repeats", help="timed repeats of each search; median and min are kept (default 3)")
     every.add_argument("--search-impossible", action="store_true", help="search starts that theory rules out, too")
     every.add_argument("--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)")
-    every.add_argument("--no-corners", action="store_true", help="skip the corner study of n = 5..1000 (figure 7)")
-    every.add_argument("--no-versus", action="store_true", help="skip timing Numba against C and plain Python")
+    every.add_argument("--no-corners", action="store_true", help="preset sweeps: skip the corner study of n = 5..1000 (figure 7)")
+    every.add_argument("--no-versus", action="store_true", help="preset sweeps: skip timing Numba against C and plain Python (figure 6)")
     every.add_argument("--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)")
     every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
     every.add_argument(
@@ -137,7 +137,22 @@ def prepare(argv):
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
-    return sweeping.create(sweep, args.out, command), args, heatmaps
+    preset = not any(getattr(args, name) is not None for name in _SWEEP_OPTIONS)
+    return sweeping.create(sweep, args.out, command, extras=preset), args, heatmaps
+
+
+def _run_extras(folder, args):
+    """The preset sweeps also time Numba against C and plain Python and run
+    the corner study; a sweep of your own is only what it asks for."""
+    if not sweeping.load(folder)[1].get("extras"):
+        return
+    if not args.no_versus:
+        print("bench: Numba against C and plain Python", file=sys.stderr)
+        versus.run_into(folder, rounds=VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS)
+    if not args.no_corners:
+        largest = corners.LARGEST_QUICK if args.quick else corners.LARGEST
+        print(f"bench: every n x n from the corner, n = 5..{largest}", file=sys.stderr)
+        corners.run_into(folder, largest)
 
 
 def main(argv=None):
@@ -148,13 +163,7 @@ def main(argv=None):
     print(f"bench: writing {folder}", file=sys.stderr)
     try:
         done, planned = sweeping.execute(folder)
-        if not args.no_versus:
-            print("bench: Numba against C and plain Python", file=sys.stderr)
-            versus.run_into(folder, rounds=VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS)
-        if not args.no_corners:
-            largest = corners.LARGEST_QUICK if args.quick else corners.LARGEST
-            print(f"bench: every n x n from the corner, n = 5..{largest}", file=sys.stderr)
-            corners.run_into(folder, largest)
+        _run_extras(folder, args)
         if not args.no_plots:
             report.write(folder, heatmaps)
     except KeyboardInterrupt:

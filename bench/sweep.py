@@ -59,9 +59,11 @@ def _record(run, status, nodes, repeats, timing, reason):
     )
 
 
-def create(sweep, parent, command):
+def create(sweep, parent, command, extras=False):
     """Check ``sweep``, make its run folder under ``parent`` with meta.json,
-    point ``latest`` at it and return the folder. Nothing is searched."""
+    point ``latest`` at it and return the folder. Nothing is searched.
+    ``extras``: the run also times Numba against C and plain Python and runs
+    the corner study (the preset sweeps do)."""
     plan.check(sweep)
     git = environment.git()
     date = datetime.date.today().isoformat()
@@ -70,6 +72,7 @@ def create(sweep, parent, command):
         "schema": 1,
         "command": command,
         "sweep": sweep.to_json(),
+        "extras": extras,
         "runs_planned": len(plan.runs(sweep)),
         "runs_done": 0,
         "complete": False,

@@ -19,7 +19,7 @@ from bench.__main__ import main
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--sizes", "5", "--shapes", "3x4", "--budget", "20000", "--repeats", "2"]
 META_KEYS = {
-    "schema", "command", "sweep", "runs_planned", "runs_done", "complete", "started", "finished",
+    "schema", "command", "sweep", "extras", "runs_planned", "runs_done", "complete", "started", "finished",
     "machine", "software", "numba", "git", "compile_seconds", "sessions",
 }
 

@@ -180,6 +180,8 @@ def run_count(args, out):
     from knight.search import count_tours
 
     options = dict(pruned=not args.plain, depth=depth, workers=workers, scheduler=args.scheduler, resume=args.resume)
+    if rows * cols > PROJECT_COUNTS_ABOVE:
+        _print_projection(rows, cols, start, args.closed, args.plain, workers)
     try:
         counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget, options)
     except KeyboardInterrupt:
@@ -215,6 +217,26 @@ def run_count(args, out):
     print(f"units    {counted.units} work units, cut at depth {counted.depth}", file=out)
     print(f"seconds  {counted.seconds:.3f}", file=out)
     return 0
+
+
+# boards of more squares than 6x6 take minutes to days to count: say how
+# long before starting
+PROJECT_COUNTS_ABOVE = 36
+_PROJECTION_PROBES = 2_000
+
+
+def _print_projection(rows, cols, start, closed, plain, workers):
+    from knight.estimate import estimate_count
+
+    starts = range(rows * cols) if start is None else [start[0] * cols + start[1]]
+    guess = estimate_count(rows, cols, starts, closed, probes=_PROJECTION_PROBES, workers=workers)
+    nodes = guess.plain_nodes if plain else guess.pruned_nodes
+    seconds = nodes / (guess.rate * guess.workers)
+    print(
+        f"knight: about {nodes:.2g} nodes, roughly {_duration(seconds)} on {guess.workers} cores "
+        f"(Knuth's estimate from {_PROJECTION_PROBES} probes per start; it can be far off on large boards)",
+        file=sys.stderr,
+    )
 
 
 def _count_with_progress(count_tours, rows, cols, start, closed, budget, options):

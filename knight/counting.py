@@ -224,7 +224,7 @@ def run_units(plan_, executor, budget, store=None, progress=None):
     """Count every unit of ``plan_`` not already in ``store`` on
     ``executor``; record each in ``store`` as it finishes. Returns
     ``{unit index: (status, tours, nodes)}``. On Ctrl-C, units in flight
-    are stopped and lost; finished ones stay recorded."""
+    are stopped and lost; every unit that finished is recorded."""
     results = dict(store.finished) if store is not None else {}
     total = len(plan_.units)
     if progress is not None:
@@ -249,6 +249,17 @@ def run_units(plan_, executor, budget, store=None, progress=None):
         _STOP[0] = 1
         for future in pending:
             future.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
+        # units that finished while the loop was away, or before the stop
+        # reached them, are as good as any: keep them for --resume
+        for future, index in pending.items():
+            if index in results or not future.done() or future.cancelled() or future.exception() is not None:
+                continue
+            answer = future.result()
+            if answer[0] != count_kernels.STOPPED:
+                results[index] = answer
+                if store is not None:
+                    store.record(index, plan_.units[index].tolist(), *answer)
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

@@ -147,3 +147,11 @@ def test_console_script_runs():
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_long_counts_print_a_projection_first(monkeypatch, capsys):
+    # 7x7 and up take long; shrink the threshold to see it on 3x4
+    monkeypatch.setattr(cli, "PROJECT_COUNTS_ABOVE", 0)
+    assert run("count", "3", "4")[0] == 0
+    err = capsys.readouterr().err
+    assert err.startswith("knight: about ") and "Knuth's estimate" in err

@@ -169,6 +169,19 @@ def _optional_integer(text, name, minimum):
     return None if text is None else validate.integer_text(text, name, minimum=minimum)
 
 
+def _start_squares(rows, cols, start):
+    """The 0-based squares a count covers: ``start``, or every square."""
+    return range(rows * cols) if start is None else [start[0] * cols + start[1]]
+
+
+def _json_head(rows, cols, closed, start, **fields):
+    """The first keys of a count's or an estimate's JSON object."""
+    record = {"rows": rows, "cols": cols, "closed": closed, **fields}
+    if start is not None:
+        record["start"] = [start[0] + 1, start[1] + 1]
+    return record
+
+
 def run_count(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else parse_start(args.start, rows, cols)
@@ -189,10 +202,8 @@ def run_count(args, out):
             print(f"knight: finished work units are kept in {args.resume}; run again with --resume to go on", file=sys.stderr)
         raise
     if args.json:
-        record = {"rows": rows, "cols": cols, "closed": counted.closed, "budget": counted.budget}
-        if start is not None:
-            record["start"] = [start[0] + 1, start[1] + 1]
-        else:
+        record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
+        if start is None:
             record["grid"] = counted.tours.tolist()
         record.update(
             tours=counted.total_tours,
@@ -228,7 +239,7 @@ _PROJECTION_PROBES = 2_000
 def _print_projection(rows, cols, start, closed, plain, workers):
     from knight.estimate import estimate_count
 
-    starts = range(rows * cols) if start is None else [start[0] * cols + start[1]]
+    starts = _start_squares(rows, cols, start)
     guess = estimate_count(rows, cols, starts, closed, probes=_PROJECTION_PROBES, workers=workers)
     nodes = guess.plain_nodes if plain else guess.pruned_nodes
     seconds = nodes / (guess.rate * guess.workers)
@@ -263,12 +274,9 @@ def run_estimate(args, out):
 
     from knight.estimate import estimate_count
 
-    starts = range(rows * cols) if start is None else [start[0] * cols + start[1]]
-    guess = estimate_count(rows, cols, starts, args.closed, probes, seed)
+    guess = estimate_count(rows, cols, _start_squares(rows, cols, start), args.closed, probes, seed)
     if args.json:
-        record = {"rows": rows, "cols": cols, "closed": guess.closed, "probes": probes, "seed": seed}
-        if start is not None:
-            record["start"] = [start[0] + 1, start[1] + 1]
+        record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(
             plain_nodes=guess.plain_nodes,
             pruned_nodes=guess.pruned_nodes,

@@ -137,22 +137,30 @@ def prepare(argv):
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
-    preset = not any(getattr(args, name) is not None for name in _SWEEP_OPTIONS)
-    return sweeping.create(sweep, args.out, command, extras=preset), args, heatmaps
+    return sweeping.create(sweep, args.out, command, extras=_extras(args)), args, heatmaps
 
 
-def _run_extras(folder, args):
-    """The preset sweeps also time Numba against C and plain Python and run
-    the corner study; a sweep of your own is only what it asks for."""
-    if not sweeping.load(folder)[1].get("extras"):
-        return
-    if not args.no_versus:
+def _extras(args):
+    """What a preset sweep runs besides the sweep, sized by the preset;
+    None for a sweep of your own, which is only what it asks for."""
+    if any(getattr(args, name) is not None for name in _SWEEP_OPTIONS):
+        return None
+    return {
+        "versus_rounds": None if args.no_versus else (VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS),
+        "corners_largest": None if args.no_corners else (corners.LARGEST_QUICK if args.quick else corners.LARGEST),
+    }
+
+
+def _run_extras(folder):
+    """Time Numba against C and plain Python, and run the corner study, as
+    the run's meta.json planned them (a resumed run does the same)."""
+    extras = sweeping.load(folder)[1].get("extras") or {}
+    if extras.get("versus_rounds"):
         print("bench: Numba against C and plain Python", file=sys.stderr)
-        versus.run_into(folder, rounds=VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS)
-    if not args.no_corners:
-        largest = corners.LARGEST_QUICK if args.quick else corners.LARGEST
-        print(f"bench: every n x n from the corner, n = 5..{largest}", file=sys.stderr)
-        corners.run_into(folder, largest)
+        versus.run_into(folder, rounds=extras["versus_rounds"])
+    if extras.get("corners_largest"):
+        print(f"bench: every n x n from the corner, n = 5..{extras['corners_largest']}", file=sys.stderr)
+        corners.run_into(folder, extras["corners_largest"])
 
 
 def main(argv=None):
@@ -163,7 +171,7 @@ def main(argv=None):
     print(f"bench: writing {folder}", file=sys.stderr)
     try:
         done, planned = sweeping.execute(folder)
-        _run_extras(folder, args)
+        _run_extras(folder)
         if not args.no_plots:
             report.write(folder, heatmaps)
     except KeyboardInterrupt:

@@ -59,11 +59,11 @@ def _record(run, status, nodes, repeats, timing, reason):
     )
 
 
-def create(sweep, parent, command, extras=False):
+def create(sweep, parent, command, extras=None):
     """Check ``sweep``, make its run folder under ``parent`` with meta.json,
     point ``latest`` at it and return the folder. Nothing is searched.
-    ``extras``: the run also times Numba against C and plain Python and runs
-    the corner study (the preset sweeps do)."""
+    ``extras``: what else the run does after the sweep (the preset sweeps
+    time Numba against C and plain Python and run the corner study), or None."""
     plan.check(sweep)
     git = environment.git()
     date = datetime.date.today().isoformat()

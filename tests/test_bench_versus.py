@@ -49,3 +49,15 @@ def test_corner_study_records_every_board_and_draws(tmp_path):
     assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     text = "\n".join(report.corners_section(measured, figure))
     assert "From the corner, n = 5..12" in text and "warnsdorff-roth | 8 of 8" in text
+
+
+def test_only_preset_sweeps_plan_the_extras():
+    from bench.__main__ import _extras, build_parser
+
+    def planned(*argv):
+        return _extras(build_parser().parse_args(list(argv)))
+
+    assert planned("--quick") == {"versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK}
+    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST}
+    assert planned("--no-versus", "--no-corners") == {"versus_rounds": None, "corners_largest": None}
+    assert planned("--sizes", "5-6") is None

@@ -5,6 +5,7 @@ importing the kernels.
 """
 
 import operator
+import os
 
 from knight.errors import InvalidArgument
 
@@ -22,7 +23,10 @@ _BYTES_PER_SQUARE = {
     "warnsdorff": 32 + 4 + 1 + 32 + 2 + 8 + 1 + 48,
     "greedy": 4 + 1,
 }
-_BYTES_PER_SQUARE["count"] = _BYTES_PER_SQUARE["backtrack"]
+# counting: the neighbour table and its temporaries once, then the scratch
+# arrays of knight.count_kernels.count_subtree for every unit running at once
+_COUNT_TABLE_BYTES = 32 + 48
+_COUNT_SCRATCH_BYTES = 4 + 1 + 4 + 1 + 5 * 8
 
 
 def integer(value, name, minimum=None, maximum=None):
@@ -90,13 +94,15 @@ def available_memory():
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
-    import os
-
     return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 def memory_needed(rows, cols, method):
-    """Estimated peak bytes of one search of ``method`` on ``rows x cols``."""
+    """Estimated peak bytes of one search of ``method`` on ``rows x cols``
+    (``count``: on every core this process may use)."""
+    if method == "count":
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return rows * cols * (_COUNT_TABLE_BYTES + workers * _COUNT_SCRATCH_BYTES)
     return rows * cols * _BYTES_PER_SQUARE[method]
 
 

@@ -155,3 +155,11 @@ def test_long_counts_print_a_projection_first(monkeypatch, capsys):
     assert run("count", "3", "4")[0] == 0
     err = capsys.readouterr().err
     assert err.startswith("knight: about ") and "Knuth's estimate" in err
+
+
+def test_count_memory_estimate_covers_each_concurrent_unit(monkeypatch):
+    needed = {}
+    for cores in (1, 8):
+        monkeypatch.setattr(validate.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+        needed[cores] = validate.memory_needed(100, 100, "count")
+    assert needed[8] > needed[1] > validate.memory_needed(100, 100, "greedy")

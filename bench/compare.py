@@ -13,80 +13,15 @@ interpreter, which is how to A/B a numba or llvmlite upgrade.
 """
 
 import argparse
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
-from contextlib import ExitStack, contextmanager
-from pathlib import Path
+from contextlib import ExitStack
 
 from bench import paired
-from bench.check import PLANT, THRESHOLD
-from bench.searches import Outcome
+from bench.check import THRESHOLD
+from bench.revisions import ROOT, Worker, checkout
 from bench.workloads import WORKLOADS
 
-ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).resolve().parent / "ab_worker.py"
 ROUNDS = 15
-
-
-class Worker:
-    """A process that runs searches against the knight of ``tree``."""
-
-    def __init__(self, tree, python):
-        self.process = subprocess.Popen(
-            [python, str(WORKER)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=tree,
-            env={**_environment(), "PYTHONPATH": str(tree)},
-        )
-        imported = Path(self._read()["knight"]).resolve()
-        if Path(tree).resolve() not in imported.parents:
-            self.close()
-            raise RuntimeError(f"worker for {tree} imported knight from {imported}")
-
-    def run(self, search):
-        self.process.stdin.write(json.dumps(search.to_json()) + "\n")
-        self.process.stdin.flush()
-        return Outcome(**self._read())
-
-    def _read(self):
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"worker exited with status {self.process.wait()}")
-        return json.loads(line)
-
-    def close(self):
-        self.process.stdin.close()  # end of input: the worker exits
-        self.process.wait()
-        self.process.stdout.close()
-
-
-def _environment():
-    # the guard's planted slowdown must not leak into an A/B run
-    return {name: value for name, value in os.environ.items() if name != PLANT}
-
-
-@contextmanager
-def checkout(rev):
-    """A detached worktree of ``rev`` in a temporary folder, removed after."""
-    folder = Path(tempfile.mkdtemp(prefix="knight-ab-"))
-    tree = folder / "tree"
-    try:
-        _git("worktree", "add", "--quiet", "--detach", str(tree), rev)
-        yield tree
-    finally:
-        _git("worktree", "remove", "--force", str(tree), check=False)
-        shutil.rmtree(folder, ignore_errors=True)
-        _git("worktree", "prune", check=False)
-
-
-def _git(*arguments, check=True):
-    return subprocess.run(["git", "-C", str(ROOT), *arguments], check=check, capture_output=True, text=True)
 
 
 def verdict(ratio, threshold):

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all bench bench-quick plots baseline bench-check bench-compare bench-suite clean
+.PHONY: help test test-all bench bench-quick plots baseline bench-check bench-compare bench-history bench-find bench-suite lint-workflows clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -43,6 +43,13 @@ bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference
 bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
 	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON))
+
+bench-history: $(STAMP)  ## ratio to C of each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
+	$(BIN)/python -m bench.history $(REVS) $(if $(HISTORY_CSV),--csv $(HISTORY_CSV))
+
+bench-find: $(STAMP)  ## bisect GOOD..BAD by speed against C: the first commit slower by more than the guard's threshold
+	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }
+	$(BIN)/python -m bench.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
 
 bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
 	$(BIN)/python -m pytest bench/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)

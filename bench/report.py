@@ -8,7 +8,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import corners, folders, plots, record, versus
+from bench import corners, folders, page, plots, record, versus
 from bench.command import Parser, fail, parse_boards
 from bench.plots import label, labels
 from knight.symmetry import symmetry_class
@@ -404,7 +404,7 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None):
 
 
 def write(folder, heatmap_boards=None):
-    """Redraw the figures and REPORT.md of run ``folder``; return REPORT.md's path."""
+    """Redraw the figures, REPORT.md and index.html of run ``folder``; return REPORT.md's path."""
     folder = folders.resolve(folder)
     try:
         meta = record.read_json(folder / record.META)
@@ -423,8 +423,10 @@ def write(folder, heatmap_boards=None):
         figures["corners"] = plots.corners(measured_corners, folder / plots.CORNERS_FIGURE)
     path = folder / REPORT
     temporary = folder / f".{REPORT}.tmp"
-    temporary.write_text(render(meta, rows, figures, measured_versus, measured_corners))
+    text = render(meta, rows, figures, measured_versus, measured_corners)
+    temporary.write_text(text)
     temporary.replace(path)
+    page.write(folder, text, title=f"Knight's-tour benchmark: {folder.name}")
     return path
 
 

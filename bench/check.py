@@ -112,6 +112,32 @@ def table(rows, threshold):
     return "\n".join(lines)
 
 
+def markdown(rows, threshold, title):
+    """The same table as Markdown, for a CI job summary or a run folder."""
+    lines = [
+        f"### {title}", "",
+        "| reference | workload | Mn/cpu-s | ratio | middle half | baseline | change | verdict |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        baseline = "-" if row.baseline is None else f"{row.baseline:.3f}"
+        change = "-" if row.change is None else f"{row.change:+.1%}"
+        low, high = row.ratios.middle_half
+        verdict = row.verdict(threshold)
+        lines.append(
+            f"| {row.reference} | `{row.search}` | {row.knight_rate / 1e6:.1f} | {row.ratios.median:.3f} | "
+            f"{low:.3f}-{high:.3f} | {baseline} | {change} | {'**' + verdict + '**' if verdict != OK else verdict} |"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
+def append_markdown(path, text):
+    """Append to ``path`` (``$GITHUB_STEP_SUMMARY`` is appended to, never replaced)."""
+    if path:
+        with open(path, "a") as handle:
+            handle.write(text)
+
+
 def load_ratios(path=RATIOS):
     return json.loads(path.read_text())["ratios"] if path.exists() else {}
 
@@ -148,9 +174,10 @@ def planted(factor):
             os.environ[PLANT] = before
 
 
-def check(rounds, threshold):
+def check(rounds, threshold, summary=None):
     rows = measure(rounds, load_ratios())
     print(table(rows, threshold))
+    append_markdown(summary, markdown(rows, threshold, f"Speed guard: ratios to the references ({rounds} rounds)"))
     failed = [row for row in rows if row.verdict(threshold) in (SLOWER, NO_BASELINE)]
     if failed:
         print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
@@ -160,12 +187,13 @@ def check(rounds, threshold):
     return 0
 
 
-def self_test(rounds, threshold):
+def self_test(rounds, threshold, summary=None):
     """Plant a 2x slowdown of every kernel; pass only if every row says SLOWER."""
     with planted(2):
         rows = measure(rounds, load_ratios())
     print("self-test: every knight search timed twice over (a planted 2x slowdown)")
     print(table(rows, threshold))
+    append_markdown(summary, markdown(rows, threshold, "Speed guard self-test: a planted 2x slowdown, every row must read SLOWER"))
     missed = [row for row in rows if row.verdict(threshold) != SLOWER]
     if missed:
         print(f"\nFAIL: the check missed the planted slowdown in {len(missed)} of {len(rows)} rows")
@@ -190,12 +218,13 @@ def main(argv=None):
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
     parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)")
+    parser.add_argument("--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)")
     args = parser.parse_args(argv)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold)
     if args.self_test:
-        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold)
-    return check(args.rounds or ROUNDS, args.threshold)
+        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold, args.markdown)
+    return check(args.rounds or ROUNDS, args.threshold, args.markdown)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import sys
 from contextlib import ExitStack
 
 from bench import paired
-from bench.check import THRESHOLD
+from bench.check import THRESHOLD, append_markdown
 from bench.revisions import ROOT, Worker, checkout
 from bench.workloads import WORKLOADS
 
@@ -46,6 +46,21 @@ def table(samples, threshold):
     return "\n".join(lines), worst
 
 
+def markdown(samples, threshold, title):
+    """The comparison as a Markdown table, for a CI job summary."""
+    lines = [f"### {title}", "", "| workload | base Mn/cpu-s | head Mn/cpu-s | ratio | middle half | verdict |",
+             "|---|---:|---:|---:|---:|---|"]
+    for search in WORKLOADS:
+        base, head = samples["base"][search.key], samples["head"][search.key]
+        ratios = paired.throughput_ratios(head, base)
+        low, high = ratios.middle_half
+        lines.append(
+            f"| `{search.key}` | {paired.median_rate(base) / 1e6:.1f} | {paired.median_rate(head) / 1e6:.1f} | "
+            f"{ratios.median:.3f} | {low:.3f}-{high:.3f} | {verdict(ratios.median, threshold)} |"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
 def compare(base, head, rounds, pythons):
     """Interleaved samples of both sides; ``head`` None means the working tree."""
     with ExitStack() as stack:
@@ -66,10 +81,13 @@ def main(argv=None):
     parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed slowdown (0.25 = 25%%)")
     parser.add_argument("--base-python", default=sys.executable, help="interpreter for the BASE side")
     parser.add_argument("--head-python", default=sys.executable, help="interpreter for the other side")
+    parser.add_argument("--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)")
     args = parser.parse_args(argv)
     pythons = {"base": args.base_python, "head": args.head_python}
     samples = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
+    title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"
+    append_markdown(args.markdown, markdown(samples, args.threshold, title))
     print(f"base {args.base} vs head {args.head or 'working tree'}: ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds")
     print(report)
     if worst < 1 - args.threshold:

@@ -17,10 +17,9 @@ cannot run a workload is stepped over.
 import argparse
 import sys
 
-from bench import paired
 from bench.check import THRESHOLD
-from bench.history import c_reference
-from bench.revisions import ROOT, SearchFailed, commits, describe, git, worker_at
+from bench.history import OK, c_reference, measure_commit
+from bench.revisions import ROOT, commits, describe, git
 from bench.workloads import WORKLOADS
 
 ROUNDS = 5
@@ -68,27 +67,15 @@ def first_slower(count, probe, threshold):
 
 
 def prober(listed, searches, rounds, python, repository, say=print):
-    """``probe(index)`` for first_slower: time ``listed[index]`` against C."""
+    """``probe(index)`` for first_slower: time ``listed[index]`` against C,
+    as bench-history times a commit."""
     reference = c_reference()
 
     def probe(index):
-        commit = listed[index]
-        with worker_at(commit, python, repository) as worker:
-            runnable = []
-            for search in searches:
-                try:
-                    worker.run(search)
-                    runnable.append(search)
-                except SearchFailed:
-                    continue
-            samples = paired.measure({"knight": worker.run, "c": reference.run}, runnable, rounds)
-        ratios = {
-            search.key: paired.throughput_ratios(samples["knight"][search.key], samples["c"][search.key]).median
-            for search in runnable
-        }
-        short, subject, _ = describe(commit, repository)
+        points = measure_commit(listed[index], rounds, python, reference, searches, repository)
+        ratios = {point.workload: point.ratio for point in points if point.status == OK}
         shown = ", ".join(f"{ratio:.3f}" for ratio in ratios.values()) or "nothing runnable"
-        say(f"probe {index + 1}/{len(listed)} {short}: ratio to C {shown}  {subject[:60]}")
+        say(f"probe {index + 1}/{len(listed)} {points[0].short}: ratio to C {shown}  {points[0].subject[:60]}")
         return ratios
 
     return probe

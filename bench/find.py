@@ -8,7 +8,9 @@ C's). A commit is slower when a workload's ratio is below GOOD's by more
 than the speed guard's threshold (bench/check.py). Ratios to C, not times,
 are what probes compare, so probes minutes apart still compare.
 
-It assumes one slowdown in the range, as bisection does: BAD slower, GOOD
+The commits are BAD's first parents back to GOOD, as asv takes them: a
+slowdown made on a merged branch is named by its merge commit. It assumes
+one slowdown in the range, as bisection does: BAD slower, GOOD
 not, and every commit after the culprit slower too. It prints the first
 slower commit, or says that BAD is not slower than GOOD. A commit that
 cannot run a workload is stepped over.
@@ -93,7 +95,7 @@ def find(good, bad, searches, rounds, threshold, python=sys.executable, reposito
     """The full hash of the first commit after ``good`` up to ``bad`` that is
     slower than ``good``, or None."""
     listed = [git("rev-parse", good, repository=repository).stdout.strip()]
-    listed += commits(f"--ancestry-path {good}..{bad}", repository=repository)
+    listed += commits(f"{good}..{bad}", repository=repository)
     say(f"{len(listed) - 1} commits after {good} up to {bad}; about {len(listed).bit_length() + 1} probes")
     index = first_slower(len(listed), prober(listed, searches, rounds, python, repository, say), threshold)
     return None if index is None else listed[index]

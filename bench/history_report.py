@@ -20,9 +20,9 @@ from bench import steps  # noqa: E402
 
 MARKDOWN = "HISTORY.md"
 FIGURE = "history.png"
-# a step counts as outside the noise when it is larger than this many times
-# the typical middle half of one point's rounds
-OUTSIDE = 2.0
+# a step counts as outside the noise when it is larger than this many
+# standard errors of the difference of its two levels (bench/steps.margin)
+CONFIDENCE = 3.0
 _DPI = 110
 
 
@@ -36,7 +36,7 @@ class Finding:
     subject: str
     before: float
     after: float
-    spread: float  # median relative middle half of the series' points
+    margin: float  # log units: smaller steps are within the repeat noise
 
     @property
     def size(self):
@@ -44,7 +44,7 @@ class Finding:
 
     @property
     def outside_noise(self):
-        return abs(math.log(self.after / self.before)) > OUTSIDE * self.spread
+        return abs(math.log(self.after / self.before)) > self.margin
 
 
 def table(points, listed, machine):
@@ -59,21 +59,17 @@ def _timed(series):
     return [point for point in series if point is not None and point.status == "ok"]
 
 
-def spread(series):
-    """The typical middle half of a point's rounds, relative to its ratio."""
-    widths = [(point.high - point.low) / point.ratio for point in _timed(series) if point.ratio > 0]
-    return statistics.median(widths) if widths else 0.0
-
-
 def findings(history):
     """Every step of every workload's series, oldest first per workload."""
     found = []
     for workload, series in history.items():
         timed = _timed(series)
         noises = [steps.point_noise(point.low, point.high, point.rounds) for point in timed]
+        repeat = statistics.median(noises) if noises else 0.0
         for step in steps.detect([point.ratio for point in timed], noises):
             at = timed[step.index]
-            found.append(Finding(workload, at.commit, at.short, at.subject, step.before, step.after, spread(series)))
+            margin = steps.margin(step, repeat, CONFIDENCE)
+            found.append(Finding(workload, at.commit, at.short, at.subject, step.before, step.after, margin))
     return found
 
 
@@ -113,8 +109,8 @@ def _panel(axes, workload, series, found, positions):
     missing = [x for x, point in enumerate(series) if point is None or point.status != "ok"]
     for x in missing:
         axes.axvspan(x - 0.4, x + 0.4, color="0.9", zorder=0)
-    for finding in found:
-        _mark(axes, positions[finding.short] - 0.5, finding)
+    for order, finding in enumerate(found):
+        _mark(axes, positions[finding.short] - 0.5, finding, order)
     axes.set_title(workload, fontsize=9, loc="left")
     axes.set_ylabel("ratio to C")
     axes.grid(axis="y", alpha=0.3)
@@ -122,14 +118,16 @@ def _panel(axes, workload, series, found, positions):
     axes.set_ylim(0, top * 1.35)
 
 
-def _mark(axes, x, finding):
+def _mark(axes, x, finding, order):
+    """A line at the step, named; successive names of a panel step down so they do not overlap."""
     colour = "tab:red" if finding.size < 0 else "tab:green"
     style = "-" if finding.outside_noise else ":"
     axes.axvline(x, color=colour, linestyle=style, linewidth=1.2)
     note = "" if finding.outside_noise else " (within noise)"
-    text = f"{finding.short} {finding.size:+.0%}{note}\n{finding.subject[:40]}"
-    axes.annotate(text, (x, 1), xycoords=("data", "axes fraction"), xytext=(3, -3), textcoords="offset points",
-                  va="top", fontsize=7, color=colour)
+    text = f"{finding.short} {finding.size:+.0%}{note}\n{finding.subject[:34]}"
+    axes.annotate(text, (x, 1), xycoords=("data", "axes fraction"), xytext=(3, -3 - 22 * order),
+                  textcoords="offset points", va="top", fontsize=7, color=colour,
+                  bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
 
 
 def _cell(point):
@@ -155,16 +153,18 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
         "## Steps",
         "",
         "Found by bench/steps.py (an exact L1 piecewise-constant fit of the log ratios, penalised in units "
-        f"of the measured noise). *Outside the noise*: larger than {OUTSIDE:g} times the middle half of one "
-        "point's rounds, typical over the series.",
+        "of the measured noise). *before*, *after*: the median ratio to C of the commits on either side, up "
+        f"to the next step. *Outside the noise*: the step is larger than {CONFIDENCE:g} standard errors of "
+        "the difference of those two levels, as the repeat spread of the points (their middle half of rounds) "
+        "puts it: the *margin*.",
         "",
-        "| workload | commit | subject | before | after | step | middle half | outside the noise |",
+        "| workload | commit | subject | before | after | step | margin | outside the noise |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for f in found:
         lines.append(
             f"| {f.workload} | `{f.short}` | {f.subject} | {f.before:.3f} | {f.after:.3f} | {f.size:+.1%} | "
-            f"{f.spread:.1%} | {'yes' if f.outside_noise else 'no'} |"
+            f"\u00b1{math.exp(f.margin) - 1:.1%} | {'yes' if f.outside_noise else 'no'} |"
         )
     if not found:
         lines.append("| no step found | | | | | | | |")

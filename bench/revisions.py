@@ -107,9 +107,13 @@ def git(*arguments, check=True, repository=ROOT):
 
 def commits(revisions, repository=ROOT, paths=(), limit=None):
     """Full hashes of ``revisions`` (a rev-list range such as ``A..B`` or a
-    single rev), oldest first; only those touching ``paths`` when given."""
+    single rev), oldest first; only those touching ``paths`` when given.
+
+    First parents only, as asv does: the line of main, where a merged branch
+    is its merge commit. A branch's own commits start from older code, so
+    mixed into the line they would read as steps back and forth."""
     limited = [f"--max-count={limit}"] if limit else []
-    listed = git("rev-list", "--topo-order", *limited, *revisions.split(), "--", *paths, repository=repository)
+    listed = git("rev-list", "--first-parent", *limited, *revisions.split(), "--", *paths, repository=repository)
     return listed.stdout.split()[::-1]
 
 

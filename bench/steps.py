@@ -47,11 +47,14 @@ _IQR_PER_SIGMA = 1.349
 
 @dataclass(frozen=True)
 class Step:
-    """A change of level at ``index`` (the first point of the new level)."""
+    """A change of level at ``index`` (the first point of the new level),
+    between segments of ``points_before`` and ``points_after`` points."""
 
     index: int
     before: float
     after: float
+    points_before: int = 1
+    points_after: int = 1
 
     @property
     def size(self):
@@ -126,4 +129,15 @@ def detect(values, point_noises=(), cost_of_step=None):
     starts = segment(logs, noise(values, point_noises), cost_of_step)
     ends = starts[1:] + [len(values)]
     levels = [float(np.exp(np.median(logs[a:b]))) for a, b in zip(starts, ends)]
-    return [Step(start, before, after) for start, before, after in zip(starts[1:], levels, levels[1:])]
+    lengths = [b - a for a, b in zip(starts, ends)]
+    return [
+        Step(start, levels[k], levels[k + 1], lengths[k], lengths[k + 1]) for k, start in enumerate(starts[1:])
+    ]
+
+
+def margin(step, sigma, confidence=3.0):
+    """How large, in log units, a step must be to lie outside the noise: the
+    standard error of the difference of its two levels, each a median of
+    points of noise ``sigma``, times ``confidence``."""
+    error = sigma * _MEDIAN_EFFICIENCY * math.sqrt(1 / step.points_before + 1 / step.points_after)
+    return confidence * error

@@ -65,3 +65,14 @@ def test_point_noise_from_the_middle_half_of_the_rounds():
 def test_short_series():
     assert steps.detect([]) == [] and steps.detect([1.0]) == []
     assert [step.index for step in steps.detect([1.0, 3.0], point_noises=[0.01, 0.01])] == [1]
+
+
+def test_the_margin_of_a_step_shrinks_with_the_points_behind_its_levels():
+    short, long_ = steps.Step(1, 1.0, 1.2, 1, 1), steps.Step(10, 1.0, 1.2, 10, 10)
+    assert steps.margin(long_, 0.02) == pytest.approx(steps.margin(short, 0.02) / 10**0.5)
+    assert steps.margin(long_, 0.02) < 0.2 < steps.margin(short, 0.2)
+
+
+def test_steps_know_the_lengths_of_the_levels_they_join():
+    series = noisy([1.0] * 6 + [2.0] * 8 + [1.4] * 6, seed=3)
+    assert [(s.points_before, s.points_after) for s in steps.detect(series, KNOWN)] == [(6, 8), (8, 6)]

@@ -45,7 +45,7 @@ bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against 
 	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
 
 bench-history: $(STAMP)  ## ratio to C of each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
-	$(BIN)/python -m bench.history $(REVS) $(if $(HISTORY_CSV),--csv $(HISTORY_CSV))
+	$(BIN)/python -m bench.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
 
 bench-find: $(STAMP)  ## bisect GOOD..BAD by speed against C: the first commit slower by more than the guard's threshold
 	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }

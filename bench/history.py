@@ -29,9 +29,10 @@ from bench.revisions import SearchFailed, commits, describe, worker_at
 from bench.workloads import WORKLOADS
 
 CSV = Path("results") / "history.csv"
-# 5 rounds: the median of five is robust to one preempted round, and a
-# commit costs about 15 s here, most of it compiling (measured: docs/history.md)
-ROUNDS = 5
+# 9 rounds: with 5, the middle half of a point's rounds was 10-30% wide on 2 busy
+# cores and a +25% step went unmarked; 9 narrowed the margins to 6-12% for about 26 s
+# a commit (measured: docs/history.md)
+ROUNDS = 9
 DEFAULT_REVS = "main"
 DEFAULT_COUNT = 20
 TOUCHING = "knight"

@@ -94,7 +94,7 @@ def figure(history, found, shorts):
     axes[-1, 0].set_xticks(range(len(shorts)), shorts, rotation=90, fontsize=8, family="monospace")
     axes[-1, 0].set_xlabel("commit, oldest first")
     fig.suptitle("knight's throughput over C's, per commit (median of interleaved rounds; bars: middle half)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.985))  # room for the title above the first panel
     return fig
 
 
@@ -130,6 +130,11 @@ def _mark(axes, x, finding, order):
                   bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
 
 
+def _text(subject):
+    """A commit subject inside a Markdown table cell."""
+    return subject.replace("|", "\\|")
+
+
 def _cell(point):
     if point is None:
         return ""
@@ -163,7 +168,7 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
     ]
     for f in found:
         lines.append(
-            f"| {f.workload} | `{f.short}` | {f.subject} | {f.before:.3f} | {f.after:.3f} | {f.size:+.1%} | "
+            f"| {f.workload} | `{f.short}` | {_text(f.subject)} | {f.before:.3f} | {f.after:.3f} | {f.size:+.1%} | "
             f"\u00b1{math.exp(f.margin) - 1:.1%} | {'yes' if f.outside_noise else 'no'} |"
         )
     if not found:
@@ -171,7 +176,7 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
     lines += ["", "## Ratios", "", "| commit | " + " | ".join(history) + " |", "|---" * (len(history) + 1) + "|"]
     for index, point in enumerate(commits):
         cells = [_cell(series[index]) for series in history.values()]
-        lines.append(f"| `{point.short}` {point.subject[:50]} | " + " | ".join(cells) + " |")
+        lines.append(f"| `{point.short}` {_text(point.subject[:50])} | " + " | ".join(cells) + " |")
     lines += _missing_notes(history)
     return "\n".join(lines) + "\n"
 

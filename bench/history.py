@@ -200,7 +200,7 @@ def main(argv=None):
     if not args.no_measure:
         seconds = run(listed, args.csv, args.rounds, args.python)
         print(f"measured in {seconds:.0f} s")
-    from bench import history_report
+    from bench import history_report  # matplotlib loads only here: bench.find imports this module
 
     written = history_report.write(read(args.csv), listed, machine_id(), args.csv.parent)
     print("wrote " + " and ".join(str(path) for path in written))

@@ -5,8 +5,6 @@ a real planted slowdown."""
 import math
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 

@@ -73,13 +73,16 @@ class DevTools:
 @pytest.fixture
 def browser(tmp_path):
     """A headless chromium with a debugging port; yields its first page's DevTools."""
-    process = subprocess.Popen(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
-         f"--user-data-dir={tmp_path / 'profile'}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
+    # its log goes to a file, not a pipe: a pipe nobody reads would fill and stall the browser
+    log = tmp_path / "chromium.log"
+    with open(log, "w") as sink:
+        process = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
+             f"--user-data-dir={tmp_path / 'profile'}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=sink,
+        )
     try:
-        port = _debugging_port(process)
+        port = _debugging_port(process, log)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30) as answer:
             target = next(t for t in json.load(answer) if t["type"] == "page")
         tools = DevTools(target["webSocketDebuggerUrl"])
@@ -88,16 +91,19 @@ def browser(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
-        process.stderr.close()
 
 
-def _debugging_port(process):
-    """Chromium prints 'DevTools listening on ws://127.0.0.1:PORT/...' once it is ready."""
-    for line in process.stderr:
-        found = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+def _debugging_port(process, log, seconds=60):
+    """Chromium logs 'DevTools listening on ws://127.0.0.1:PORT/...' once it is ready."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", log.read_text(errors="replace"))
         if found:
             return int(found[1])
-    raise AssertionError(f"chromium exited ({process.wait()}) without a DevTools port")
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise AssertionError(f"chromium gave no DevTools port (exit {process.poll()}):\n{log.read_text(errors='replace')[-2000:]}")
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ THRESHOLD = 0.25
 ROUNDS = 15
 RECORD_ROUNDS = 41
 SELF_TEST_ROUNDS = 7
-SLOWER, FASTER, OK, NO_BASELINE = "SLOWER", "faster", "ok", "no baseline"
+NO_BASELINE = "no baseline"
 
 
 def run_knight(search):
@@ -64,11 +64,7 @@ class Row:
         return None if self.baseline is None else self.ratios.median / self.baseline - 1
 
     def verdict(self, threshold):
-        if self.change is None:
-            return NO_BASELINE
-        if self.change < -threshold:
-            return SLOWER
-        return FASTER if self.change > threshold else OK
+        return NO_BASELINE if self.change is None else paired.verdict(self.change, threshold)
 
 
 def measure(rounds, baseline):
@@ -151,7 +147,7 @@ def planted(factor):
 def check(rounds, threshold):
     rows = measure(rounds, load_ratios())
     print(table(rows, threshold))
-    failed = [row for row in rows if row.verdict(threshold) in (SLOWER, NO_BASELINE)]
+    failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
     if failed:
         print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
         print("(a deliberate change is recorded with `make baseline`)")
@@ -166,7 +162,7 @@ def self_test(rounds, threshold):
         rows = measure(rounds, load_ratios())
     print("self-test: every knight search timed twice over (a planted 2x slowdown)")
     print(table(rows, threshold))
-    missed = [row for row in rows if row.verdict(threshold) != SLOWER]
+    missed = [row for row in rows if row.verdict(threshold) != paired.SLOWER]
     if missed:
         print(f"\nFAIL: the check missed the planted slowdown in {len(missed)} of {len(rows)} rows")
         return 1

@@ -18,11 +18,13 @@ import os
 import time
 from dataclasses import asdict, dataclass, fields
 
+from knight import status
+
 RUNS = "runs.csv"
 META = "meta.json"
 
 # what a status says about a run
-SEARCHED = ("found", "none", "budget", "dead-end")
+SEARCHED = tuple(status.WORDS.values())
 IMPOSSIBLE = "impossible"
 
 _FSYNC_EVERY_S = 1.0

@@ -7,8 +7,6 @@ import numpy as np
 
 from knight.board import coordinates
 
-STATUSES = ("found", "none", "budget", "dead-end")
-
 
 @dataclass(frozen=True)
 class Result:

@@ -84,8 +84,9 @@ def test_greedy_follows_warnsdorff_rule_on_large_board():
     result = solve(rows, cols, (0, 0), method="greedy")
     status, nodes, path = naive.greedy(rows, cols, (0, 0))
     assert (result.status, result.nodes) == (status, nodes)
-    if status == "found":
-        assert is_tour(rows, cols, result.tour)
+    assert status == "found"  # else the walk below would check nothing
+    assert result.coordinates().tolist() == [list(cell) for cell in path]
+    assert is_tour(rows, cols, result.tour)
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])

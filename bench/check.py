@@ -22,7 +22,6 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
 
 from bench import paired
 from bench.references import REFERENCES
@@ -57,7 +56,7 @@ class Row:
     search: str
     knight_rate: float
     ratios: paired.Ratios
-    baseline: Optional[float]
+    baseline: float | None
 
     @property
     def change(self):
@@ -185,7 +184,9 @@ def main(argv=None):
     action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
-    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)")
+    parser.add_argument(
+        "--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)"
+    )
     args = parser.parse_args(argv)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold)

@@ -129,7 +129,10 @@ def main(argv=None):
     pythons = {"base": args.base_python, "head": args.head_python}
     samples = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
-    print(f"base {args.base} vs head {args.head or 'working tree'}: ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds")
+    print(
+        f"base {args.base} vs head {args.head or 'working tree'}: "
+        f"ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds"
+    )
     print(report)
     if worst < 1 - args.threshold:
         print(f"\nFAIL: a workload is more than {args.threshold:.0%} slower than at {args.base}")

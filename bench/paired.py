@@ -58,7 +58,9 @@ def measure(sides, searches, rounds):
 def throughput_ratios(subject, reference):
     """Ratios of ``subject``'s nodes per CPU second to ``reference``'s,
     round by round, from two lists of Outcomes of one search."""
-    return Ratios(tuple(a.nodes_per_cpu_second / b.nodes_per_cpu_second for a, b in zip(subject, reference)))
+    return Ratios(
+        tuple(a.nodes_per_cpu_second / b.nodes_per_cpu_second for a, b in zip(subject, reference, strict=True))
+    )
 
 
 def verdict(change, threshold):

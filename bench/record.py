@@ -113,7 +113,7 @@ def from_fields(values):
     """A RunRecord from one CSV line's fields; ValueError if they do not fit."""
     if len(values) != len(COLUMNS):
         raise ValueError(f"expected {len(COLUMNS)} fields, got {len(values)}")
-    return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values)})
+    return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values, strict=True)})
 
 
 def read_runs(path):

@@ -21,6 +21,7 @@ import numpy as np
 
 from bench.searches import Outcome, count_status, cpu_clock
 from knight import status
+
 _TIEBREAK = {"first": 0, "roth": 1}
 
 

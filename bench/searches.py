@@ -9,7 +9,6 @@ knight, old ones included, so it must rely on nothing but ``solve`` and
 
 import time
 from dataclasses import asdict, dataclass
-from typing import Optional
 
 # Process CPU time, not the calling thread's: count_tours counts its work
 # units on a thread pool, even with one worker.
@@ -40,7 +39,7 @@ class Outcome:
     nodes: int
     seconds: float
     cpu_seconds: float
-    tours: Optional[int] = None
+    tours: int | None = None
 
     @property
     def nodes_per_cpu_second(self):
@@ -100,10 +99,10 @@ class Search:
                 self.rows, self.cols, self.start, self.closed, self.budget, **_plain_count_options(knight)
             )
             cpu_seconds = cpu_clock() - began
-            return Outcome(count_status(counted.complete), int(counted.nodes), counted.seconds, cpu_seconds, int(counted.tours))
-        result = knight.solve(
-            self.rows, self.cols, self.start, self.method, self.budget, self.closed, self.tiebreak
-        )
+            return Outcome(
+                count_status(counted.complete), int(counted.nodes), counted.seconds, cpu_seconds, int(counted.tours)
+            )
+        result = knight.solve(self.rows, self.cols, self.start, self.method, self.budget, self.closed, self.tiebreak)
         return Outcome(result.status, result.nodes, result.seconds, cpu_clock() - began)
 
     def to_json(self):

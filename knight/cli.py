@@ -67,7 +67,9 @@ def build_parser():
     count = commands.add_parser("count", help="count every tour", description="Count every tour exhaustively.")
     _board_args(count)
     count.add_argument("--start", help="R,C or e4: one start square; default every start square")
-    count.add_argument("--budget", help=f"most nodes per work unit; default {_power_of_ten(validate.DEFAULT_COUNT_BUDGET)}")
+    count.add_argument(
+        "--budget", help=f"most nodes per work unit; default {_power_of_ten(validate.DEFAULT_COUNT_BUDGET)}"
+    )
     count.add_argument("--closed", action="store_true", help="count closed tours only")
     count.add_argument("--plain", action="store_true", help="no pruning: the plain search, node for node")
     count.add_argument("--depth", help="split into work units this many moves from the start; default automatic")
@@ -165,15 +167,28 @@ def run_count(args, out):
 
     from knight import counting
 
-    job = counting.prepare(rows, cols, start, args.closed, budget, pruned=not args.plain, depth=depth,
-                           workers=workers, scheduler=args.scheduler, resume=args.resume)
+    job = counting.prepare(
+        rows,
+        cols,
+        start,
+        args.closed,
+        budget,
+        pruned=not args.plain,
+        depth=depth,
+        workers=workers,
+        scheduler=args.scheduler,
+        resume=args.resume,
+    )
     if rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
     try:
         counted = _count_with_progress(counting.run, job)
     except KeyboardInterrupt:
         if args.resume:
-            print(f"knight: finished work units are kept in {args.resume}; run again with --resume to go on", file=sys.stderr)
+            print(
+                f"knight: finished work units are kept in {args.resume}; run again with --resume to go on",
+                file=sys.stderr,
+            )
         raise
     if args.json:
         record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
@@ -287,7 +302,10 @@ def run_exists(args, out):
         print(json.dumps({"rows": rows, "cols": cols, "closed": args.closed, "exists": exists}), file=out)
         return 0
     verdict = "yes" if exists else "no"
-    print(f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})", file=out)
+    print(
+        f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})",
+        file=out,
+    )
     if exists and theory.parity_restricts(rows, cols):
         print("only from squares of the corner's colour (colour parity: odd number of squares)", file=out)
     return 0

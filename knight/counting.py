@@ -21,7 +21,6 @@ import concurrent.futures
 import os
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -71,10 +70,7 @@ class Starts:
 
 def plan_starts(rows, cols, starts, symmetry=True):
     """``Starts`` of a count from ``starts`` (0-based squares)."""
-    if symmetry:
-        classes = symmetry_classes(rows, cols, starts)
-    else:
-        classes = {int(s): [int(s)] for s in starts}
+    classes = symmetry_classes(rows, cols, starts) if symmetry else {int(s): [int(s)] for s in starts}
     excluded = frozenset(s for s in classes if theory.parity_excludes(rows, cols, s))
     return Starts(classes, excluded)
 
@@ -88,16 +84,16 @@ class Job:
 
     rows: int
     cols: int
-    start: Optional[tuple]
+    start: tuple | None
     closed: bool
     budget: int
     method: str
     pruned: bool
     starts: Starts
-    depth: Optional[int] = None
-    workers: Optional[int] = None
-    scheduler: Optional[str] = None
-    resume: Optional[str] = None
+    depth: int | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+    resume: str | None = None
 
     @property
     def searched(self):
@@ -156,8 +152,20 @@ def prepare(rows, cols, start=None, closed=False, budget=None, *, method="dfs", 
     if workers is not None:
         workers = validate.integer(workers, "workers", minimum=1)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
-    return Job(rows, cols, start, bool(closed), budget, method, bool(pruned), plan_starts(rows, cols, squares, symmetry),
-               depth, workers, scheduler, resume)
+    return Job(
+        rows,
+        cols,
+        start,
+        bool(closed),
+        budget,
+        method,
+        bool(pruned),
+        plan_starts(rows, cols, squares, symmetry),
+        depth,
+        workers,
+        scheduler,
+        resume,
+    )
 
 
 def run(job, progress=None):
@@ -195,10 +203,7 @@ def count_by_dfs(job, progress=None):
     """The DFS engine: plan ``job``'s work units, count them on its
     executor (recording them in its resume file), add them up."""
     count_unit(3, 4, False, job.pruned, 10, [0])  # compile (or load) before the clock starts
-    if job.scheduler is None:
-        executor = local_executor(job.workers)
-    else:
-        executor = dask_executor(job.scheduler)
+    executor = local_executor(job.workers) if job.scheduler is None else dask_executor(job.scheduler)
     began = time.perf_counter()
     stop = stop_signal()
     plan_ = plan(job, stop)

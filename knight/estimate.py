@@ -12,7 +12,6 @@ a promise. Seeded: the same arguments give the same figures.
 import os
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -32,7 +31,7 @@ class Estimate:
 
     rows: int
     cols: int
-    start: Optional[tuple]
+    start: tuple | None
     closed: bool
     probes: int
     seed: int
@@ -57,7 +56,9 @@ def _node_rate(job, start):
     stop = counting.stop_signal()
     count_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
     began = time.perf_counter()
-    _, _, nodes, _ = count_kernels.count_subtree(neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop)
+    _, _, nodes, _ = count_kernels.count_subtree(
+        neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop
+    )
     return nodes / max(time.perf_counter() - began, 1e-9)
 
 

@@ -24,9 +24,7 @@ def _closed_exists(short, long):
         return False
     if short in (1, 2, 4):
         return False
-    if short == 3 and long in (4, 6, 8):
-        return False
-    return True
+    return not (short == 3 and long in (4, 6, 8))
 
 
 def tour_exists(rows, cols, closed=False):

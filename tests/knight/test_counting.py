@@ -4,7 +4,6 @@ plain search's answer."""
 import concurrent.futures
 import io
 import json
-import os
 import signal
 import subprocess
 import sys

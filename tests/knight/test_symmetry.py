@@ -44,7 +44,9 @@ def test_classes_partition_the_board(rows, cols, classes):
         assert all(symmetry_class(rows, cols, square) == squares for square in squares)
 
 
-@pytest.mark.parametrize(("rows", "cols", "sizes"), [(6, 6, [4, 4, 4, 8, 8, 8]), (4, 5, [4] * 4 + [2] * 2), (3, 3, [1, 4, 4])])
+@pytest.mark.parametrize(
+    ("rows", "cols", "sizes"), [(6, 6, [4, 4, 4, 8, 8, 8]), (4, 5, [4] * 4 + [2] * 2), (3, 3, [1, 4, 4])]
+)
 def test_symmetry_classes_of_square_indices(rows, cols, sizes):
     classes = symmetry_classes(rows, cols, range(rows * cols))
     assert sorted(len(members) for members in classes.values()) == sorted(sizes)

@@ -136,15 +136,17 @@ def _median_band_figure(rows, value, title, ylabel):
     return figure, axes, series
 
 
+def _save_band(rows, path, value, title, ylabel):
+    """A median-and-band figure of ``value`` against n, as a PNG at ``path``."""
+    figure, _, _ = _median_band_figure(rows, value, title, ylabel)
+    return _save(figure, path)
+
+
 def time_vs_size(rows, path):
     """Figure 1: seconds per search against n, per search method."""
-    figure, _, _ = _median_band_figure(
-        rows,
-        lambda row: row.median_s,
-        "Search time vs board size (line: median over start squares)",
-        "seconds per search (median of repeats, kernel only)",
-    )
-    return _save(figure, path)
+    title = "Search time vs board size (line: median over start squares)"
+    ylabel = "seconds per search (median of repeats, kernel only)"
+    return _save_band(rows, path, lambda row: row.median_s, title, ylabel)
 
 
 def nodes_vs_size(rows, path):
@@ -215,13 +217,9 @@ def success_vs_size(rows, path):
 
 def throughput(rows, path):
     """Figure 5: nodes placed per second of kernel time, median over starts."""
-    figure, _, _ = _median_band_figure(
-        rows,
-        lambda row: row.nodes_per_s,
-        "Throughput vs board size (line: median over start squares)",
-        "nodes per second of kernel time (log scale)",
-    )
-    return _save(figure, path)
+    title = "Throughput vs board size (line: median over start squares)"
+    ylabel = "nodes per second of kernel time (log scale)"
+    return _save_band(rows, path, lambda row: row.nodes_per_s, title, ylabel)
 
 
 def covered_boards(rows):

@@ -157,6 +157,11 @@ def _json_head(rows, cols, closed, start, **fields):
     return record
 
 
+def _fields(result, *names):
+    """Some fields of a result, by name, for its JSON object."""
+    return {name: getattr(result, name) for name in names}
+
+
 def run_count(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else validate.start_text(args.start, rows, cols)
@@ -194,15 +199,8 @@ def run_count(args, out):
         record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
         if start is None:
             record["grid"] = counted.tours.tolist()
-        record.update(
-            tours=counted.total_tours,
-            nodes=counted.total_nodes,
-            pruned=counted.pruned,
-            depth=counted.depth,
-            units=counted.units,
-            complete=counted.complete,
-            seconds=counted.seconds,
-        )
+        record.update(tours=counted.total_tours, nodes=counted.total_nodes)
+        record.update(_fields(counted, "pruned", "depth", "units", "complete", "seconds"))
         print(json.dumps(record), file=out)
         return 0
     if start is None:
@@ -266,14 +264,7 @@ def run_estimate(args, out):
     guess = estimate_count(counting.prepare(rows, cols, start, args.closed), probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
-        record.update(
-            plain_nodes=guess.plain_nodes,
-            pruned_nodes=guess.pruned_nodes,
-            tours=guess.tours,
-            rate=guess.rate,
-            workers=guess.workers,
-            seconds=guess.seconds,
-        )
+        record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))
         print(json.dumps(record), file=out)
         return 0
     kind = "closed" if guess.closed else "open"

@@ -183,20 +183,9 @@ def run(job, progress=None):
     else:
         square = job.start[0] * job.cols + job.start[1]
         tours, nodes = int(tours[square]), int(nodes[square])
-    return Count(
-        rows=job.rows,
-        cols=job.cols,
-        start=job.start,
-        closed=job.closed,
-        budget=job.budget,
-        tours=tours,
-        nodes=nodes,
-        complete=all(tally.complete.values()),
-        seconds=tally.seconds,
-        pruned=job.pruned,
-        depth=tally.depth,
-        units=tally.units,
-    )
+    complete = all(tally.complete.values())
+    return Count(job.rows, job.cols, job.start, job.closed, job.budget, tours, nodes, complete, tally.seconds,
+                 pruned=job.pruned, depth=tally.depth, units=tally.units)
 
 
 def count_by_dfs(job, progress=None):

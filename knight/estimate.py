@@ -78,17 +78,6 @@ def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
         tours += found * len(classes[start])
     workers = job.workers or len(os.sched_getaffinity(0))
     rate = _node_rate(job, pruned_starts[0]) if pruned_starts else float("inf")
-    return Estimate(
-        rows=job.rows,
-        cols=job.cols,
-        start=job.start,
-        closed=job.closed,
-        probes=probes,
-        seed=seed,
-        plain_nodes=plain_nodes,
-        pruned_nodes=pruned_nodes,
-        tours=tours,
-        rate=rate,
-        workers=workers,
-        seconds=pruned_nodes / (rate * workers),
-    )
+    seconds = pruned_nodes / (rate * workers)
+    return Estimate(job.rows, job.cols, job.start, job.closed, probes, seed, plain_nodes, pruned_nodes, tours, rate,
+                    workers, seconds)

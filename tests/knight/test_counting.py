@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from knight import cli, count_tours, counting
+from knight import InvalidArgument, cli, count_tours, counting
 from knight.symmetry import symmetry_classes
 from knight.unit_store import UnitStore
 from knight.validate import DEFAULT_COUNT_BUDGET
@@ -89,7 +89,7 @@ def test_unit_store_cuts_a_torn_line_and_refuses_another_count(tmp_path):
     store = UnitStore.open(path, header)
     store.close()
     assert store.finished == {0: (0, 3, 40), 2: (1, 0, 5)}
-    with pytest.raises(counting.InvalidArgument, match="depth 3 \\(now 4\\)"):
+    with pytest.raises(InvalidArgument, match="depth 3 \\(now 4\\)"):
         UnitStore.open(path, {**header, "depth": 4})
 
 
@@ -224,3 +224,8 @@ def test_stopping_one_count_leaves_a_concurrent_count_alone():
         counted = other.result(timeout=60)
     assert counted.complete
     assert (counted.tours, counted.nodes) == (expected.tours, expected.nodes)
+
+
+def test_an_unknown_count_method_is_refused_in_one_line():
+    with pytest.raises(InvalidArgument, match="unknown count method 'nope'; choose one of dfs"):
+        count_tours(3, 4, method="nope")

@@ -22,7 +22,6 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
 
 from bench import paired
 from bench.references import REFERENCES
@@ -37,7 +36,7 @@ THRESHOLD = 0.25
 ROUNDS = 15
 RECORD_ROUNDS = 41
 SELF_TEST_ROUNDS = 7
-SLOWER, FASTER, OK, NO_BASELINE = "SLOWER", "faster", "ok", "no baseline"
+NO_BASELINE = "no baseline"
 
 
 def run_knight(search):
@@ -57,18 +56,14 @@ class Row:
     search: str
     knight_rate: float
     ratios: paired.Ratios
-    baseline: Optional[float]
+    baseline: float | None
 
     @property
     def change(self):
         return None if self.baseline is None else self.ratios.median / self.baseline - 1
 
     def verdict(self, threshold):
-        if self.change is None:
-            return NO_BASELINE
-        if self.change < -threshold:
-            return SLOWER
-        return FASTER if self.change > threshold else OK
+        return NO_BASELINE if self.change is None else paired.verdict(self.change, threshold)
 
 
 def measure(rounds, baseline):
@@ -124,9 +119,10 @@ def markdown(rows, threshold, title):
         change = "-" if row.change is None else f"{row.change:+.1%}"
         low, high = row.ratios.middle_half
         verdict = row.verdict(threshold)
+        shown = verdict if verdict == paired.OK else f"**{verdict}**"
         lines.append(
             f"| {row.reference} | `{row.search}` | {row.knight_rate / 1e6:.1f} | {row.ratios.median:.3f} | "
-            f"{low:.3f}-{high:.3f} | {baseline} | {change} | {'**' + verdict + '**' if verdict != OK else verdict} |"
+            f"{low:.3f}-{high:.3f} | {baseline} | {change} | {shown} |"
         )
     return "\n".join(lines) + "\n\n"
 
@@ -178,7 +174,7 @@ def check(rounds, threshold, summary=None):
     rows = measure(rounds, load_ratios())
     print(table(rows, threshold))
     append_markdown(summary, markdown(rows, threshold, f"Speed guard: ratios to the references ({rounds} rounds)"))
-    failed = [row for row in rows if row.verdict(threshold) in (SLOWER, NO_BASELINE)]
+    failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
     if failed:
         print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
         print("(a deliberate change is recorded with `make baseline`)")
@@ -193,8 +189,9 @@ def self_test(rounds, threshold, summary=None):
         rows = measure(rounds, load_ratios())
     print("self-test: every knight search timed twice over (a planted 2x slowdown)")
     print(table(rows, threshold))
-    append_markdown(summary, markdown(rows, threshold, "Speed guard self-test: a planted 2x slowdown, every row must read SLOWER"))
-    missed = [row for row in rows if row.verdict(threshold) != SLOWER]
+    title = "Speed guard self-test: a planted 2x slowdown, every row must read SLOWER"
+    append_markdown(summary, markdown(rows, threshold, title))
+    missed = [row for row in rows if row.verdict(threshold) != paired.SLOWER]
     if missed:
         print(f"\nFAIL: the check missed the planted slowdown in {len(missed)} of {len(rows)} rows")
         return 1
@@ -217,8 +214,12 @@ def main(argv=None):
     action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
-    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)")
-    parser.add_argument("--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)")
+    parser.add_argument(
+        "--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)"
+    )
+    parser.add_argument(
+        "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
+    )
     args = parser.parse_args(argv)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold)

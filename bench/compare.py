@@ -24,12 +24,6 @@ from bench.workloads import WORKLOADS
 ROUNDS = 15
 
 
-def verdict(ratio, threshold):
-    if ratio < 1 - threshold:
-        return "SLOWER"
-    return "faster" if ratio > 1 + threshold else "ok"
-
-
 def table(samples, threshold):
     lines = [f"{'workload':<50} {'base Mn/cpu-s':>13} {'head Mn/cpu-s':>13} {'ratio':>6} {'middle half':>11}  verdict"]
     worst = float("inf")
@@ -40,7 +34,7 @@ def table(samples, threshold):
         work = "" if base[0].nodes == head[0].nodes else f"  (nodes {base[0].nodes} -> {head[0].nodes})"
         lines.append(
             f"{search.key:<50} {paired.median_rate(base) / 1e6:>13.1f} {paired.median_rate(head) / 1e6:>13.1f} "
-            f"{ratios.median:>6.3f} {f'{low:.3f}-{high:.3f}':>11}  {verdict(ratios.median, threshold)}{work}"
+            f"{ratios.median:>6.3f} {f'{low:.3f}-{high:.3f}':>11}  {paired.verdict(ratios.median - 1, threshold)}{work}"
         )
         worst = min(worst, ratios.median)
     return "\n".join(lines), worst
@@ -56,7 +50,7 @@ def markdown(samples, threshold, title):
         low, high = ratios.middle_half
         lines.append(
             f"| `{search.key}` | {paired.median_rate(base) / 1e6:.1f} | {paired.median_rate(head) / 1e6:.1f} | "
-            f"{ratios.median:.3f} | {low:.3f}-{high:.3f} | {verdict(ratios.median, threshold)} |"
+            f"{ratios.median:.3f} | {low:.3f}-{high:.3f} | {paired.verdict(ratios.median - 1, threshold)} |"
         )
     return "\n".join(lines) + "\n\n"
 
@@ -81,14 +75,19 @@ def main(argv=None):
     parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed slowdown (0.25 = 25%%)")
     parser.add_argument("--base-python", default=sys.executable, help="interpreter for the BASE side")
     parser.add_argument("--head-python", default=sys.executable, help="interpreter for the other side")
-    parser.add_argument("--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)")
+    parser.add_argument(
+        "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
+    )
     args = parser.parse_args(argv)
     pythons = {"base": args.base_python, "head": args.head_python}
     samples = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
     title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"
     append_markdown(args.markdown, markdown(samples, args.threshold, title))
-    print(f"base {args.base} vs head {args.head or 'working tree'}: ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds")
+    print(
+        f"base {args.base} vs head {args.head or 'working tree'}: "
+        f"ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds"
+    )
     print(report)
     if worst < 1 - args.threshold:
         print(f"\nFAIL: a workload is more than {args.threshold:.0%} slower than at {args.base}")

@@ -107,7 +107,9 @@ def main(argv=None):
     parser.add_argument("bad", help="a later revision that is slower")
     parser.add_argument("--workload", help="only the workloads whose name contains this, e.g. 'greedy'")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per probe")
-    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="a fall of the ratio larger than this is slower (0.25 = 25%%)")
+    parser.add_argument(
+        "--threshold", type=float, default=THRESHOLD, help="a fall of the ratio beyond this is slower (0.25 = 25%%)"
+    )
     parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
     args = parser.parse_args(argv)
     culprit = find(args.good, args.bad, pick(args.workload), args.rounds, args.threshold, args.python)
@@ -115,7 +117,8 @@ def main(argv=None):
         print(f"\n{args.bad} is not more than {args.threshold:.0%} slower than {args.good}: nothing to find")
         return 1
     short, subject, date = describe(culprit)
-    print(f"\nfirst commit more than {args.threshold:.0%} slower than {args.good}: {culprit}\n  {short} {date} {subject}")
+    print(f"\nfirst commit more than {args.threshold:.0%} slower than {args.good}: {culprit}")
+    print(f"  {short} {date} {subject}")
     return 0
 
 

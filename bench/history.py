@@ -185,8 +185,9 @@ def _progress_line(number, total, points, seconds):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.history", description=__doc__.split("\n")[0])
-    parser.add_argument("revs", nargs="?", help=f"git range, e.g. v1..main; default: the last {DEFAULT_COUNT} commits of {DEFAULT_REVS}")
-    parser.add_argument("--csv", type=Path, default=CSV, help="the history file to append to (default results/history.csv)")
+    default = f"the last {DEFAULT_COUNT} commits of {DEFAULT_REVS}"
+    parser.add_argument("revs", nargs="?", help=f"git range, e.g. v1..main; default: {default}")
+    parser.add_argument("--csv", type=Path, default=CSV, help="the file to append to (default results/history.csv)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per workload and commit")
     parser.add_argument("--touching", default=TOUCHING, help="only commits that change this path ('' for all)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
@@ -195,7 +196,8 @@ def main(argv=None):
     paths = (args.touching,) if args.touching else ()
     listed = commits(args.revs or DEFAULT_REVS, paths=paths, limit=None if args.revs else DEFAULT_COUNT)
     if not listed:
-        print(f"no commits in {args.revs or DEFAULT_REVS}" + (f" touching {args.touching}" if paths else ""), file=sys.stderr)
+        touching = f" touching {args.touching}" if paths else ""
+        print(f"no commits in {args.revs or DEFAULT_REVS}{touching}", file=sys.stderr)
         return 2
     if not args.no_measure:
         seconds = run(listed, args.csv, args.rounds, args.python)

@@ -6,6 +6,7 @@ each series, and who made them.
 figure (it never measures), ``markdown`` writes the page around both.
 """
 
+import itertools
 import math
 import statistics
 from dataclasses import dataclass
@@ -14,9 +15,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+import matplotlib.pyplot as plt
 
-from bench import steps  # noqa: E402
+from bench import steps
 
 MARKDOWN = "HISTORY.md"
 FIGURE = "history.png"
@@ -78,7 +79,7 @@ def _levels(series, found):
     timed = _timed(series)
     cuts = [0] + [i for i, point in enumerate(timed) if any(f.commit == point.commit for f in found)] + [len(timed)]
     levels = []
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in itertools.pairwise(cuts):
         levels += [statistics.median(point.ratio for point in timed[a:b])] * (b - a)
     return levels
 
@@ -88,7 +89,7 @@ def figure(history, found, shorts):
     panels = max(len(history), 1)
     fig, axes = plt.subplots(panels, 1, figsize=(12, 2.6 * panels + 1), sharex=True, squeeze=False)
     positions = {short: x for x, short in enumerate(shorts)}
-    for axes_, (workload, series) in zip(axes[:, 0], history.items()):
+    for axes_, (workload, series) in zip(axes[:, 0], history.items(), strict=True):
         mine = [f for f in found if f.workload == workload]
         _panel(axes_, workload, series, mine, positions)
     axes[-1, 0].set_xticks(range(len(shorts)), shorts, rotation=90, fontsize=8, family="monospace")
@@ -102,7 +103,7 @@ def _panel(axes, workload, series, found, positions):
     timed = _timed(series)
     xs = [positions[point.short] for point in timed]
     ratios = [point.ratio for point in timed]
-    errors = [[r - p.low for r, p in zip(ratios, timed)], [p.high - r for r, p in zip(ratios, timed)]]
+    errors = [[p.ratio - p.low for p in timed], [p.high - p.ratio for p in timed]]
     axes.errorbar(xs, ratios, yerr=errors, fmt="o", markersize=4, capsize=2, color="tab:blue", zorder=3)
     if timed:
         axes.step(xs, _levels(series, found), where="mid", color="tab:gray", linewidth=1, alpha=0.8)

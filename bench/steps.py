@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 
-
 def penalty(n):
     """In units of sigma, how much a step must lower the fit's absolute
     deviations. It grows with the length, as information criteria do: a
@@ -127,9 +126,9 @@ def detect(values, point_noises=(), cost_of_step=None):
         return []
     logs = np.log(values)
     starts = segment(logs, noise(values, point_noises), cost_of_step)
-    ends = starts[1:] + [len(values)]
-    levels = [float(np.exp(np.median(logs[a:b]))) for a, b in zip(starts, ends)]
-    lengths = [b - a for a, b in zip(starts, ends)]
+    ends = [*starts[1:], len(values)]
+    levels = [float(np.exp(np.median(logs[a:b]))) for a, b in zip(starts, ends, strict=True)]
+    lengths = [b - a for a, b in zip(starts, ends, strict=True)]
     return [
         Step(start, levels[k], levels[k + 1], lengths[k], lengths[k + 1]) for k, start in enumerate(starts[1:])
     ]

@@ -2,7 +2,7 @@
 
 Each workload runs in three implementations, interleaved round by round
 (bench/paired.py): knight's kernels, the C baselines (bench/baselines/c.py)
-and the plain-Python recursive search (tests/naive.py, the classic way).
+and the plain-Python recursive search (bench/baselines/python.py, the classic way).
 Numba and C run the same search to the same budget, and their node counts
 must agree exactly. Plain Python is some hundred times slower, so it runs the
 first ``PYTHON_BUDGET`` nodes of the same search; throughput (nodes per
@@ -17,7 +17,7 @@ import time
 
 from bench import paired, record
 from bench.baselines import c as c_baseline
-from bench.baselines import python as python_baseline
+from bench.baselines import python as naive
 from bench.references import KernelsReference
 from bench.searches import Outcome, Search, cpu_clock
 
@@ -38,14 +38,12 @@ WORKLOADS = (
 
 
 def _python_side():
-    naive = python_baseline.load()
-
     def run(search):
         budget = min(search.budget, PYTHON_BUDGET)
         began_cpu = cpu_clock()
         began = time.perf_counter()
         if search.method == "count":
-            status, tours, nodes = naive.count(search.rows, search.cols, search.start, search.closed, budget)
+            status, _, nodes = naive.count(search.rows, search.cols, search.start, search.closed, budget)
         else:
             search_function = getattr(naive, search.method)
             arguments = (search.rows, search.cols, search.start, search.closed, budget)
@@ -115,7 +113,9 @@ def measure(rounds, workloads=WORKLOADS):
                 "median_s": statistics.median(outcome.seconds for outcome in outcomes),
             }
         if "c" in row["sides"] and row["sides"]["c"]["nodes"] != row["sides"]["numba"]["nodes"]:
-            raise AssertionError(f"{search.key}: C placed {row['sides']['c']['nodes']} nodes, Numba {row['sides']['numba']['nodes']}")
+            raise AssertionError(
+                f"{search.key}: C placed {row['sides']['c']['nodes']} nodes, Numba {row['sides']['numba']['nodes']}"
+            )
         rows.append(row)
     return {"rounds": rounds, "python_budget": PYTHON_BUDGET, "missing": missing, "workloads": rows}
 

@@ -103,7 +103,8 @@ def _debugging_port(process, log, seconds=60):
         if process.poll() is not None:
             break
         time.sleep(0.1)
-    raise AssertionError(f"chromium gave no DevTools port (exit {process.poll()}):\n{log.read_text(errors='replace')[-2000:]}")
+    tail = log.read_text(errors="replace")[-2000:]
+    raise AssertionError(f"chromium gave no DevTools port (exit {process.poll()}):\n{tail}")
 
 
 @pytest.fixture(scope="module")

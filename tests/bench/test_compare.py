@@ -4,7 +4,7 @@ tree, answers like an in-process run, and the temporary worktree goes away."""
 import subprocess
 import sys
 
-from bench import compare, revisions
+from bench import revisions
 from bench.searches import Search
 
 SEARCH = Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=5_000)
@@ -28,6 +28,3 @@ def test_a_worker_runs_its_own_revision_and_the_checkout_is_removed():
     expected = SEARCH.run()
     assert (outcome.status, outcome.nodes) == (expected.status, expected.nodes)
 
-
-def test_verdict_against_the_threshold():
-    assert [compare.verdict(ratio, 0.25) for ratio in (0.74, 0.8, 1.0, 1.3)] == ["SLOWER", "ok", "ok", "faster"]

@@ -87,6 +87,10 @@ def scratch_repository(folder):
     return folder
 
 
+# four probes, each a worker compiling greedy in a fresh worktree: 25 s on a calm
+# 2-core machine, 55 s under a load of 7; the fake-timer tests above cover the
+# bisection itself in every run
+@pytest.mark.slow
 def test_the_planted_slowdown_is_named(tmp_path):
     repository = scratch_repository(tmp_path / "repo")
     culprit = find.find("HEAD~4", "HEAD", [SMALL], rounds=3, threshold=0.25, repository=repository, say=lambda _: None)

@@ -1,7 +1,8 @@
 """index.html of a run folder, opened in a real browser: headless Debian
 chromium, driven over the DevTools protocol. Every figure must render at its
 PNG's own size, nothing may be logged as an error, and a screenshot is kept.
-Skipped, with the reason, where chromium is not installed (.ci/run installs it)."""
+The browser test is skipped, with the reason, where chromium is not
+installed (.ci/run installs it)."""
 
 import base64
 import json
@@ -19,7 +20,7 @@ from bench.__main__ import main
 
 # Debian's chromium; on GitHub's Ubuntu images, the Chromium or Chrome they ship
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
 
 QUICK_RUN = ["--sizes", "5", "--shapes", "3x4", "--budget", "20000", "--repeats", "1"]
 
@@ -120,6 +121,7 @@ def test_the_page_is_self_contained(run_folder):
     assert "<script" not in text and "<table>" in text and "<h2>Machine</h2>" in text
 
 
+@needs_browser
 def test_every_figure_renders_at_its_size_with_no_error(run_folder, browser, tmp_path):
     # a copy alone in an empty folder: it must not need the PNGs beside it
     alone = tmp_path / "alone" / page.INDEX

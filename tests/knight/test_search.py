@@ -121,7 +121,8 @@ def test_bitboard_warnsdorff_matches_array_kernel(rows, cols, closed, tiebreak):
     keys = kernels.tie_keys(rows, cols, tiebreak)
     for start in range(rows * cols):
         paths = np.zeros((2, rows * cols), dtype=np.int32)
-        array = kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[0])
+        scratch = kernels.warnsdorff_scratch(rows * cols)
+        array = kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[0], *scratch)
         bits = kernels.warnsdorff_bits(neighbours, keys, start, closed, 20_000, paths[1])
         assert array == bits
         if array[0] == kernels.FOUND:

@@ -4,6 +4,7 @@ Kernels trust their inputs; everything a user can get wrong is caught here
 (or in ``validate``) with a message that names the valid range.
 """
 
+import functools
 import time
 
 import numpy as np
@@ -33,8 +34,18 @@ _compile_seconds = {}
 # large boards.
 
 
+@functools.lru_cache(maxsize=1)
+def _neighbours(rows, cols):
+    """The last board's neighbour table, read-only: the sweep's repeats and
+    start squares and the corner study's tie rules solve one board several
+    times in a row, and the table is most of their set-up."""
+    table = neighbour_table(rows, cols)
+    table.setflags(write=False)
+    return table
+
+
 def _run_backtrack(rows, cols, start, closed, budget, tiebreak):
-    neighbours = neighbour_table(rows, cols)
+    neighbours = _neighbours(rows, cols)
     path = kernels.touched(rows * cols, np.int32)
     scratch = kernels.backtrack_scratch(rows * cols)
     began = time.perf_counter()
@@ -53,7 +64,7 @@ def warnsdorff_kernel(rows, cols):
 
 
 def _run_warnsdorff(rows, cols, start, closed, budget, tiebreak):
-    neighbours = neighbour_table(rows, cols)
+    neighbours = _neighbours(rows, cols)
     keys = kernels.tie_keys(rows, cols, _TIEBREAK[tiebreak])
     path = kernels.touched(rows * cols, np.int32)
     kernel = warnsdorff_kernel(rows, cols)

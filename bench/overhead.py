@@ -132,7 +132,7 @@ def measure_count(rounds, n=COUNT_BOARD):
             times[name]["cpu"].append(cpu_clock() - began_cpu)
             times[name]["wall"].append(time.perf_counter() - began)
     ratios = {
-        clock: _spread([c / ours for c, ours in zip(times["c"][clock], times["knight"][clock])])
+        clock: _spread([c / ours for c, ours in zip(times["c"][clock], times["knight"][clock], strict=True)])
         for clock in ("cpu", "wall")
     }
     tours, nodes = answers["knight"]

@@ -44,15 +44,11 @@ on entering ``c``, how many have ``free`` 0 (they would be cut off) and 1
 
 import numpy as np
 
-from knight._jit import jit
-from knight.kernels import BUDGET, FOUND, NONE
-
-STOPPED = 4
+from knight._jit import _u, jit
+from knight.status import BUDGET, FOUND, NONE, STOPPED
 
 # how often (in nodes, minus one: a mask) a search polls its stop flag
 _STOP_POLL = (1 << 20) - 1
-
-_u = np.uintp  # non-negative indices skip Numba's wraparound check
 
 
 @jit
@@ -93,6 +89,9 @@ def _prepare(neighbours, prefix, closed, pruned, path, visited, free, closes):
         if neighbours[start, k] < 0:
             break
         closes[neighbours[start, k]] = 1
+    if not pruned or depth == n - 1:
+        # ``free`` serves the pruning rule alone
+        return 0
     for square in range(n):
         for k in range(8):
             other = neighbours[square, k]
@@ -100,8 +99,6 @@ def _prepare(neighbours, prefix, closed, pruned, path, visited, free, closes):
                 break
             if visited[other] == 0:
                 free[square] += 1
-    if not pruned or depth == n - 1:
-        return 0
     knight = prefix[depth]
     if free[knight] == 0 or (closed and free[start] == 0):
         return -1
@@ -265,7 +262,9 @@ def _subtree_counter(pruned):
     return count
 
 
-_SUBTREE_COUNTERS = (_subtree_counter(False), _subtree_counter(True))
+count_subtree_plain = _subtree_counter(False)
+count_subtree_pruned = _subtree_counter(True)
+_SUBTREE_COUNTERS = (count_subtree_plain, count_subtree_pruned)
 
 
 @jit
@@ -284,11 +283,16 @@ def probe_tree(neighbours, start, closed, pruned, probes, seed):
     children_ends = np.empty(8, dtype=np.int64)
     total_nodes = 0.0
     total_tours = 0.0
+    # allocated once and cleared per probe: four allocations per probe were
+    # most of the time planning a small count took
+    path = np.empty(n, dtype=np.int32)
+    visited = np.empty(n, dtype=np.uint8)
+    free = np.empty(n, dtype=np.int32)
+    closes = np.empty(n, dtype=np.uint8)
     for _ in range(probes):
-        path = np.empty(n, dtype=np.int32)
-        visited = np.zeros(n, dtype=np.uint8)
-        free = np.zeros(n, dtype=np.int32)
-        closes = np.zeros(n, dtype=np.uint8)
+        visited[:] = 0
+        free[:] = 0
+        closes[:] = 0
         ends = _prepare(neighbours, prefix, closed, pruned, path, visited, free, closes)
         weight = 1.0
         total_nodes += 1.0
@@ -300,7 +304,8 @@ def probe_tree(neighbours, start, closed, pruned, probes, seed):
         for depth in range(last):
             square = path[depth]
             zeros = ones = ones_far = 0
-            for k in range(8):
+            # the tallies and ``free`` serve the pruning rule alone
+            for k in range(8 if pruned else 0):
                 other = neighbours[square, k]
                 if other < 0:
                     break
@@ -338,7 +343,7 @@ def probe_tree(neighbours, start, closed, pruned, probes, seed):
             ends = children_ends[pick]
             path[depth + 1] = target
             visited[target] = 1
-            for k in range(8):
+            for k in range(8 if pruned else 0):
                 if neighbours[target, k] < 0:
                     break
                 free[neighbours[target, k]] -= 1

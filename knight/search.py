@@ -4,24 +4,15 @@ Kernels trust their inputs; everything a user can get wrong is caught here
 (or in ``validate``) with a message that names the valid range.
 """
 
-import functools
 import time
 
 import numpy as np
 
-from knight import kernels, validate
+from knight import kernels, status, validate
 from knight.board import neighbour_table
-from knight.result import Count, Result
+from knight.result import Result
+from knight.validate import DEFAULT_BUDGET
 
-DEFAULT_BUDGET = 100_000_000
-DEFAULT_COUNT_BUDGET = 10**12
-
-_STATUS = {
-    kernels.FOUND: "found",
-    kernels.NONE: "none",
-    kernels.BUDGET: "budget",
-    kernels.DEAD_END: "dead-end",
-}
 _TIEBREAK = {"first": kernels.TIEBREAK_FIRST, "roth": kernels.TIEBREAK_ROTH}
 
 _compile_seconds = {}
@@ -34,23 +25,13 @@ _compile_seconds = {}
 # large boards.
 
 
-@functools.lru_cache(maxsize=1)
-def _neighbours(rows, cols):
-    """The last board's neighbour table, read-only: the sweep's repeats and
-    start squares and the corner study's tie rules solve one board several
-    times in a row, and the table is most of their set-up."""
-    table = neighbour_table(rows, cols)
-    table.setflags(write=False)
-    return table
-
-
 def _run_backtrack(rows, cols, start, closed, budget, tiebreak):
-    neighbours = _neighbours(rows, cols)
+    neighbours = neighbour_table(rows, cols)
     path = kernels.touched(rows * cols, np.int32)
     scratch = kernels.backtrack_scratch(rows * cols)
     began = time.perf_counter()
-    status, _, nodes = kernels.backtrack(neighbours, start, closed, budget, True, path, *scratch)
-    return status, nodes, path, time.perf_counter() - began
+    code, _, nodes = kernels.backtrack(neighbours, start, closed, budget, True, path, *scratch)
+    return code, nodes, path, time.perf_counter() - began
 
 
 # the bitboard kernel holds the visited set in one uint64
@@ -64,23 +45,23 @@ def warnsdorff_kernel(rows, cols):
 
 
 def _run_warnsdorff(rows, cols, start, closed, budget, tiebreak):
-    neighbours = _neighbours(rows, cols)
+    neighbours = neighbour_table(rows, cols)
     keys = kernels.tie_keys(rows, cols, _TIEBREAK[tiebreak])
     path = kernels.touched(rows * cols, np.int32)
     kernel = warnsdorff_kernel(rows, cols)
     # the bitboard kernel's scratch is a few hundred bytes, its own
     scratch = () if kernel is kernels.warnsdorff_bits else kernels.warnsdorff_scratch(rows * cols)
     began = time.perf_counter()
-    status, nodes = kernel(neighbours, keys, start, closed, budget, path, *scratch)
-    return status, nodes, path, time.perf_counter() - began
+    code, nodes = kernel(neighbours, keys, start, closed, budget, path, *scratch)
+    return code, nodes, path, time.perf_counter() - began
 
 
 def _run_greedy(rows, cols, start, closed, budget, tiebreak):
     path = kernels.touched(rows * cols, np.int32)
     degree = kernels.greedy_scratch(rows * cols)
     began = time.perf_counter()
-    status, nodes = kernels.greedy(rows, cols, start, _TIEBREAK[tiebreak], closed, budget, path, degree)
-    return status, nodes, path, time.perf_counter() - began
+    code, nodes = kernels.greedy(rows, cols, start, _TIEBREAK[tiebreak], closed, budget, path, degree)
+    return code, nodes, path, time.perf_counter() - began
 
 
 _RUNNERS = {"backtrack": _run_backtrack, "warnsdorff": _run_warnsdorff, "greedy": _run_greedy}
@@ -119,7 +100,7 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     budget = validate.budget(budget, DEFAULT_BUDGET)
     validate.fits_in_memory(rows, cols, method)
     compile_kernels([method])
-    status, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
+    code, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
     return Result(
         rows=rows,
         cols=cols,
@@ -127,69 +108,9 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
         method=method,
         closed=bool(closed),
         budget=budget,
-        status=_STATUS[status],
+        status=status.WORDS[code],
         nodes=int(nodes),
         seconds=seconds,
-        tour=path if status == kernels.FOUND else None,
+        tour=path if code == status.FOUND else None,
         tiebreak=tiebreak,
-    )
-
-
-def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, pruned=True,
-                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
-    """Count every tour (directed: a path and its reverse are two) from
-    ``start``, or from every start square when ``start`` is None.
-
-    ``pruned`` cuts branches that provably cannot finish a tour (same
-    counts, far fewer nodes); ``symmetry`` searches one start per class of
-    symmetric squares. The search is split into work units at ``depth``
-    moves from the start (None: an automatic cut; 0: one unit per start),
-    run on ``workers`` local threads (default all cores) or on the Dask
-    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
-    recording finished units; units already there are not run again. Each
-    work unit places at most ``budget`` nodes (default
-    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
-    ``(units finished, units in all)``. Returns a ``Count``.
-    """
-    from knight import counting
-
-    rows, cols = validate.board(rows, cols)
-    budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
-    validate.fits_in_memory(rows, cols, "count")
-    if start is None:
-        starts = range(rows * cols)
-    else:
-        row, col = validate.start(rows, cols, start)
-        starts = [row * cols + col]
-    if depth is not None:
-        depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
-    if workers is not None:
-        workers = validate.integer(workers, "workers", minimum=1)
-    counting.count_unit(3, 4, False, pruned, 10, [0])  # compile (or load) before the clock starts
-    executor = counting.local_executor(workers) if scheduler is None else counting.dask_executor(scheduler)
-    plan, totals, seconds = counting.count(
-        rows, cols, starts, bool(closed), bool(pruned), symmetry, depth, budget, executor, resume, progress
-    )
-    tours = np.zeros(rows * cols, dtype=np.int64)
-    nodes = np.zeros(rows * cols, dtype=np.int64)
-    for searched, members in plan.classes.items():
-        tours[members] = totals.tours[searched]
-        nodes[searched] = totals.nodes[searched]
-    if start is None:
-        tours, nodes = tours.reshape(rows, cols), nodes.reshape(rows, cols)
-    else:
-        tours, nodes = int(tours[starts[0]]), int(nodes[starts[0]])
-    return Count(
-        rows=rows,
-        cols=cols,
-        start=None if start is None else (row, col),
-        closed=bool(closed),
-        budget=budget,
-        tours=tours,
-        nodes=nodes,
-        complete=all(totals.complete.values()),
-        seconds=seconds,
-        pruned=bool(pruned),
-        depth=plan.depth,
-        units=len(plan.units),
     )

@@ -7,8 +7,8 @@ import pytest
 from bench.baselines import python as naive
 from knight import count_tours, is_tour, kernels, solve
 from knight.board import neighbour_table
-from knight.search import warnsdorff_kernel
 from knight.check import tour_problem
+from knight.search import warnsdorff_kernel
 
 SHAPES = [(rows, cols) for rows in range(1, 7) for cols in range(1, 7)]
 
@@ -57,7 +57,7 @@ def test_greedy_matches_reference(rows, cols, closed):
 def test_count_matches_reference(rows, cols, closed):
     for start in _starts(rows, cols):
         counted = count_tours(rows, cols, start, closed=closed, pruned=False)
-        status, tours, nodes = naive.count(rows, cols, start, closed)
+        _, tours, nodes = naive.count(rows, cols, start, closed)
         assert (counted.tours, counted.nodes, counted.complete) == (tours, nodes, True)
 
 
@@ -84,8 +84,9 @@ def test_greedy_follows_warnsdorff_rule_on_large_board():
     result = solve(rows, cols, (0, 0), method="greedy")
     status, nodes, path = naive.greedy(rows, cols, (0, 0))
     assert (result.status, result.nodes) == (status, nodes)
-    if status == "found":
-        assert is_tour(rows, cols, result.tour)
+    assert status == "found"  # else the walk below would check nothing
+    assert result.coordinates().tolist() == [list(cell) for cell in path]
+    assert is_tour(rows, cols, result.tour)
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
@@ -133,3 +134,31 @@ def test_bitboard_warnsdorff_matches_array_kernel(rows, cols, closed, tiebreak):
 def test_solve_switches_kernel_at_64_squares():
     assert warnsdorff_kernel(8, 8) is kernels.warnsdorff_bits
     assert warnsdorff_kernel(5, 13) is kernels.warnsdorff
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_kernels_ignore_what_their_scratch_held(closed):
+    # search.py hands kernels scratch it allocated (and may one day reuse):
+    # whatever it held, the answer is the same
+    rows, cols = 9, 10
+    neighbours = neighbour_table(rows, cols)
+    keys = kernels.tie_keys(rows, cols, kernels.TIEBREAK_ROTH)
+    for start in (0, 37, 89):
+        answers = []
+        for garbage in (0, 0x5A):
+            scratches = [kernels.backtrack_scratch(rows * cols), kernels.warnsdorff_scratch(rows * cols),
+                         (kernels.greedy_scratch(rows * cols),)]
+            for scratch in scratches:
+                for array in scratch:
+                    array.view(np.uint8).fill(garbage)
+            paths = np.full((3, rows * cols), garbage, dtype=np.int32)
+            found = (
+                kernels.backtrack(neighbours, start, closed, 20_000, True, paths[0], *scratches[0]),
+                kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[1], *scratches[1]),
+                kernels.greedy(rows, cols, start, kernels.TIEBREAK_ROTH, closed, 20_000, paths[2], *scratches[2]),
+            )
+            # a tour fills the path; a greedy walk fills its first nodes squares
+            walked = paths[2][: found[2][1]].tolist()
+            tours = [path.tolist() for path, answer in zip(paths, found, strict=True) if answer[0] == kernels.FOUND]
+            answers.append((found, walked, tours))
+        assert answers[0] == answers[1]

@@ -1,9 +1,10 @@
 """Compiled search kernels: iterative depth-first searches over arrays.
 
 Kernels trust their arguments: ``search.py`` validates and builds the arrays.
-Each kernel takes its scratch arrays from the caller (``*_scratch`` makes
-them), so that a timed call touches no fresh memory; concurrent calls
-(threads, since kernels release the GIL) each need their own.
+Each kernel but the bitboard one (whose scratch is a few hundred bytes)
+takes its scratch arrays from the caller (``*_scratch`` makes them), so
+that a timed call touches no fresh memory; concurrent calls (threads, since
+kernels release the GIL) each need their own.
 
 Shared conventions
 ------------------

@@ -8,7 +8,7 @@ runs the short one (``make bench-quick``); any of --sizes, --shapes,
 import dataclasses
 import sys
 
-from bench import corners, folders, plan, presets, report, versus
+from bench import corners, folders, overhead, plan, presets, report, versus
 from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from knight import validate
@@ -95,6 +95,9 @@ def build_parser():
         help="preset sweeps: skip timing Numba against C and plain Python (figure 6)",
     )
     every.add_argument(
+        "--no-overhead", action="store_true", help="preset sweeps: skip timing set-up against search (solve, count)"
+    )
+    every.add_argument(
         "--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)"
     )
     every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
@@ -173,12 +176,14 @@ def _extras(args):
     return {
         "versus_rounds": None if args.no_versus else (VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS),
         "corners_largest": None if args.no_corners else (corners.LARGEST_QUICK if args.quick else corners.LARGEST),
+        "overhead": None if args.no_overhead else ("quick" if args.quick else "default"),
     }
 
 
 def _run_extras(folder):
-    """Time Numba against C and plain Python, and run the corner study, as
-    the run's meta.json planned them (a resumed run does the same)."""
+    """Time Numba against C and plain Python, run the corner study and time
+    set-up against search, as the run's meta.json planned them (a resumed
+    run does the same)."""
     extras = sweeping.load(folder)[1].get("extras") or {}
     if extras.get("versus_rounds"):
         print("bench: Numba against C and plain Python", file=sys.stderr)
@@ -186,6 +191,9 @@ def _run_extras(folder):
     if extras.get("corners_largest"):
         print(f"bench: every n x n from the corner, n = 5..{extras['corners_largest']}", file=sys.stderr)
         corners.run_into(folder, extras["corners_largest"])
+    if extras.get("overhead"):
+        print("bench: set-up against search (solve, plain count)", file=sys.stderr)
+        overhead.run_into(folder, quick=extras["overhead"] == "quick")
 
 
 def main(argv=None):

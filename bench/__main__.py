@@ -6,6 +6,7 @@ runs the short one (``make bench-quick``); any of --sizes, --shapes,
 """
 
 import dataclasses
+import math
 import sys
 
 from bench import corners, folders, plan, presets, report, versus
@@ -20,6 +21,8 @@ DEFAULT_REPEATS = 3
 VERSUS_ROUNDS = 5
 VERSUS_ROUNDS_QUICK = 1
 _SWEEP_OPTIONS = ("sizes", "shapes", "methods", "starts", "tours", "tiebreak")
+# the side of the largest square board the kernels take
+LARGEST_SIDE = math.isqrt(validate.MAX_SQUARES)
 
 
 def parse_sizes(text):
@@ -30,9 +33,10 @@ def parse_sizes(text):
         item = item.strip()
         span, _, step = item.partition(":")
         low, dash, high = span.partition("-")
-        low = validate.integer_text(low, "board size")
-        high = validate.integer_text(high, "board size") if dash else low
-        step = validate.integer_text(step, "size step") if step else 1
+        # sides checked before a range is expanded: 1-10**12 must not fill memory
+        low = validate.integer_text(low, "board size", maximum=LARGEST_SIDE)
+        high = validate.integer_text(high, "board size", maximum=LARGEST_SIDE) if dash else low
+        step = validate.integer_text(step, "size step", maximum=LARGEST_SIDE) if step else 1
         if high < low:
             raise InvalidArgument(f"size range {item!r} is empty: write the smaller size first")
         sizes += range(low, high + 1, step)
@@ -90,7 +94,7 @@ def build_parser():
 
 
 def custom_sweep(args):
-    budget = validate.integer_text(args.budget, "budget") if args.budget else CUSTOM_BUDGET
+    budget = _budget(args.budget) if args.budget else CUSTOM_BUDGET
     shapes = ()
     if args.sizes or not args.shapes:
         shapes += presets.squares(parse_sizes(args.sizes or CUSTOM_SIZES))
@@ -108,6 +112,10 @@ def custom_sweep(args):
     return plan.Sweep((part,))
 
 
+def _budget(text):
+    return validate.integer_text(text, "budget", maximum=validate.MAX_INT64)
+
+
 def sweep_from(args):
     """The sweep the options describe, checked; InvalidArgument if not valid."""
     custom = any(getattr(args, name) is not None for name in _SWEEP_OPTIONS)
@@ -115,9 +123,9 @@ def sweep_from(args):
         raise InvalidArgument("--quick is a preset sweep; it takes no --sizes, --shapes, --methods, --starts, --tours or --tiebreak")
     sweep = custom_sweep(args) if custom else presets.PRESETS["quick" if args.quick else "default"]()
     if args.budget and not custom:
-        budget = validate.integer_text(args.budget, "budget")
+        budget = _budget(args.budget)
         sweep = dataclasses.replace(sweep, parts=tuple(dataclasses.replace(part, budget=budget) for part in sweep.parts))
-    repeats = validate.integer_text(args.repeats, "repeats") if args.repeats else DEFAULT_REPEATS
+    repeats = validate.integer_text(args.repeats, "repeats", maximum=plan.MAX_REPEATS) if args.repeats else DEFAULT_REPEATS
     sweep = dataclasses.replace(sweep, repeats=repeats, search_impossible=args.search_impossible)
     plan.check(sweep)
     return sweep

@@ -120,7 +120,9 @@ def _board(args):
 
 
 def _budget(args):
-    return None if args.budget is None else validate.integer_text(args.budget, "budget", minimum=1)
+    if args.budget is None:
+        return None
+    return validate.integer_text(args.budget, "budget", minimum=1, maximum=validate.MAX_INT64)
 
 
 def run_solve(args, out):
@@ -165,8 +167,8 @@ def run_solve(args, out):
     return 0
 
 
-def _optional_integer(text, name, minimum):
-    return None if text is None else validate.integer_text(text, name, minimum=minimum)
+def _optional_integer(text, name, minimum, maximum):
+    return None if text is None else validate.integer_text(text, name, minimum=minimum, maximum=maximum)
 
 
 def _start_squares(rows, cols, start):
@@ -186,8 +188,8 @@ def run_count(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else parse_start(args.start, rows, cols)
     budget = _budget(args)
-    depth = _optional_integer(args.depth, "depth", 0)
-    workers = _optional_integer(args.workers, "workers", 1)
+    depth = _optional_integer(args.depth, "depth", 0, rows * cols - 1)
+    workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
     validate.fits_in_memory(rows, cols, "count")
 
     from knight.search import count_tours
@@ -268,8 +270,8 @@ def _count_with_progress(count_tours, rows, cols, start, closed, budget, options
 def run_estimate(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else parse_start(args.start, rows, cols)
-    probes = validate.integer_text(args.probes, "probes", minimum=1)
-    seed = validate.integer_text(args.seed, "seed", minimum=0)
+    probes = validate.integer_text(args.probes, "probes", minimum=1, maximum=validate.MAX_INT64)
+    seed = validate.integer_text(args.seed, "seed", minimum=0, maximum=validate.MAX_SEED)
     validate.fits_in_memory(rows, cols, "count")
 
     from knight.estimate import estimate_count

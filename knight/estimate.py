@@ -16,7 +16,7 @@ from typing import Optional
 
 import numpy as np
 
-from knight import count_kernels, counting
+from knight import count_kernels, counting, validate
 
 DEFAULT_PROBES = 10_000
 # nodes in the timed sample run that measures this machine's node rate
@@ -45,7 +45,9 @@ class Estimate:
 
 def _probe(rows, cols, start, closed, pruned, probes, seed):
     neighbours = counting.neighbour_table_of(rows, cols)
-    return count_kernels.probe_tree(neighbours, start, closed, pruned, probes, seed + start)
+    # each start its own stream; wrapped, as np.random.seed takes 32 bits
+    stream = (seed + start) % (validate.MAX_SEED + 1)
+    return count_kernels.probe_tree(neighbours, start, closed, pruned, probes, stream)
 
 
 def _node_rate(rows, cols, start, closed):
@@ -64,6 +66,7 @@ def estimate_count(rows, cols, starts, closed=False, probes=DEFAULT_PROBES, seed
     """Estimate the count from ``starts`` (0-based squares) as ``count_tours``
     runs it: one start per symmetry class, parity-impossible starts skipped
     by the pruned count. Returns an ``Estimate``."""
+    probes, seed, workers = validate.probes(probes), validate.seed(seed), validate.workers(workers)
     classes = counting.symmetry_classes(rows, cols, starts)
     plain_nodes = pruned_nodes = tours = 0.0
     pruned_starts = []

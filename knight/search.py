@@ -146,7 +146,7 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     if depth is not None:
         depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
     if workers is not None:
-        workers = validate.integer(workers, "workers", minimum=1)
+        workers = validate.workers(workers)
     counting.count_unit(3, 4, False, pruned, 10, [0])  # compile (or load) before the clock starts
     executor = counting.local_executor(workers) if scheduler is None else counting.dask_executor(scheduler)
     plan, totals, seconds = counting.count(

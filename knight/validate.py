@@ -14,6 +14,15 @@ TIEBREAKS = ("first", "roth")
 
 # Squares are stored as int32 inside the kernels.
 MAX_SQUARES = 2**31 - 1
+# Node budgets, probe counts and node tallies are int64 inside the kernels.
+MAX_INT64 = 2**63 - 1
+# np.random.seed (NumPy's and Numba's) takes an unsigned 32-bit seed.
+MAX_SEED = 2**32 - 1
+# More local threads than this is a typo, not a machine (each is an OS thread).
+MAX_WORKERS = 1024
+# An argument echoed back in an error message is cut to this many characters,
+# so that a pasted megabyte still gives a one-line error.
+_SHOWN_CHARACTERS = 40
 
 # Bytes each search holds per square (arrays in knight.kernels, the
 # neighbour table and the temporaries that build it), for refusing a board
@@ -29,25 +38,49 @@ _COUNT_TABLE_BYTES = 32 + 48
 _COUNT_SCRATCH_BYTES = 4 + 1 + 4 + 1 + 5 * 8
 
 
+def shown(value):
+    """``repr(value)``, cut short: for error messages."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's __repr__ must not replace our error
+        text = f"<{type(value).__name__}>"
+    if len(text) > _SHOWN_CHARACTERS:
+        text = text[: _SHOWN_CHARACTERS - 3] + "..."
+    return text
+
+
+def _valid_range(minimum, maximum):
+    if maximum is None:
+        return f">= {minimum}"
+    if minimum is None:
+        return f"<= {maximum}"
+    return f"in {minimum}..{maximum}"
+
+
 def integer(value, name, minimum=None, maximum=None):
     """``value`` as an int, or InvalidArgument naming ``name`` and its range."""
+    valid = "" if minimum is None and maximum is None else " " + _valid_range(minimum, maximum)
     try:
         number = operator.index(value)
     except TypeError:
-        raise InvalidArgument(f"{name} must be an integer, got {value!r}") from None
+        raise InvalidArgument(f"{name} must be an integer{valid}, got {shown(value)}") from None
     if isinstance(value, bool):
-        raise InvalidArgument(f"{name} must be an integer, got {value!r}")
+        raise InvalidArgument(f"{name} must be an integer{valid}, got {value!r}")
     too_small = minimum is not None and number < minimum
     too_large = maximum is not None and number > maximum
     if too_small or too_large:
-        if maximum is None:
-            valid = f">= {minimum}"
-        elif minimum is None:
-            valid = f"<= {maximum}"
-        else:
-            valid = f"in {minimum}..{maximum}"
-        raise InvalidArgument(f"{name} must be {valid}, got {number}")
+        raise InvalidArgument(f"{name} must be{valid}, got {shown(number)}")
     return number
+
+
+def flag(value, name):
+    """``value`` as a bool: True, False (or 1, 0, NumPy's bools)."""
+    try:
+        if value is True or value is False or value in (0, 1):
+            return bool(value)
+    except (TypeError, ValueError):  # arrays and other things that do not compare to a bool
+        pass
+    raise InvalidArgument(f"{name} must be True or False, got {shown(value)}")
 
 
 def board(rows, cols):
@@ -73,16 +106,31 @@ def start(rows, cols, start):
 
 
 def choice(value, name, options):
-    if value not in options:
-        raise InvalidArgument(f"unknown {name} {value!r}; choose one of {', '.join(options)}")
+    if not isinstance(value, str) or value not in options:
+        raise InvalidArgument(f"unknown {name} {shown(value)}; choose one of {', '.join(options)}")
     return value
 
 
 def budget(value, default):
-    """Checked node budget; ``None`` means ``default``."""
+    """Checked node budget (it must fit the kernels' int64); ``None`` means ``default``."""
     if value is None:
         return default
-    return integer(value, "budget", minimum=1)
+    return integer(value, "budget", minimum=1, maximum=MAX_INT64)
+
+
+def workers(value):
+    """Checked number of local threads; ``None`` means every core."""
+    return None if value is None else integer(value, "workers", minimum=1, maximum=MAX_WORKERS)
+
+
+def probes(value):
+    """Checked number of Knuth probes per start (an int64 in the kernel)."""
+    return integer(value, "probes", minimum=1, maximum=MAX_INT64)
+
+
+def seed(value):
+    """Checked random seed: what np.random.seed takes."""
+    return integer(value, "seed", minimum=0, maximum=MAX_SEED)
 
 
 def available_memory():
@@ -117,10 +165,12 @@ def fits_in_memory(rows, cols, method):
         )
 
 
-def integer_text(text, name, minimum=1):
+def integer_text(text, name, minimum=1, maximum=None):
     """An integer typed on the command line, checked like ``integer``."""
     try:
         number = int(text.strip())
-    except ValueError:
-        raise InvalidArgument(f"{name} must be an integer >= {minimum}, got {text!r}") from None
-    return integer(number, name, minimum=minimum)
+    except ValueError:  # not digits, or more digits than Python converts
+        raise InvalidArgument(
+            f"{name} must be an integer {_valid_range(minimum, maximum)}, got {shown(text)}"
+        ) from None
+    return integer(number, name, minimum=minimum, maximum=maximum)

@@ -126,7 +126,12 @@ def test_resume_after_a_crash_mid_line(tmp_path):
     [
         (["--methods", "dfs"], "unknown method 'dfs'"),
         (["--sizes", "8-5"], "size range '8-5' is empty"),
-        (["--budget", "0"], "budget must be >= 1, got 0"),
+        (["--budget", "0"], "budget must be in 1..9223372036854775807, got 0"),
+        # item 1 of issue 13: an OverflowError, and a run folder --resume could never finish
+        (["--budget", "99999999999999999999"], "budget must be in 1..9223372036854775807"),
+        (["--quick", "--budget", "99999999999999999999"], "budget must be in 1..9223372036854775807"),
+        (["--sizes", "1-99999999999"], "board size must be in 1..46340"),
+        (["--repeats", "99999999999999"], "repeats must be in 1..1000"),
         (["--repeats", "0"], "repeats must be"),
         (["--starts", "9,9"], "start row must be in 1..5"),
         (["--tours", "round"], "invalid choice"),

@@ -95,13 +95,25 @@ ERRORS = [
     (["solve", "5", "30", "--start", "a1"], "at most 26 columns"),
     (["solve", "5", "5", "--method", "dfs"], "unknown method 'dfs'"),
     (["solve", "5", "5", "--tiebreak", "last"], "unknown tiebreak"),
-    (["solve", "5", "5", "--budget", "0"], "budget must be >= 1"),
+    (["solve", "5", "5", "--budget", "0"], "budget must be in 1..9223372036854775807"),
     (["solve", "5", "5", "--budget", "lots"], "budget must be an integer"),
     (["solve", "50000", "50000"], "at most 2147483647"),
     (["count", "5", "5", "--start", "0,0"], "start row must be in 1..5"),
     (["exists", "0", "1"], "rows must be >= 1"),
     (["fly", "5", "5"], "invalid choice"),
     (["solve", "5"], "required"),
+    # item 1 of issue 13: past 64 bits, where the kernels' int64 overflowed
+    (["solve", "5", "5", "--budget", "9223372036854775808"], "budget must be in 1..9223372036854775807"),
+    (["count", "5", "5", "--budget", str(2**64)], "budget must be in 1..9223372036854775807"),
+    (["count", "5", "5", "--workers", "9" * 30], "workers must be in 1..1024"),
+    (["count", "5", "5", "--depth", "9" * 30], "depth must be in 0..24"),
+    (["solve", "9" * 30, "5"], "at most 2147483647"),
+    (["solve", "5", "5", "--start", "1," + "9" * 30], "start col must be in 1..5"),
+    (["solve", "5", "5", "--budget", "9" * 5000], "budget must be an integer in 1..9223372036854775807"),
+    # item 2: a Numba typing error before
+    (["estimate", "5", "5", "--seed", "99999999999999999999999"], "seed must be in 0..4294967295"),
+    (["estimate", "5", "5", "--seed", "-1"], "seed must be in 0..4294967295"),
+    (["estimate", "5", "5", "--probes", "10000000000000000000000"], "probes must be in 1..9223372036854775807"),
 ]
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, kernels
+from knight import count_kernels, dask_client, kernels
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 from knight.unit_store import UnitStore
@@ -192,16 +192,7 @@ def local_executor(workers=None):
 
 def dask_executor(address):
     """An executor on the Dask cluster whose scheduler is at ``address``."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InvalidArgument("--scheduler needs Dask: pip install 'knight[dask]'") from None
-    try:
-        client = Client(address, timeout=DASK_CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InvalidArgument(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
-    return _DaskExecutor(client)
+    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS))
 
 
 class _DaskExecutor:

@@ -10,6 +10,7 @@ import numpy as np
 
 from knight import kernels, validate
 from knight.board import neighbour_table
+from knight.errors import InvalidArgument
 from knight.result import Count, Result
 
 DEFAULT_BUDGET = 100_000_000
@@ -74,6 +75,7 @@ def compile_kernels(methods=validate.METHODS):
     A method's first call pays this once per process; ``solve`` calls it so
     that ``Result.seconds`` never includes compilation.
     """
+    methods = validate.choices(methods, "method", validate.METHODS)
     for method in methods:
         if method not in _compile_seconds:
             began = time.perf_counter()
@@ -99,6 +101,7 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     method = validate.choice(method, "method", validate.METHODS)
     tiebreak = validate.choice(tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = validate.budget(budget, DEFAULT_BUDGET)
+    closed = validate.flag(closed, "closed")
     validate.fits_in_memory(rows, cols, method)
     compile_kernels([method])
     status, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
@@ -137,6 +140,9 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
 
     rows, cols = validate.board(rows, cols)
     budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
+    closed, pruned, symmetry = (validate.flag(v, n) for v, n in ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
     validate.fits_in_memory(rows, cols, "count")
     if start is None:
         starts = range(rows * cols)

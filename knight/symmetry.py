@@ -38,8 +38,15 @@ def symmetries(rows, cols):
 
 def symmetry_class(rows, cols, square):
     """Every square that a symmetry maps ``square`` (0-based ``(row, col)``)
-    to, itself included, sorted."""
-    row, col = square
+    to, itself included, sorted. InvalidArgument for a square off the board."""
+    from knight import validate
+
+    rows, cols = validate.board(rows, cols)
+    row, col = validate.start(rows, cols, square, name="square")
+    return _class(rows, cols, row, col)
+
+
+def _class(rows, cols, row, col):
     return sorted({move(row, col) for move in symmetries(rows, cols)})
 
 
@@ -50,6 +57,6 @@ def representatives(rows, cols):
     classes = {}
     for row in range(rows):
         for col in range(cols):
-            members = symmetry_class(rows, cols, (row, col))
+            members = _class(rows, cols, row, col)
             classes.setdefault(members[0], members)
     return classes

@@ -94,14 +94,16 @@ def board(rows, cols):
     return rows, cols
 
 
-def start(rows, cols, start):
-    """Checked 0-based ``(row, col)`` start square."""
+def start(rows, cols, start, name="start"):
+    """Checked 0-based ``(row, col)`` square (``name`` says which, in errors)."""
+    if isinstance(start, (str, bytes)):  # "12" would unpack to ("1", "2")
+        raise InvalidArgument(f"{name} must be a (row, col) pair, got {shown(start)}")
     try:
         row, col = start
     except (TypeError, ValueError):
-        raise InvalidArgument(f"start must be a (row, col) pair, got {start!r}") from None
-    row = integer(row, "start row", minimum=0, maximum=rows - 1)
-    col = integer(col, "start col", minimum=0, maximum=cols - 1)
+        raise InvalidArgument(f"{name} must be a (row, col) pair, got {shown(start)}") from None
+    row = integer(row, f"{name} row", minimum=0, maximum=rows - 1)
+    col = integer(col, f"{name} col", minimum=0, maximum=cols - 1)
     return row, col
 
 
@@ -109,6 +111,19 @@ def choice(value, name, options):
     if not isinstance(value, str) or value not in options:
         raise InvalidArgument(f"unknown {name} {shown(value)}; choose one of {', '.join(options)}")
     return value
+
+
+def choices(values, name, options):
+    """A non-empty collection of ``choice``s, as a tuple."""
+    if isinstance(values, str):
+        values = (values,)
+    try:
+        values = tuple(values)
+    except TypeError:
+        raise InvalidArgument(f"{name}s must be a list of {', '.join(options)}, got {shown(values)}") from None
+    if not values:
+        raise InvalidArgument(f"no {name} given; choose from {', '.join(options)}")
+    return tuple(choice(value, name, options) for value in values)
 
 
 def budget(value, default):
@@ -154,9 +169,10 @@ def memory_needed(rows, cols, method):
     return rows * cols * _BYTES_PER_SQUARE[method]
 
 
-def fits_in_memory(rows, cols, method):
-    """Refuse, before allocating, a board the search could not hold."""
-    needed = memory_needed(rows, cols, method)
+def fits_in_memory(rows, cols, method, held=0):
+    """Refuse, before allocating, a board the search could not hold;
+    ``held``: bytes the caller needs besides (the CLI's output buffer)."""
+    needed = memory_needed(rows, cols, method) + held
     available = available_memory()
     if needed > available:
         raise InvalidArgument(

@@ -287,7 +287,9 @@ def count(rows, cols, starts, closed=False, pruned=True, symmetry=True, depth=No
     ``seconds`` being the wall time of planning and running."""
     began = time.perf_counter()
     plan_ = plan(rows, cols, starts, closed, pruned, depth, symmetry, budget)
-    store = None if resume is None else UnitStore.open(resume, plan_.header())
+    # the budget is part of what a unit's answer means: a unit stopped by a
+    # budget of 10^5 must not stand in for one run to 10^12
+    store = None if resume is None else UnitStore.open(resume, {**plan_.header(), "budget": budget})
     try:
         results = run_units(plan_, executor or local_executor(), budget, store, progress)
     finally:

@@ -9,7 +9,7 @@ import dataclasses
 import math
 import sys
 
-from bench import corners, folders, plan, presets, report, versus
+from bench import corners, folders, plan, presets, record, report, versus
 from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from knight import validate
@@ -142,6 +142,8 @@ def prepare(argv):
         if given:
             raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
         folder, _, _ = sweeping.load(args.resume)
+        # refuse now, in one line, a folder another sweep is writing
+        record.RunsFile(folder / record.RUNS).close()
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
@@ -182,6 +184,8 @@ def main(argv=None):
         _run_extras(folder)
         if not args.no_plots:
             report.write(folder, heatmaps)
+    except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
+        return fail(error)
     except KeyboardInterrupt:
         print(
             f"bench: interrupted; the finished runs are kept in {folder}. "

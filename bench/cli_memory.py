@@ -32,8 +32,20 @@ def _api_code(side):
 def cases(side):
     """``{name: argv}`` of the processes to measure."""
     start = f"{side // 2 + 1},{side // 2 + 1}"
-    command = [sys.executable, "-m", "knight", "solve", str(side), str(side), "--method", "greedy",
-               "--start", start, "--tiebreak", "roth"]
+    command = [
+        sys.executable,
+        "-m",
+        "knight",
+        "solve",
+        str(side),
+        str(side),
+        "--method",
+        "greedy",
+        "--start",
+        start,
+        "--tiebreak",
+        "roth",
+    ]
     return {
         "api": [sys.executable, "-c", _api_code(side)],
         "cli text": command,

@@ -26,7 +26,9 @@ def check_parent(parent):
         raise InvalidArgument(f"cannot put run folders in {parent}: {existing} is not writable")
     pointer = parent / LATEST
     if (pointer.exists() or pointer.is_symlink()) and not _is_pointer(pointer):
-        raise InvalidArgument(f"{pointer} was not written by python -m bench; move it away so it can point at the newest run")
+        raise InvalidArgument(
+            f"{pointer} was not written by python -m bench; move it away so it can point at the newest run"
+        )
 
 
 def _is_pointer(pointer):

@@ -18,14 +18,14 @@ import math
 import os
 from dataclasses import asdict, dataclass, fields
 
-from knight import journal, strict_json
+from knight import journal, status, strict_json
 from knight.errors import InvalidArgument
 
 RUNS = "runs.csv"
 META = "meta.json"
 
 # what a status says about a run
-SEARCHED = ("found", "none", "budget", "dead-end")
+SEARCHED = tuple(status.WORDS.values())
 IMPOSSIBLE = "impossible"
 
 
@@ -112,7 +112,7 @@ def from_fields(values):
     """A RunRecord from one CSV line's fields; ValueError if they do not fit."""
     if len(values) != len(COLUMNS):
         raise ValueError(f"expected {len(COLUMNS)} fields, got {len(values)}")
-    return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values)})
+    return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values, strict=True)})
 
 
 def _parse(line):
@@ -125,7 +125,9 @@ def _differs(line):
     return None
 
 
-RUNS_FORMAT = journal.Format(kind="a runs.csv of python -m bench", header=",".join(COLUMNS), parse=_parse, differs=_differs)
+RUNS_FORMAT = journal.Format(
+    kind="a runs.csv of python -m bench", header=",".join(COLUMNS), parse=_parse, differs=_differs
+)
 
 
 def read_runs(path):

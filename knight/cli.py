@@ -7,7 +7,6 @@ and ``--help`` answer at once.
 
 import argparse
 import math
-import re
 import sys
 
 from knight import strict_json, validate
@@ -33,33 +32,6 @@ class _Parser(argparse.ArgumentParser):
         raise InvalidArgument(f"{message} (see '{self.prog} --help')")
 
 
-def parse_start(text, rows, cols):
-    """A start square typed by the user, as a 0-based ``(row, col)``.
-
-    ``R,C`` is 1-based (row 1 is the first row printed). Chess notation such
-    as ``e4`` names the column by letter and counts ranks from the last
-    row printed, on boards of at most 26 columns.
-    """
-    text = text.strip()
-    pair = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", text)
-    if pair:
-        row, col = int(pair[1]), int(pair[2])
-        validate.integer(row, "start row", minimum=1, maximum=rows)
-        validate.integer(col, "start col", minimum=1, maximum=cols)
-        return row - 1, col - 1
-    chess = re.fullmatch(r"([a-zA-Z])(\d+)", text)
-    if chess:
-        if cols > 26:
-            raise InvalidArgument(f"chess notation needs at most 26 columns, the board has {cols}; use R,C")
-        file = ord(chess[1].lower()) - ord("a") + 1
-        rank = int(chess[2])
-        last_file = chr(ord("a") + cols - 1)
-        if file > cols or not 1 <= rank <= rows:
-            raise InvalidArgument(f"start {text!r} is off the board: files a-{last_file}, ranks 1-{rows}")
-        return rows - rank, file - 1
-    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {text!r}")
-
-
 def format_board(rows, cols, tour):
     """The board with each square's 1-based step number, columns aligned."""
     steps = [[0] * cols for _ in range(rows)]
@@ -68,6 +40,12 @@ def format_board(rows, cols, tour):
         steps[row][col] = step
     width = len(str(rows * cols))
     return "\n".join(" ".join(f"{step:>{width}}" for step in line) for line in steps)
+
+
+def _power_of_ten(number):
+    """``10^12`` for 10**12: a budget as the help text writes it."""
+    exponent = len(str(number)) - 1
+    return f"10^{exponent}" if number == 10**exponent else str(number)
 
 
 def _board_args(parser):
@@ -88,14 +66,16 @@ def build_parser():
     solve.add_argument("--start", default="1,1", help="R,C (1-based) or chess notation like e4; default 1,1")
     solve.add_argument("--method", default="warnsdorff", help=f"{'|'.join(validate.METHODS)}; default warnsdorff")
     solve.add_argument("--tiebreak", default="first", help="first|roth: order among equal onward degrees")
-    solve.add_argument("--budget", help="most nodes to place before giving up; default 100000000")
+    solve.add_argument("--budget", help=f"most nodes to place before giving up; default {validate.DEFAULT_BUDGET}")
     solve.add_argument("--closed", action="store_true", help="require the last square to be a move from the first")
     _json_arg(solve)
 
     count = commands.add_parser("count", help="count every tour", description="Count every tour exhaustively.")
     _board_args(count)
     count.add_argument("--start", help="R,C or e4: one start square; default every start square")
-    count.add_argument("--budget", help="most nodes per work unit; default 10^12")
+    count.add_argument(
+        "--budget", help=f"most nodes per work unit; default {_power_of_ten(validate.DEFAULT_COUNT_BUDGET)}"
+    )
     count.add_argument("--closed", action="store_true", help="count closed tours only")
     count.add_argument("--plain", action="store_true", help="no pruning: the plain search, node for node")
     count.add_argument("--depth", help="split into work units this many moves from the start; default automatic")
@@ -133,7 +113,7 @@ def _budget(args):
 
 def run_solve(args, out):
     rows, cols = _board(args)
-    start = parse_start(args.start, rows, cols)
+    start = validate.start_text(args.start, rows, cols)
     validate.choice(args.method, "method", validate.METHODS)
     validate.choice(args.tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = _budget(args)
@@ -198,11 +178,6 @@ def _optional_integer(text, name, minimum, maximum):
     return None if text is None else validate.integer_text(text, name, minimum=minimum, maximum=maximum)
 
 
-def _start_squares(rows, cols, start):
-    """The 0-based squares a count covers: ``start``, or every square."""
-    return range(rows * cols) if start is None else [start[0] * cols + start[1]]
-
-
 def _json_head(rows, cols, closed, start, **fields):
     """The first keys of a count's or an estimate's JSON object."""
     record = {"rows": rows, "cols": cols, "closed": closed, **fields}
@@ -211,9 +186,14 @@ def _json_head(rows, cols, closed, start, **fields):
     return record
 
 
+def _fields(result, *names):
+    """Some fields of a result, by name, for its JSON object."""
+    return {name: getattr(result, name) for name in names}
+
+
 def run_count(args, out):
     rows, cols = _board(args)
-    start = None if args.start is None else parse_start(args.start, rows, cols)
+    start = None if args.start is None else validate.start_text(args.start, rows, cols)
     budget = _budget(args)
     depth = _optional_integer(args.depth, "depth", 0, rows * cols - 1)
     workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
@@ -223,30 +203,37 @@ def run_count(args, out):
         dask_client.address(args.scheduler)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight.search import count_tours
+    from knight import counting
 
-    options = dict(pruned=not args.plain, depth=depth, workers=workers, scheduler=args.scheduler, resume=args.resume)
+    job = counting.prepare(
+        rows,
+        cols,
+        start,
+        args.closed,
+        budget,
+        pruned=not args.plain,
+        depth=depth,
+        workers=workers,
+        scheduler=args.scheduler,
+        resume=args.resume,
+    )
     if rows * cols > PROJECT_COUNTS_ABOVE:
-        _print_projection(rows, cols, start, args.closed, args.plain, workers)
+        _print_projection(job)
     try:
-        counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget, options)
+        counted = _count_with_progress(counting.run, job)
     except KeyboardInterrupt:
         if args.resume:
-            print(f"knight: finished work units are kept in {args.resume}; run again with --resume to go on", file=sys.stderr)
+            print(
+                f"knight: finished work units are kept in {args.resume}; run again with --resume to go on",
+                file=sys.stderr,
+            )
         raise
     if args.json:
         record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
         if start is None:
             record["grid"] = counted.tours.tolist()
-        record.update(
-            tours=counted.total_tours,
-            nodes=counted.total_nodes,
-            pruned=counted.pruned,
-            depth=counted.depth,
-            units=counted.units,
-            complete=counted.complete,
-            seconds=counted.seconds,
-        )
+        record.update(tours=counted.total_tours, nodes=counted.total_nodes)
+        record.update(_fields(counted, "pruned", "depth", "units", "complete", "seconds"))
         _print_json(record, out)
         return 0
     if start is None:
@@ -269,12 +256,11 @@ PROJECT_COUNTS_ABOVE = 36
 _PROJECTION_PROBES = 2_000
 
 
-def _print_projection(rows, cols, start, closed, plain, workers):
+def _print_projection(job):
     from knight.estimate import estimate_count
 
-    starts = _start_squares(rows, cols, start)
-    guess = estimate_count(rows, cols, starts, closed, probes=_PROJECTION_PROBES, workers=workers)
-    nodes = guess.plain_nodes if plain else guess.pruned_nodes
+    guess = estimate_count(job, probes=_PROJECTION_PROBES)
+    nodes = guess.pruned_nodes if job.pruned else guess.plain_nodes
     seconds = nodes / (guess.rate * guess.workers)
     print(
         f"knight: about {nodes:.2g} nodes, roughly {_duration(seconds)} on {guess.workers} cores "
@@ -283,9 +269,9 @@ def _print_projection(rows, cols, start, closed, plain, workers):
     )
 
 
-def _count_with_progress(count_tours, rows, cols, start, closed, budget, options):
+def _count_with_progress(run, job):
     if not sys.stderr.isatty():
-        return count_tours(rows, cols, start, closed, budget, **options)
+        return run(job)
     from tqdm import tqdm
 
     with tqdm(unit="unit", file=sys.stderr, leave=False) as bar:
@@ -295,29 +281,23 @@ def _count_with_progress(count_tours, rows, cols, start, closed, budget, options
             bar.n = done
             bar.refresh()
 
-        return count_tours(rows, cols, start, closed, budget, progress, **options)
+        return run(job, progress)
 
 
 def run_estimate(args, out):
     rows, cols = _board(args)
-    start = None if args.start is None else parse_start(args.start, rows, cols)
+    start = None if args.start is None else validate.start_text(args.start, rows, cols)
     probes = validate.integer_text(args.probes, "probes", minimum=1, maximum=validate.MAX_INT64)
     seed = validate.integer_text(args.seed, "seed", minimum=0, maximum=validate.MAX_SEED)
     validate.fits_in_memory(rows, cols, "count")
 
+    from knight import counting
     from knight.estimate import estimate_count
 
-    guess = estimate_count(rows, cols, _start_squares(rows, cols, start), args.closed, probes, seed)
+    guess = estimate_count(counting.prepare(rows, cols, start, args.closed), probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
-        record.update(
-            plain_nodes=guess.plain_nodes,
-            pruned_nodes=guess.pruned_nodes,
-            tours=guess.tours,
-            rate=guess.rate,
-            workers=guess.workers,
-            seconds=guess.seconds,
-        )
+        record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))
         _print_json(record, out)
         return 0
     kind = "closed" if guess.closed else "open"
@@ -349,8 +329,11 @@ def run_exists(args, out):
         _print_json({"rows": rows, "cols": cols, "closed": args.closed, "exists": exists}, out)
         return 0
     verdict = "yes" if exists else "no"
-    print(f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})", file=out)
-    if exists and (rows * cols) % 2 == 1:
+    print(
+        f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})",
+        file=out,
+    )
+    if exists and theory.parity_restricts(rows, cols):
         print("only from squares of the corner's colour (colour parity: odd number of squares)", file=out)
     return 0
 

@@ -25,8 +25,8 @@ import fcntl
 import os
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from knight.errors import InvalidArgument
 
@@ -51,7 +51,7 @@ class Format:
     kind: str
     header: str
     parse: Callable
-    differs: Optional[Callable] = None
+    differs: Callable | None = None
 
 
 def _path(path):
@@ -61,10 +61,10 @@ def _path(path):
         raise InvalidArgument(f"a file name must be a path, got {type(path).__name__}") from None
 
 
-def _check_path(path, format_):
+def _check_path(path, kind):
     """One line on why ``path`` cannot hold a journal, before opening it."""
     if os.path.isdir(path):
-        raise InvalidArgument(f"{path} is a folder; give a file name for {format_.kind}")
+        raise InvalidArgument(f"{path} is a folder; give a file name for {kind}")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise InvalidArgument(f"cannot create {path}: folder {parent} does not exist")
@@ -123,6 +123,34 @@ def _read_all(path, format_, file):
     return data + file.read()
 
 
+def check(path, kind, recognise):
+    """Before the work that decides a journal's header: InvalidArgument if
+    ``path`` cannot hold one, or holds a file whose first line
+    ``recognise`` (text -> bool) does not take for a journal of ``kind``.
+    Nothing is written; ``Journal.open`` checks it all again, and locks."""
+    path = _path(path)
+    _check_path(path, kind)
+    if not os.path.exists(path):
+        if not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+            raise InvalidArgument(f"cannot create {path}: Permission denied")
+        return path
+    if not os.path.isfile(path):
+        raise InvalidArgument(f"{path} is not a regular file; give a file name for {kind}")
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_PEEK_BYTES)
+    except OSError as error:
+        raise _os_error(path, error) from None
+    if b"\n" in head or len(head) == _PEEK_BYTES:
+        try:
+            ours = recognise(head.split(b"\n", 1)[0].decode("utf-8"))
+        except MALFORMED:
+            ours = False
+        if not ours:
+            raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
+    return path
+
+
 def read(path, format_):
     """The records of the journal at ``path`` (no lock: for readers).
     InvalidArgument if it cannot be read or is not ``format_``'s."""
@@ -151,7 +179,7 @@ class Journal:
     def open(cls, path, format_):
         """Open (or create) the journal at ``path`` for appending."""
         path = _path(path)
-        _check_path(path, format_)
+        _check_path(path, format_.kind)
         try:
             descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
         except OSError as error:

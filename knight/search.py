@@ -8,20 +8,11 @@ import time
 
 import numpy as np
 
-from knight import kernels, validate
+from knight import kernels, status, validate
 from knight.board import neighbour_table
-from knight.errors import InvalidArgument
-from knight.result import Count, Result
+from knight.result import Result
+from knight.validate import DEFAULT_BUDGET
 
-DEFAULT_BUDGET = 100_000_000
-DEFAULT_COUNT_BUDGET = 10**12
-
-_STATUS = {
-    kernels.FOUND: "found",
-    kernels.NONE: "none",
-    kernels.BUDGET: "budget",
-    kernels.DEAD_END: "dead-end",
-}
 _TIEBREAK = {"first": kernels.TIEBREAK_FIRST, "roth": kernels.TIEBREAK_ROTH}
 
 _compile_seconds = {}
@@ -104,7 +95,7 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     closed = validate.flag(closed, "closed")
     validate.fits_in_memory(rows, cols, method)
     compile_kernels([method])
-    status, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
+    code, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
     return Result(
         rows=rows,
         cols=cols,
@@ -112,72 +103,9 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
         method=method,
         closed=bool(closed),
         budget=budget,
-        status=_STATUS[status],
+        status=status.WORDS[code],
         nodes=int(nodes),
         seconds=seconds,
-        tour=path if status == kernels.FOUND else None,
+        tour=path if code == status.FOUND else None,
         tiebreak=tiebreak,
-    )
-
-
-def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, pruned=True,
-                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
-    """Count every tour (directed: a path and its reverse are two) from
-    ``start``, or from every start square when ``start`` is None.
-
-    ``pruned`` cuts branches that provably cannot finish a tour (same
-    counts, far fewer nodes); ``symmetry`` searches one start per class of
-    symmetric squares. The search is split into work units at ``depth``
-    moves from the start (None: an automatic cut; 0: one unit per start),
-    run on ``workers`` local threads (default all cores) or on the Dask
-    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
-    recording finished units; units already there are not run again. Each
-    work unit places at most ``budget`` nodes (default
-    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
-    ``(units finished, units in all)``. Returns a ``Count``.
-    """
-    from knight import counting
-
-    rows, cols = validate.board(rows, cols)
-    budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
-    closed, pruned, symmetry = (validate.flag(v, n) for v, n in ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
-    if progress is not None and not callable(progress):
-        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
-    validate.fits_in_memory(rows, cols, "count")
-    if start is None:
-        starts = range(rows * cols)
-    else:
-        row, col = validate.start(rows, cols, start)
-        starts = [row * cols + col]
-    if depth is not None:
-        depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
-    if workers is not None:
-        workers = validate.workers(workers)
-    counting.count_unit(3, 4, False, pruned, 10, [0])  # compile (or load) before the clock starts
-    executor = counting.local_executor(workers) if scheduler is None else counting.dask_executor(scheduler)
-    plan, totals, seconds = counting.count(
-        rows, cols, starts, bool(closed), bool(pruned), symmetry, depth, budget, executor, resume, progress
-    )
-    tours = np.zeros(rows * cols, dtype=np.int64)
-    nodes = np.zeros(rows * cols, dtype=np.int64)
-    for searched, members in plan.classes.items():
-        tours[members] = totals.tours[searched]
-        nodes[searched] = totals.nodes[searched]
-    if start is None:
-        tours, nodes = tours.reshape(rows, cols), nodes.reshape(rows, cols)
-    else:
-        tours, nodes = int(tours[starts[0]]), int(nodes[starts[0]])
-    return Count(
-        rows=rows,
-        cols=cols,
-        start=None if start is None else (row, col),
-        closed=bool(closed),
-        budget=budget,
-        tours=tours,
-        nodes=nodes,
-        complete=all(totals.complete.values()),
-        seconds=seconds,
-        pruned=bool(pruned),
-        depth=plan.depth,
-        units=len(plan.units),
     )

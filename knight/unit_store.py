@@ -15,6 +15,7 @@ from knight import journal
 # the first key of every resume file's header: what tells ours from a stranger's
 FILE = "knight count resume"
 _RECORD_KEYS = ("unit", "status", "tours", "nodes")
+KIND = "a knight resume file"
 
 
 def _count(value, name):
@@ -35,6 +36,12 @@ def _parser(units):
         return tuple(values)
 
     return parse
+
+
+def _recognise(line):
+    """Whether ``line`` is the header of a resume file (of any count)."""
+    found = json.loads(line)
+    return isinstance(found, dict) and (found.get("file") == FILE or {"rows", "cols", "units"} <= set(found))
 
 
 def _differs(header, line):
@@ -61,6 +68,12 @@ class UnitStore:
         self.finished = finished
         self._journal = file
 
+    @staticmethod
+    def check(path):
+        """``path`` as a string, if it can be a resume file: refuses (before
+        a count plans) a folder, a missing parent, a file that is not one."""
+        return journal.check(path, KIND, _recognise)
+
     @classmethod
     def open(cls, path, header):
         """Open (or start) the resume file at ``path`` of the count that
@@ -68,7 +81,7 @@ class UnitStore:
         header = {"file": FILE, **header}
         units = header.get("units")
         format_ = journal.Format(
-            kind="a knight resume file",
+            kind=KIND,
             header=json.dumps(header),
             parse=_parser(units if isinstance(units, int) else None),
             differs=lambda line: _differs(header, line),

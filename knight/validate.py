@@ -6,11 +6,17 @@ importing the kernels.
 
 import operator
 import os
+import re
 
 from knight.errors import InvalidArgument
 
 METHODS = ("backtrack", "warnsdorff", "greedy")
 TIEBREAKS = ("first", "roth")
+
+# node budgets when none is given: of one solve, and of each work unit of
+# a count
+DEFAULT_BUDGET = 100_000_000
+DEFAULT_COUNT_BUDGET = 10**12
 
 # Squares are stored as int32 inside the kernels.
 MAX_SQUARES = 2**31 - 1
@@ -190,3 +196,40 @@ def integer_text(text, name, minimum=1, maximum=None):
             f"{name} must be an integer {_valid_range(minimum, maximum)}, got {shown(text)}"
         ) from None
     return integer(number, name, minimum=minimum, maximum=maximum)
+
+
+# digits past this are no square on any board (a side is below 2**31): they
+# are refused before int() is asked to convert thousands of them
+_START_DIGITS = 12
+
+
+def _start_number(digits, name, maximum):
+    if len(digits.lstrip("-")) > _START_DIGITS:
+        raise InvalidArgument(f"{name} must be in 1..{maximum}, got {shown(digits)}")
+    return integer(int(digits), name, minimum=1, maximum=maximum)
+
+
+def start_text(text, rows, cols):
+    """A start square typed by the user, as a 0-based ``(row, col)``.
+
+    ``R,C`` is 1-based (row 1 is the first row printed). Chess notation such
+    as ``e4`` names the column by letter and counts ranks from the last
+    row printed, on boards of at most 26 columns.
+    """
+    text = text.strip()
+    pair = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", text)
+    if pair:
+        row = _start_number(pair[1], "start row", rows)
+        col = _start_number(pair[2], "start col", cols)
+        return row - 1, col - 1
+    chess = re.fullmatch(r"([a-zA-Z])(\d+)", text)
+    if chess:
+        if cols > 26:
+            raise InvalidArgument(f"chess notation needs at most 26 columns, the board has {cols}; use R,C")
+        file = ord(chess[1].lower()) - ord("a") + 1
+        rank = int(chess[2]) if len(chess[2]) <= _START_DIGITS else rows + 1
+        last_file = chr(ord("a") + cols - 1)
+        if file > cols or not 1 <= rank <= rows:
+            raise InvalidArgument(f"start {shown(text)} is off the board: files a-{last_file}, ranks 1-{rows}")
+        return rows - rank, file - 1
+    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {shown(text)}")

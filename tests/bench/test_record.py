@@ -86,7 +86,7 @@ def test_appending_after_a_crash_trims_the_cut_line(tmp_path):
 def test_a_file_without_the_header_is_refused(tmp_path):
     path = tmp_path / "runs.csv"
     path.write_text("5,5,1\n")
-    with pytest.raises(InvalidArgument, match="is not a runs.csv"):
+    with pytest.raises(InvalidArgument, match=r"is not a runs\.csv"):
         record.read_runs(path)
 
 
@@ -102,7 +102,11 @@ def test_run_folders_are_named_by_date_and_commit(tmp_path):
     first = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
     second = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
     dirty = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", True)
-    assert [f.name for f in (first, second, dirty)] == ["2026-11-29-abc1234", "2026-11-29-abc1234-2", "2026-11-29-abc1234-dirty"]
+    assert [f.name for f in (first, second, dirty)] == [
+        "2026-11-29-abc1234",
+        "2026-11-29-abc1234-2",
+        "2026-11-29-abc1234-dirty",
+    ]
 
 
 def test_latest_points_at_the_newest_run(tmp_path):

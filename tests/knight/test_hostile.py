@@ -63,8 +63,13 @@ def _argv(command, *parts):
 
 def _board(max_squares):
     """Two side texts, mostly small: under ``max_squares`` squares."""
-    small = st.integers(1, 6).flatmap(lambda rows: st.tuples(st.just(rows), st.integers(1, max(1, max_squares // rows))))
-    return _mostly(small.map(lambda sides: [str(sides[0]), str(sides[1])]), st.tuples(hostile_integer_text, hostile_integer_text).map(list))
+    small = st.integers(1, 6).flatmap(
+        lambda rows: st.tuples(st.just(rows), st.integers(1, max(1, max_squares // rows)))
+    )
+    return _mostly(
+        small.map(lambda sides: [str(sides[0]), str(sides[1])]),
+        st.tuples(hostile_integer_text, hostile_integer_text).map(list),
+    )
 
 
 start_text = _mostly(
@@ -75,7 +80,19 @@ start_text = _mostly(
         st.text(max_size=6),
     ),
 )
-budget_text = _mostly(st.integers(1, 20_000).map(str), hostile_integer_text)
+
+
+def _long_running(text):
+    """A valid but huge budget or probe count: a search of minutes, not a
+    hostile input (the range check itself is what the other values test)."""
+    try:
+        return 10**5 < int(text) <= 2**63 - 1
+    except ValueError:
+        return False
+
+
+hostile_count_text = hostile_integer_text.filter(lambda text: not _long_running(text))
+budget_text = _mostly(st.integers(1, 20_000).map(str), hostile_count_text)
 JUNK = st.lists(st.sampled_from(["--frobnicate", "--json", "--closed", "-x", "extra", "--", "--budget"]), max_size=1)
 junk = st.integers(0, 9).flatmap(lambda n: JUNK if n == 0 else st.just([]))
 
@@ -83,7 +100,10 @@ solve_argv = _argv(
     "solve",
     _board(64),
     _option("--start", start_text),
-    _option("--method", _mostly(st.sampled_from(["backtrack", "warnsdorff", "greedy"]), st.sampled_from(["dfs", "", "GREEDY"]))),
+    _option(
+        "--method",
+        _mostly(st.sampled_from(["backtrack", "warnsdorff", "greedy"]), st.sampled_from(["dfs", "", "GREEDY"])),
+    ),
     _option("--tiebreak", _mostly(st.sampled_from(["first", "roth"]), st.sampled_from(["last", "", "Roth"]))),
     _option("--budget", budget_text, present=4),
     _flag("--closed"),
@@ -99,7 +119,11 @@ count_argv = _argv(
     _flag("--plain"),
     _option("--depth", _mostly(st.integers(0, 4).map(str), hostile_integer_text)),
     _option("--workers", _mostly(st.integers(1, 3).map(str), hostile_integer_text)),
-    _option("--scheduler", st.sampled_from(["no-port", "http://127.0.0.1:80", "tcp://127.0.0.1:0", "tcp://:1", ""]), present=0.2),
+    _option(
+        "--scheduler",
+        st.sampled_from(["no-port", "http://127.0.0.1:80", "tcp://127.0.0.1:0", "tcp://:1", ""]),
+        present=0.2,
+    ),
     _option("--resume", _mostly(st.just("NEW"), st.sampled_from(["NOTES", "FOLDER", "MISSING", "DEVNULL"]))),
     _flag("--json"),
     junk,
@@ -109,11 +133,13 @@ estimate_argv = _argv(
     _board(25),
     _option("--start", start_text),
     _flag("--closed"),
-    _option("--probes", _mostly(st.integers(1, 300).map(str), hostile_integer_text), present=4),
+    _option("--probes", _mostly(st.integers(1, 300).map(str), hostile_count_text), present=4),
     _option("--seed", _mostly(st.sampled_from(["0", "7", str(2**32 - 1)]), hostile_integer_text)),
     _flag("--json"),
 )
-exists_argv = _argv("exists", st.tuples(hostile_integer_text, hostile_integer_text).map(list), _flag("--closed"), _flag("--json"))
+exists_argv = _argv(
+    "exists", st.tuples(hostile_integer_text, hostile_integer_text).map(list), _flag("--closed"), _flag("--json")
+)
 
 
 def _strict_json(text):
@@ -142,13 +168,16 @@ def _sandbox():
         folder = Path(folder)
         (folder / "notes.txt").write_text("my notes")
         (folder / "folder").mkdir()
-        yield folder, {
-            "NOTES": str(folder / "notes.txt"),
-            "NEW": str(folder / "units.jsonl"),
-            "FOLDER": str(folder / "folder"),
-            "MISSING": str(folder / "missing" / "units.jsonl"),
-            "DEVNULL": os.devnull,
-        }
+        yield (
+            folder,
+            {
+                "NOTES": str(folder / "notes.txt"),
+                "NEW": str(folder / "units.jsonl"),
+                "FOLDER": str(folder / "folder"),
+                "MISSING": str(folder / "missing" / "units.jsonl"),
+                "DEVNULL": os.devnull,
+            },
+        )
 
 
 def _snapshot(folder):
@@ -199,7 +228,12 @@ def test_exists_with_hostile_arguments(argv):
 
 
 @HOSTILE
-@given(st.lists(st.one_of(st.sampled_from(["solve", "count", "estimate", "exists", "3", "4", "--json"]), st.text(max_size=8)), max_size=5))
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(["solve", "count", "estimate", "exists", "3", "4", "--json"]), st.text(max_size=8)),
+        max_size=5,
+    )
+)
 def test_any_tokens_at_all(argv):
     if argv[:1] in (["count"], ["estimate"]) and argv[1:3] == ["4", "4"]:
         argv = argv[:1]  # keep it quick: no 4x4 count without a budget
@@ -239,30 +273,70 @@ def _small(rows, cols, limit):
 
 
 @HOSTILE
-@given(side, side, square, st.one_of(st.sampled_from(["backtrack", "warnsdorff", "greedy"]), anything),
-       st.one_of(st.integers(1, 5000), anything), anything, st.one_of(st.sampled_from(["first", "roth"]), anything))
+@given(
+    side,
+    side,
+    square,
+    st.one_of(st.sampled_from(["backtrack", "warnsdorff", "greedy"]), anything),
+    st.one_of(st.integers(1, 5000), anything),
+    anything,
+    st.one_of(st.sampled_from(["first", "roth"]), anything),
+)
 def test_solve_returns_or_refuses(rows, cols, start, method, budget, closed, tiebreak):
-    if budget is None and not _small(rows, cols, 25):
-        budget = 5000
+    if (budget is None and not _small(rows, cols, 25)) or (isinstance(budget, int) and 10**5 < budget < 2**63):
+        budget = 5000  # a valid budget of minutes of search is no hostile input
     _returns_or_refuses(knight.solve, rows, cols, start, method, budget, closed, tiebreak)
 
 
 @HOSTILE
-@given(side, side, st.one_of(st.none(), square), anything, st.one_of(st.integers(1, 5000), anything),
-       st.one_of(st.none(), anything), anything, anything, st.one_of(st.integers(0, 3), anything),
-       st.one_of(st.integers(1, 3), anything), st.sampled_from([None, "no-port", 5, "tcp://x:0"]))
-def test_count_tours_returns_or_refuses(rows, cols, start, closed, budget, progress, pruned, symmetry, depth, workers, scheduler):
+@given(
+    side,
+    side,
+    st.one_of(st.none(), square),
+    anything,
+    st.one_of(st.integers(1, 5000), anything),
+    st.one_of(st.none(), anything),
+    anything,
+    anything,
+    st.one_of(st.integers(0, 3), anything),
+    st.one_of(st.integers(1, 3), anything),
+    st.sampled_from([None, "no-port", 5, "tcp://x:0"]),
+)
+def test_count_tours_returns_or_refuses(
+    rows, cols, start, closed, budget, progress, pruned, symmetry, depth, workers, scheduler
+):
     if not _small(rows, cols, 20):
         return
     if progress is not None:
         progress = progress if not isinstance(progress, bool) else (lambda done, total: None)
-    _returns_or_refuses(knight.count_tours, rows, cols, start, closed, budget, progress, pruned=pruned,
-                        symmetry=symmetry, depth=depth, workers=workers, scheduler=scheduler)
+    _returns_or_refuses(
+        knight.count_tours,
+        rows,
+        cols,
+        start,
+        closed,
+        budget,
+        progress,
+        pruned=pruned,
+        symmetry=symmetry,
+        depth=depth,
+        workers=workers,
+        scheduler=scheduler,
+    )
 
 
-tour_item = st.one_of(st.integers(-1, 30), st.floats(), st.text(max_size=2), st.none(), st.booleans(),
-                      st.tuples(st.integers(-1, 5), st.integers(-1, 5)), st.tuples(st.integers(), st.integers(), st.integers()),
-                      st.tuples(st.floats(), st.floats()), st.just(np.int32(3)), st.just(np.float64(2.5)))
+tour_item = st.one_of(
+    st.integers(-1, 30),
+    st.floats(),
+    st.text(max_size=2),
+    st.none(),
+    st.booleans(),
+    st.tuples(st.integers(-1, 5), st.integers(-1, 5)),
+    st.tuples(st.integers(), st.integers(), st.integers()),
+    st.tuples(st.floats(), st.floats()),
+    st.just(np.int32(3)),
+    st.just(np.float64(2.5)),
+)
 
 
 @HOSTILE
@@ -303,8 +377,20 @@ def test_compile_kernels_returns_or_refuses(methods):
 
 
 def test_every_public_function_is_covered():
-    functions = {name for name in knight.__all__ if callable(getattr(knight, name)) and not isinstance(getattr(knight, name), type)}
-    assert functions == {"compile_kernels", "count_tours", "is_tour", "solve", "start_possible", "symmetry_class", "tour_exists"}
+    functions = {
+        name
+        for name in knight.__all__
+        if callable(getattr(knight, name)) and not isinstance(getattr(knight, name), type)
+    }
+    assert functions == {
+        "compile_kernels",
+        "count_tours",
+        "is_tour",
+        "solve",
+        "start_possible",
+        "symmetry_class",
+        "tour_exists",
+    }
 
 
 # --- a few real processes, as a user runs them ------------------------------
@@ -326,8 +412,12 @@ def test_real_processes_fail_in_one_line(argv):
 
 
 def test_real_json_is_strict():
-    done = subprocess.run([sys.executable, "-m", "knight", "estimate", "3", "3", "--start", "1,2", "--json"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "knight", "estimate", "3", "3", "--start", "1,2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     record = _strict_json(done.stdout)
     assert record["rate"] is None and not math.isnan(record["seconds"])

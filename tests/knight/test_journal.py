@@ -1,7 +1,6 @@
 """The journal under hostile files: foreign files refused and never
 written, malformed lines named, paths that cannot hold one, and the lock."""
 
-import json
 import os
 import subprocess
 import sys
@@ -69,7 +68,9 @@ def test_a_bad_line_in_the_middle_names_file_and_line(tmp_path, line):
 
 def test_a_journal_of_the_same_kind_for_other_work_says_how_it_differs(tmp_path):
     differs = journal.Format(
-        kind="a test journal", header="test journal v2", parse=int,
+        kind="a test journal",
+        header="test journal v2",
+        parse=int,
         differs=lambda line: "is for version 1" if line == "test journal v1" else None,
     )
     path = tmp_path / "j"
@@ -93,7 +94,7 @@ def test_paths_that_cannot_hold_a_journal(tmp_path):
 
 
 def test_an_unwritable_place_is_one_line(unwritable_folder):
-    with pytest.raises(InvalidArgument, match="cannot open .*: (Permission denied|Read-only file system)"):
+    with pytest.raises(InvalidArgument, match=r"cannot open .*: (Permission denied|Read-only file system)"):
         journal.Journal.open(unwritable_folder / "j", FORMAT)
 
 
@@ -118,7 +119,9 @@ def test_the_lock_dies_with_its_process(tmp_path):
         print("locked", flush=True)
         sys.stdin.read()
     """)
-    with subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as holder:
+    with subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as holder:
         try:
             assert holder.stdout.readline() == "locked\n"
             with pytest.raises(InvalidArgument, match="in use"):

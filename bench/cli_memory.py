@@ -12,8 +12,9 @@ import os
 import subprocess
 import sys
 
-from bench.command import Parser
+from bench.command import Parser, fail
 from knight import validate
+from knight.errors import InvalidArgument
 
 DEFAULT_SIDE = 10_000
 # the CLI's peak may exceed the API's by at most this factor
@@ -72,9 +73,8 @@ def main(argv=None):
     try:
         args = parser.parse_args(argv)
         side = validate.integer_text(args.side, "side", minimum=5, maximum=46340)
-    except validate.InvalidArgument as error:
-        print(f"bench: error: {error}", file=sys.stderr)
-        return 2
+    except InvalidArgument as error:
+        return fail(error)
     peaks = {name: peak_bytes(command) for name, command in cases(side).items()}
     print(f"greedy tour of {side}x{side} ({side * side:,} squares), peak resident memory:")
     for name, peak in peaks.items():

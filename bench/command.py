@@ -21,7 +21,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def fail(error):
-    print(f"bench: error: {error}", file=sys.stderr)
+    print(f"bench: error: {validate.one_line(error)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -20,7 +20,7 @@ EXIT_INTERRUPTED = 130
 MAX_PRINTED_SQUARES = 10_000
 # a JSON tour is written this many squares at a time, so that the CLI holds
 # a few MB beyond the search's own arrays however long the tour
-JSON_TOUR_CHUNK = 1 << 16
+JSON_TOUR_CHUNK = 1 << 13
 # what one chunk costs while it is formatted: two Python ints a square
 # (28 bytes and a tuple slot each), the text, the NumPy temporaries
 JSON_TOUR_CHUNK_BYTES = JSON_TOUR_CHUNK * (2 * (28 + 8) + 24 + 32)
@@ -197,10 +197,6 @@ def run_count(args, out):
     budget = _budget(args)
     depth = _optional_integer(args.depth, "depth", 0, rows * cols - 1)
     workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
-    if args.scheduler is not None:
-        from knight import dask_client
-
-        dask_client.address(args.scheduler)
     validate.fits_in_memory(rows, cols, "count")
 
     from knight import counting
@@ -347,7 +343,7 @@ def main(argv=None, out=None):
         args = build_parser().parse_args(argv)
         return _COMMANDS[args.command](args, out)
     except InvalidArgument as error:
-        print(f"knight: error: {error}", file=sys.stderr)
+        print(f"knight: error: {validate.one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("knight: interrupted", file=sys.stderr)

@@ -55,6 +55,15 @@ def shown(value):
     return text
 
 
+def one_line(message):
+    """``message`` with its control characters (a newline typed into an
+    argument, a path holding one) escaped: an error stays one line."""
+    text = str(message)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def _valid_range(minimum, maximum):
     if maximum is None:
         return f">= {minimum}"

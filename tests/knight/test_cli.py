@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import knight
 from bench.baselines import python as naive
 from knight import cli, is_tour, validate
 
@@ -104,6 +105,8 @@ ERRORS = [
     (["exists", "0", "1"], "rows must be >= 1"),
     (["fly", "5", "5"], "invalid choice"),
     (["solve", "5"], "required"),
+    # found by the property tests: a newline typed into an argument split the error
+    (["solve", "5", "5", "x\ny"], "unrecognized arguments: x\\ny"),
     # item 1 of issue 13: past 64 bits, where the kernels' int64 overflowed
     (["solve", "5", "5", "--budget", "9223372036854775808"], "budget must be in 1..9223372036854775807"),
     (["count", "5", "5", "--budget", str(2**64)], "budget must be in 1..9223372036854775807"),
@@ -119,7 +122,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("argv", "message"), ERRORS, ids=[" ".join(a) for a, _ in ERRORS])
+@pytest.mark.parametrize(("argv", "message"), ERRORS, ids=[" ".join(a)[:60] for a, _ in ERRORS])
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     status, text = run(*argv)
     err = capsys.readouterr().err
@@ -177,3 +180,46 @@ def test_count_memory_estimate_covers_each_concurrent_unit(monkeypatch):
         monkeypatch.setattr(validate.os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)), raising=False)
         needed[cores] = validate.memory_needed(100, 100, "count")
     assert needed[8] > needed[1] > validate.memory_needed(100, 100, "greedy")
+
+
+class _Sink(io.TextIOBase):
+    """Output that is counted and dropped: what the CLI holds is then its own."""
+
+    def __init__(self):
+        self.characters = 0
+
+    def write(self, text):
+        self.characters += len(text)
+        return len(text)
+
+
+def test_item_9_the_json_tour_holds_little_beyond_the_search():
+    """Issue 13, item 9: the CLI turned the whole tour into Python lists (about
+    150 bytes a square) although the search needs 5. Traced (NumPy arrays
+    included), the CLI's peak must stay within 1.5x of the API's; the real
+    process's resident peak on 10^8 squares is bench/cli_memory.py's."""
+    import tracemalloc
+
+    argv = ["solve", "600", "600", "--method", "greedy", "--start", "301,301", "--tiebreak", "roth", "--json"]
+    knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")  # compile first
+    tracemalloc.start()
+    try:
+        result = knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")
+        api = tracemalloc.get_traced_memory()[1]
+        del result
+        tracemalloc.reset_peak()
+        sink = _Sink()
+        assert cli.main(argv, out=sink) == 0
+        command = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sink.characters > 600 * 600 * 8
+    assert command <= 1.5 * api, (command, api)
+
+
+def test_the_streamed_json_tour_is_the_tour():
+    out = io.StringIO()
+    assert cli.main(["solve", "90", "100", "--method", "greedy", "--json"], out=out) == 0
+    record = json.loads(out.getvalue())
+    assert record["status"] == "found" and len(record["tour"]) == 9000
+    assert is_tour(90, 100, [(r - 1, c - 1) for r, c in record["tour"]])

@@ -37,6 +37,10 @@ def test_long_values_are_cut_short_in_messages():
     assert len(str(error.value)) < 200
 
 
+def test_messages_are_one_line_whatever_they_quote():
+    assert validate.one_line("a\nb\x00c é") == "a\\nb\\x00c é"
+
+
 @pytest.mark.parametrize("value", [True, False, 1, 0, np.bool_(True)])
 def test_flags(value):
     assert validate.flag(value, "closed") is bool(value)

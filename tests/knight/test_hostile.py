@@ -230,7 +230,10 @@ def test_exists_with_hostile_arguments(argv):
 @HOSTILE
 @given(
     st.lists(
-        st.one_of(st.sampled_from(["solve", "count", "estimate", "exists", "3", "4", "--json", "\n", "a\rb"]), st.text(max_size=8)),
+        st.one_of(
+            st.sampled_from(["solve", "count", "estimate", "exists", "3", "4", "--json", "\n", "a\rb"]),
+            st.text(max_size=8),
+        ),
         max_size=5,
     )
 )

@@ -170,7 +170,7 @@ def prepare(argv):
             raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
         folder, _, _ = sweeping.load(args.resume)
         # refuse now, in one line, a folder another sweep is writing
-        record.RunsFile(folder / record.RUNS).close()
+        record.RunsFile.open(folder / record.RUNS).close()
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]

@@ -26,6 +26,7 @@ from pathlib import Path
 from bench import paired
 from bench.references import REFERENCES
 from bench.workloads import WORKLOADS
+from knight import strict_json
 
 RATIOS = Path(__file__).resolve().parent.parent / "results" / "baseline" / "ratios.json"
 PLANT = "KNIGHT_GUARD_PLANT"
@@ -126,7 +127,7 @@ def save_ratios(rows, rounds, path=RATIOS):
         "ratios": ratios,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(recorded, indent=2) + "\n")
+    path.write_text(strict_json.dumps(recorded, indent=2) + "\n")
 
 
 @contextmanager

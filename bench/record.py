@@ -137,28 +137,17 @@ def read_runs(path):
     return journal.read(path, RUNS_FORMAT)
 
 
-class RunsFile:
-    """Appends RunRecords to a runs.csv, creating it with its header; holds
-    its lock (a second sweep into the same folder is refused) until closed."""
+class RunsFile(journal.Journal):
+    """An open runs.csv (``RunsFile.open(path)``): created with its header,
+    locked until closed (a second sweep into the same folder is refused);
+    ``records`` holds the rows it had, ``append`` adds a RunRecord."""
 
-    def __init__(self, path):
-        self.path = path
-        self._journal = journal.Journal.open(path, RUNS_FORMAT)
-        self.records = self._journal.records
-        self.appended = 0
+    @classmethod
+    def open(cls, path):
+        return super().open(path, RUNS_FORMAT)
 
     def append(self, record):
-        self._journal.append(to_line(record)[:-1])
-        self.appended += 1
-
-    def close(self):
-        self._journal.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        super().append(to_line(record)[:-1])
 
 
 def write_json(path, data):

@@ -112,7 +112,7 @@ def execute(folder, show_progress=None, after_run=None):
     """
     folder, meta, sweep = load(folder)
     planned = plan.runs(sweep)
-    with record.RunsFile(folder / record.RUNS) as out:
+    with record.RunsFile.open(folder / record.RUNS) as out:
         done = {row.key for row in out.records}
         remaining = [run for run in planned if run.key not in done]
         session = _begin_session(folder, meta, sweep)

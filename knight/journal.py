@@ -167,11 +167,12 @@ def read(path, format_):
 
 class Journal:
     """An open, locked journal: ``records`` were there when it was opened;
-    ``append`` adds one line."""
+    ``append`` adds one line; ``appended`` counts the lines added since."""
 
     def __init__(self, path, file, records):
         self.path = path
         self.records = records
+        self.appended = 0
         self._file = file
         self._synced = time.monotonic()
 
@@ -212,6 +213,7 @@ class Journal:
     def append(self, line):
         """Add one record line (text without its newline)."""
         self._file.write(line.encode("utf-8") + b"\n")
+        self.appended += 1
         if time.monotonic() - self._synced > SYNC_SECONDS:
             self._sync()
 

@@ -36,7 +36,7 @@ def test_rows_round_trip(tmp_path):
              nodes_per_s=None, reason="colour parity: on a board, with commas"),
         _row(method="backtrack", tiebreak="", closed=True, status="budget", nodes=1000),
     ]
-    with record.RunsFile(tmp_path / "runs.csv") as out:
+    with record.RunsFile.open(tmp_path / "runs.csv") as out:
         for row in rows:
             out.append(row)
     assert (tmp_path / "runs.csv").read_text().splitlines()[0] == HEADER
@@ -45,7 +45,7 @@ def test_rows_round_trip(tmp_path):
 
 def test_the_reader_skips_a_line_cut_short(tmp_path):
     path = tmp_path / "runs.csv"
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row())
     whole = record.to_line(_row(start_col=3))
     with open(path, "a") as stream:
@@ -60,7 +60,7 @@ def test_junk_in_the_middle_is_refused_naming_the_line(tmp_path, junk):
     """Issue 13, item 5: junk lines were skipped silently (and a resumed
     sweep then ran them again, or lost them from the report)."""
     path = tmp_path / "runs.csv"
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row())
     with open(path, "a") as stream:
         stream.write(junk + "\n" + record.to_line(_row(start_col=2)))
@@ -68,17 +68,17 @@ def test_junk_in_the_middle_is_refused_naming_the_line(tmp_path, junk):
     with pytest.raises(InvalidArgument, match=r"runs\.csv, line 3: not a record"):
         record.read_runs(path)
     with pytest.raises(InvalidArgument, match="line 3"):
-        record.RunsFile(path)
+        record.RunsFile.open(path)
     assert path.read_bytes() == before
 
 
 def test_appending_after_a_crash_trims_the_cut_line(tmp_path):
     path = tmp_path / "runs.csv"
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row())
     with open(path, "a") as stream:
         stream.write(record.to_line(_row(start_col=3))[:10])
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row(start_col=4))
     assert [row.start_col for row in record.read_runs(path)] == [1, 4]
 

@@ -246,6 +246,6 @@ def test_resume_refuses_junk_in_runs_csv_and_a_foreign_runs_csv(tiny, tmp_path, 
 def test_two_sweeps_into_one_folder(tiny, tmp_path, capsys):
     """Issue 13, item 8: the second is refused while the first holds runs.csv."""
     folder = _copy(tiny, tmp_path)
-    with record.RunsFile(folder / record.RUNS):
+    with record.RunsFile.open(folder / record.RUNS):
         assert "is in use by another run" in _refused(capsys, "--resume", str(folder), "--no-plots")
     assert main(["--resume", str(folder), "--no-plots"]) == 0

@@ -223,3 +223,15 @@ def test_the_streamed_json_tour_is_the_tour():
     record = json.loads(out.getvalue())
     assert record["status"] == "found" and len(record["tour"]) == 9000
     assert is_tour(90, 100, [(r - 1, c - 1) for r, c in record["tour"]])
+
+
+def test_the_memory_check_counts_the_json_buffer(monkeypatch, capsys):
+    """Item 9: what the CLI holds besides the search is in the check."""
+    from knight import search
+
+    needed = validate.memory_needed(300, 300, "greedy")
+    monkeypatch.setattr(validate, "available_memory", lambda: needed + 1)
+    assert search.solve(300, 300, method="greedy").nodes > 0  # the API alone fits
+    assert run("solve", "300", "300", "--method", "greedy")[0] == 0
+    assert run("solve", "300", "300", "--method", "greedy", "--json")[0] == cli.EXIT_USAGE
+    assert "needs about" in capsys.readouterr().err

@@ -110,21 +110,22 @@ def test_item_8_a_second_count_on_the_same_file_is_refused(resume_file, capsys):
 
 def test_item_8_two_processes(tmp_path):
     """Two real counts resuming from one file: the second is refused at
-    once; killing the first frees the file, and the resume then finishes
-    with each unit recorded once."""
+    once while the first runs; killing the first (SIGKILL: no chance to
+    unlock) frees the file."""
     path = tmp_path / "units.jsonl"
-    argv = [sys.executable, "-m", "knight", "count", "6", "6", "--depth", "8", "--workers", "1", "--resume", str(path)]
-    with subprocess.Popen([*argv, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as first:
+    # a cut at depth 2: planned in a moment, then a few big units (seconds)
+    argv = [sys.executable, "-m", "knight", "count", "6", "6", "--depth", "2", "--workers", "1", "--resume", str(path)]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as first:
         deadline = time.monotonic() + 60
-        while (not path.exists() or path.read_bytes().count(b"\n") < 100) and time.monotonic() < deadline:
+        while (not path.exists() or b"\n" not in path.read_bytes()) and time.monotonic() < deadline:
             time.sleep(0.02)
-        began = time.monotonic()
         second = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        assert second.returncode == 2 and "is in use by another run" in second.stderr
-        assert second.stderr.count("\n") == 1
-        assert first.poll() is None, "the first count ended before the second was tried"
-        assert time.monotonic() - began < 30  # refused after planning, not after the first count
+        running = first.poll() is None
         first.send_signal(signal.SIGKILL)
         first.communicate(timeout=30)
-    units = [json.loads(line)["unit"] for line in path.read_text().splitlines()[1:]]
-    assert len(units) == len(set(units))
+    assert running, "the first count ended before the second was tried"
+    assert second.returncode == 2 and second.stderr.count("\n") == 1
+    assert "is in use by another run" in second.stderr
+    header = json.loads(path.read_text().splitlines()[0])
+    header.pop("file")
+    UnitStore.open(path, header).close()  # free again

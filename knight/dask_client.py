@@ -21,12 +21,16 @@ _ADDRESS = re.compile(
     r":(?P<port>[0-9]{1,5})"
 )
 _FORM = f"PROTOCOL://HOST:PORT ({'|'.join(PROTOCOLS)}; e.g. tcp://10.0.0.5:8786)"
+# a cluster in this very process (LocalCluster(processes=False)): API only
+_IN_PROCESS = re.compile(r"inproc://[A-Za-z0-9._:/-]+")
 
 
 def address(text):
     """``text`` as a scheduler address Dask accepts, or InvalidArgument."""
     if not isinstance(text, str):
         raise InvalidArgument(f"the scheduler address must be {_FORM}, got {shown(text)}")
+    if _IN_PROCESS.fullmatch(text.strip()):
+        return text.strip()
     found = _ADDRESS.fullmatch(text.strip())
     if found is None:
         raise InvalidArgument(f"the scheduler address must be {_FORM}, got {shown(text)}")

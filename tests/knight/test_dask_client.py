@@ -20,6 +20,7 @@ from knight.errors import InvalidArgument
         ("10.0.0.5:8786", "tcp://10.0.0.5:8786"),
         ("tls://scheduler.example.org:443", "tls://scheduler.example.org:443"),
         ("tcp://[::1]:8786", "tcp://[::1]:8786"),
+        ("inproc://10.0.0.5/4321/1", "inproc://10.0.0.5/4321/1"),
     ],
 )
 def test_addresses_dask_accepts(text, expected):

@@ -15,7 +15,6 @@ run each of knight's searches k times and add up their times: a k-times
 slowdown planted without touching the production kernels.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -23,9 +22,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bench import paired
+from bench import command, paired
+from bench.command import Parser
 from bench.references import REFERENCES
 from bench.workloads import WORKLOADS
+from knight import strict_json
+from knight.errors import InvalidArgument
 
 RATIOS = Path(__file__).resolve().parent.parent / "results" / "baseline" / "ratios.json"
 PLANT = "KNIGHT_GUARD_PLANT"
@@ -153,7 +155,7 @@ def save_ratios(rows, rounds, path=RATIOS):
         "ratios": ratios,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(recorded, indent=2) + "\n")
+    path.write_text(strict_json.dumps(recorded, indent=2) + "\n")
 
 
 @contextmanager
@@ -209,18 +211,21 @@ def record(rounds, threshold):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.check", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.check", description=__doc__.split("\n")[0])
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
-    parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
-    parser.add_argument(
-        "--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)"
-    )
+    parser.add_argument("--rounds", help="interleaved rounds per workload")
+    parser.add_argument("--threshold", help=f"largest allowed fall of a ratio (default {THRESHOLD}: 25%%)")
     parser.add_argument(
         "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
     )
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+        args.rounds = None if args.rounds is None else command.rounds(args.rounds)
+        args.threshold = THRESHOLD if args.threshold is None else command.threshold(args.threshold)
+    except InvalidArgument as error:
+        return command.fail(error)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold)
     if args.self_test:

@@ -12,14 +12,15 @@ tree; ``--base-python`` and ``--head-python`` run a side under another
 interpreter, which is how to A/B a numba or llvmlite upgrade.
 """
 
-import argparse
 import sys
 from contextlib import ExitStack
 
-from bench import paired
+from bench import command, paired
 from bench.check import THRESHOLD, append_markdown
+from bench.command import Parser
 from bench.revisions import ROOT, Worker, checkout
 from bench.workloads import WORKLOADS
+from knight.errors import InvalidArgument
 
 ROUNDS = 15
 
@@ -68,17 +69,21 @@ def compare(base, head, rounds, pythons):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.compare", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.compare", description=__doc__.split("\n")[0])
     parser.add_argument("base", help="the revision to compare against, e.g. HEAD~1 or main")
     parser.add_argument("--head", help="a revision for the other side; default: the working tree")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per workload")
-    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed slowdown (0.25 = 25%%)")
+    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per workload")
+    parser.add_argument("--threshold", default=str(THRESHOLD), help="largest allowed slowdown (0.25 = 25%%)")
     parser.add_argument("--base-python", default=sys.executable, help="interpreter for the BASE side")
     parser.add_argument("--head-python", default=sys.executable, help="interpreter for the other side")
     parser.add_argument(
         "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
     )
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+        args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
+    except InvalidArgument as error:
+        return command.fail(error)
     pythons = {"base": args.base_python, "head": args.head_python}
     samples = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)

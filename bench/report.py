@@ -515,31 +515,38 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None, mea
 def write(folder, heatmap_boards=None):
     """Redraw the figures, REPORT.md and index.html of run ``folder``; return REPORT.md's path."""
     folder = folders.resolve(folder)
-    try:
-        meta = record.read_json(folder / record.META)
-        rows = record.read_runs(folder / record.RUNS)
-    except (OSError, ValueError) as error:
-        raise InvalidArgument(f"cannot read the run in {folder}: {error}") from None
+    meta = record.read_meta(folder / record.META)
+    rows = record.read_runs(folder / record.RUNS)
     meta["folder"] = folder.name
     figures = plots.draw_all(rows, folder, heatmap_boards)
-    measured_versus = None
-    if (folder / versus.VERSUS).exists():
-        measured_versus = record.read_json(folder / versus.VERSUS)
-        figures["versus"] = plots.versus(measured_versus, folder / plots.VERSUS_FIGURE)
-    measured_corners = None
-    if (folder / corners.CORNERS).exists():
-        measured_corners = record.read_json(folder / corners.CORNERS)
-        figures["corners"] = plots.corners(measured_corners, folder / plots.CORNERS_FIGURE)
+    measured_versus = _drawn(folder / versus.VERSUS, plots.versus, folder / plots.VERSUS_FIGURE, figures)
+    measured_corners = _drawn(folder / corners.CORNERS, plots.corners, folder / plots.CORNERS_FIGURE, figures)
     measured_overhead = None
     if (folder / overhead.OVERHEAD).exists():
         measured_overhead = record.read_json(folder / overhead.OVERHEAD)
+    try:
+        text = render(meta, rows, figures, measured_versus, measured_corners, measured_overhead)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
     path = folder / REPORT
     temporary = folder / f".{REPORT}.tmp"
-    text = render(meta, rows, figures, measured_versus, measured_corners, measured_overhead)
     temporary.write_text(text)
     temporary.replace(path)
     page.write(folder, text, title=f"Knight's-tour benchmark: {folder.name}")
     return path
+
+
+def _drawn(source, draw, figure, figures):
+    """The measurements in ``source`` (None when absent), drawn into
+    ``figures`` under the drawing's name; InvalidArgument naming the file if malformed."""
+    if not source.exists():
+        return None
+    measured = record.read_json(source)
+    try:
+        figures[draw.__name__] = draw(measured, figure)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise InvalidArgument(f"{source} is malformed (at {error!r}): rerun it") from None
+    return measured
 
 
 def main(argv=None):

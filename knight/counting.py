@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, status, theory, validate
+from knight import count_kernels, dask_client, status, theory, validate
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 from knight.result import Count
@@ -141,6 +141,8 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     """
     job = prepare(rows, cols, start, closed, budget, method=method, pruned=pruned, symmetry=symmetry, depth=depth,
                   workers=workers, scheduler=scheduler, resume=resume)
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
     return run(job, progress)
 
 
@@ -151,13 +153,20 @@ def prepare(rows, cols, start=None, closed=False, budget=None, *, method="dfs", 
     rows, cols = validate.board(rows, cols)
     budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
     method = validate.choice(method, "count method", tuple(ENGINES))
+    closed, pruned, symmetry = (validate.flag(value, name) for value, name in
+                                ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
     validate.fits_in_memory(rows, cols, "count")
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
         depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
-    if workers is not None:
-        workers = validate.integer(workers, "workers", minimum=1)
+    workers = validate.workers(workers)
+    if scheduler is not None:
+        scheduler = dask_client.address(scheduler)
+    if resume is not None:
+        # a path that cannot be one, or a stranger's file, is refused before
+        # the minutes of planning; the lock and the count's header after
+        resume = UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     return Job(
         rows,
@@ -202,8 +211,14 @@ def count_by_dfs(job, progress=None):
     executor = local_executor(job.workers) if job.scheduler is None else dask_executor(job.scheduler)
     began = time.perf_counter()
     stop = stop_signal()
-    plan_ = plan(job, stop)
-    store = None if job.resume is None else UnitStore.open(job.resume, plan_.header())
+    try:
+        plan_ = plan(job, stop)
+        # the budget is part of what a unit's answer means: a unit stopped
+        # by a budget of 10^5 must not stand in for one run to 10^12
+        store = None if job.resume is None else UnitStore.open(job.resume, {**plan_.header(), "budget": job.budget})
+    except BaseException:
+        executor.shutdown(wait=False)  # a Dask client's connection included
+        raise
     try:
         results = run_units(plan_, executor, job.budget, store, progress, stop)
     finally:
@@ -325,16 +340,7 @@ def local_executor(workers=None):
 
 def dask_executor(address):
     """An executor on the Dask cluster whose scheduler is at ``address``."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InvalidArgument("--scheduler needs Dask: pip install 'knight[dask]'") from None
-    try:
-        client = Client(address, timeout=DASK_CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InvalidArgument(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
-    return _DaskExecutor(client)
+    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS))
 
 
 class _DaskExecutor:

@@ -73,6 +73,7 @@ def compile_kernels(methods=validate.METHODS):
     A method's first call pays this once per process; ``solve`` calls it so
     that ``Result.seconds`` never includes compilation.
     """
+    methods = validate.choices(methods, "method", validate.METHODS)
     for method in methods:
         if method not in _compile_seconds:
             began = time.perf_counter()
@@ -98,6 +99,7 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     method = validate.choice(method, "method", validate.METHODS)
     tiebreak = validate.choice(tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = validate.budget(budget, DEFAULT_BUDGET)
+    closed = validate.flag(closed, "closed")
     validate.fits_in_memory(rows, cols, method)
     compile_kernels([method])
     code, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)

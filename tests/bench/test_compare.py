@@ -3,6 +3,7 @@ tree, answers like an in-process run, and the temporary worktree goes away."""
 
 import subprocess
 import sys
+from pathlib import Path
 
 from bench import revisions
 from bench.searches import Search
@@ -11,20 +12,25 @@ SEARCH = Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=5_000)
 
 
 def _worktrees():
-    listing = subprocess.run(["git", "-C", str(revisions.ROOT), "worktree", "list"], capture_output=True, text=True)
-    return listing.stdout.count("\n")
+    """The repository's worktree folders, resolved (``git worktree list --porcelain``)."""
+    listing = subprocess.run(
+        ["git", "-C", str(revisions.ROOT), "worktree", "list", "--porcelain"], capture_output=True, text=True
+    )
+    lines = listing.stdout.splitlines()
+    return {Path(line.split(" ", 1)[1]).resolve() for line in lines if line.startswith("worktree ")}
 
 
 def test_a_worker_runs_its_own_revision_and_the_checkout_is_removed():
-    before = _worktrees()
+    # other worktrees of the same repository may come and go meanwhile:
+    # only this checkout's own folder is looked for
     with revisions.checkout("HEAD") as tree:
         worker = revisions.Worker(tree, sys.executable)
         try:
             outcome = worker.run(SEARCH)
         finally:
             worker.close()
-        assert _worktrees() == before + 1
-    assert not tree.exists() and _worktrees() == before
+        assert Path(tree).resolve() in _worktrees()
+    assert not tree.exists() and Path(tree).resolve() not in _worktrees()
     expected = SEARCH.run()
     assert (outcome.status, outcome.nodes) == (expected.status, expected.nodes)
 

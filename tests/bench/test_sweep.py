@@ -152,22 +152,32 @@ def test_resume_refuses_a_folder_without_meta(tmp_path, capsys):
     assert "meta.json" in capsys.readouterr().err
 
 
+def _first_runs_file(folder, process, seconds):
+    """runs.csv once the sweep has written a few rows, or None."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        found = list(folder.glob("*/runs.csv"))
+        if found and len(found[0].read_text().splitlines()) > 3:
+            return found[0]
+        time.sleep(0.05)
+    return None
+
+
 def test_ctrl_c_keeps_what_finished(tmp_path):
     """A real SIGINT to a real sweep: exit 130, a readable runs.csv, resumable."""
     command = [sys.executable, "-m", "bench", "--sizes", "5-40", "--methods", "warnsdorff", "--repeats", "50",
                "--no-plots", "--out", str(tmp_path)]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    runs = None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        found = list(tmp_path.glob("*/runs.csv"))
-        if found and len(found[0].read_text().splitlines()) > 3:
-            runs = found[0]
-            break
-        time.sleep(0.05)
-    assert runs is not None, process.communicate()
-    os.kill(process.pid, signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    try:
+        runs = _first_runs_file(tmp_path, process, seconds=120)
+        assert runs is not None, process.communicate()
+        os.kill(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        # a failed wait must not leave the sweep running into later tests
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 130, err
     assert "Traceback" not in err and "--resume" in err
     rows = record.read_runs(runs)

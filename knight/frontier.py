@@ -1,0 +1,310 @@
+"""The frontier dynamic program's driver: plan the square order, build the
+arrays each step's kernel trusts, run the steps, add up the answer.
+
+It validates nothing itself (``knight.search.count_tours`` does). What the
+DP computes, and why it is exact, is in ``knight.frontier_kernels`` and
+``docs/counting-dp.md``.
+
+Counts in knight's convention (directed tours, as the DFS counts them):
+
+* open, from one start ``s``: undirected Hamiltonian paths with ``s`` as an
+  end (each is one directed tour starting at ``s``), from a DP in which
+  ``s`` is forced to be a tour end;
+* open, every start: the same per symmetry class (colour parity zeroes the
+  minority colour of an odd board without a run);
+* closed: every start has twice the number of undirected Hamiltonian
+  cycles (one cycle, two directions), from one DP.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from knight import frontier_kernels
+from knight.board import neighbour_table
+from knight.errors import InvalidArgument
+from knight.symmetry import representatives
+
+MAX_SLOTS = frontier_kernels.MAX_SLOTS
+
+# a table entry: the dense arrays (key, count: 16 bytes) plus the next
+# step's hash table at a load of 1/4..1/2 (32..64 bytes), plus the dense
+# copy made from it: bytes per state held at the peak, with margin
+BYTES_PER_STATE = 96
+_MIN_CAPACITY_BITS = 10
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The DP's plan for one board: squares in insertion order and, for
+    each step, the slot arrays the kernel reads."""
+
+    rows: int
+    cols: int
+    order: list
+    old_sizes: list
+    neighbour_slots: list
+    kept_slots: list
+    leaving_slots: list
+    stays: list
+    frontiers: list  # the squares on the frontier after each step
+    remaining: list  # per step, per square on the next frontier: neighbours still to come
+    leave_step: dict
+
+    @property
+    def widest(self):
+        return max(len(f) for f in self.frontiers) if self.frontiers else 0
+
+
+def column_order(rows, cols, within=None):
+    """Column by column across the short side: a knight moves one or two
+    columns, so a square leaves the frontier about two columns after it
+    came, and the frontier spans about 2 x short side + 1 squares.
+    ``within(c)``: the order of the short side's cells in column ``c``."""
+    short, long = min(rows, cols), max(rows, cols)
+    within = within or (lambda c: range(short))
+    if rows <= cols:
+        return [r * cols + c for c in range(long) for r in within(c)]
+    return [r * cols + c for r in range(long) for c in within(r)]
+
+
+def schedule(rows, cols, order=None):
+    """The step arrays for inserting the squares in ``order`` (default
+    ``column_order``)."""
+    if order is None:
+        order = column_order(rows, cols)
+    table = neighbour_table(rows, cols)
+    position = {square: step for step, square in enumerate(order)}
+    neighbours = {square: [int(n) for n in table[square] if n >= 0] for square in order}
+    leave_step = {
+        square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order
+    }
+    frontier = []
+    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers, remaining = [], [], [], [], [], [], []
+    for step, square in enumerate(order):
+        slot_of = {s: i for i, s in enumerate(frontier)}
+        old_sizes.append(len(frontier))
+        earlier = [slot_of[n] for n in neighbours[square] if position[n] < step]
+        neighbour_slots.append(np.array(sorted(earlier), dtype=np.intp))
+        kept = [i for i, s in enumerate(frontier) if leave_step[s] != step]
+        leaving_slots.append(np.array([i for i, s in enumerate(frontier) if leave_step[s] == step], dtype=np.intp))
+        kept_slots.append(np.array(kept, dtype=np.intp))
+        stays.append(leave_step[square] > step)
+        frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
+        frontiers.append(list(frontier))
+        later = [sum(1 for n in neighbours[s] if position[n] > step) for s in frontier]
+        remaining.append(np.array(later, dtype=np.uint8))
+    return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
+                    remaining, leave_step)
+
+
+def fits(rows, cols):
+    """Whether the widest frontier fits one 64-bit key."""
+    return schedule(rows, cols).widest <= MAX_SLOTS
+
+
+# Peak states held, measured (open, every start's heaviest run or the
+# unforced one) for the short side: the basis of the memory projection.
+# Past the last entry the growth per extra row is extrapolated.
+_MEASURED_PEAK_STATES = {1: 1, 2: 4, 3: 60, 4: 700, 5: 12_000, 6: 300_000, 7: 9_000_000}
+_GROWTH_PER_ROW = 40
+
+
+def projected_peak_states(rows, cols):
+    short = min(rows, cols)
+    known = max(_MEASURED_PEAK_STATES)
+    if short <= known:
+        return _MEASURED_PEAK_STATES[short]
+    return _MEASURED_PEAK_STATES[known] * _GROWTH_PER_ROW ** (short - known)
+
+
+def memory_needed(rows, cols):
+    """Projected peak bytes of the DP's tables on ``rows x cols``."""
+    return projected_peak_states(rows, cols) * BYTES_PER_STATE
+
+
+def check_fits(rows, cols, available):
+    """Refuse, before allocating, a board the DP cannot hold: a frontier
+    wider than one key, or a projected peak table past ``available``."""
+    widest = schedule(rows, cols).widest
+    if widest > MAX_SLOTS:
+        raise InvalidArgument(
+            f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
+        )
+    needed = memory_needed(rows, cols)
+    if needed > available:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
+            f"(~{projected_peak_states(rows, cols):.2g} states), but only {available / 2**30:.1f} GiB is available"
+        )
+
+
+@dataclass
+class Work:
+    """The DP's measure of work, per step: states held after the step,
+    successors emitted (each one a hash insertion), of which merged into an
+    existing state, and attempts that died."""
+
+    held: list = field(default_factory=list)
+    emitted: list = field(default_factory=list)
+    merged: list = field(default_factory=list)
+    dead: list = field(default_factory=list)
+
+    def add(self, other):
+        for name in ("held", "emitted", "merged", "dead"):
+            getattr(self, name).extend(getattr(other, name))
+
+    @property
+    def states_peak(self):
+        return max(self.held, default=0)
+
+    @property
+    def transitions(self):
+        return int(sum(self.emitted))
+
+    @property
+    def merges(self):
+        return int(sum(self.merged))
+
+
+def _capacity_bits(expected):
+    bits = _MIN_CAPACITY_BITS
+    # room for the expected states at a load of at most 1/2
+    while (1 << bits) < 2 * expected:
+        bits += 1
+    return bits
+
+
+def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
+    """One DP over ``plan`` (a ``Schedule``): the number of undirected
+    Hamiltonian paths (open; with ``forced``, those with that square as an
+    end) or cycles (closed). Returns ``(count, work)``.
+
+    ``state``, to resume: ``(step, keys, counts, completed)`` as
+    ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
+    called after each step (checkpoints); ``progress(step, steps, held)``
+    too.
+    """
+    work = Work()
+    if state is None:
+        first = 0
+        keys = np.zeros(1, dtype=np.uint64)
+        counts = np.ones(1, dtype=np.uint64)
+        completed = 0
+    else:
+        first, keys, counts, completed = state
+    terminals = 0 if closed else 2
+    steps = len(plan.order)
+    ratio = 4.0
+    for step in range(first, steps):
+        square = plan.order[step]
+        old = plan.frontiers[step - 1] if step else []
+        forced_slot = -1
+        allowed = terminals
+        if forced is not None:
+            forced_slot = old.index(forced) if forced in old else -1
+            # one tour end is the forced square's: another may go before it
+            allowed = 2 if plan.leave_step[forced] <= step else 1
+        expected = int(keys.shape[0] * ratio) + 1
+        new_keys, new_counts, found, emitted, dead, overflow = frontier_kernels.frontier_step(
+            keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
+            plan.leaving_slots[step], plan.stays[step], forced_slot, square == forced, allowed,
+            step == steps - 1, bool(closed), _capacity_bits(expected), plan.remaining[step],
+            plan.frontiers[step].index(forced) if forced in plan.frontiers[step] else -1,
+        )
+        if overflow:
+            raise OverflowError(
+                f"a count on {plan.rows}x{plan.cols} passed 2^64 - 1 at step {step}: the dp carries 64-bit counts"
+            )
+        completed += int(found)
+        if completed >= 2**64:
+            raise OverflowError(f"the count on {plan.rows}x{plan.cols} passed 2^64 - 1")
+        if keys.shape[0]:
+            ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
+        keys, counts = new_keys, new_counts
+        work.held.append(int(keys.shape[0]))
+        work.emitted.append(int(emitted))
+        work.merged.append(int(emitted) - int(keys.shape[0]))
+        work.dead.append(int(dead))
+        if on_step is not None:
+            on_step(step + 1, keys, counts, completed)
+        if progress is not None:
+            progress(step + 1, steps, int(keys.shape[0]))
+    return completed, work
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Directed tour counts per start (flat, by square) and the work."""
+
+    tours: np.ndarray
+    work: Work
+    runs: int
+    seconds: float
+
+
+def count(rows, cols, starts, closed, progress=None, store=None):
+    """Directed tours from each of ``starts`` (0-based squares); squares
+    not in ``starts`` hold 0. ``progress(done, total, held)`` counts
+    steps over every run; ``store`` (a ``Checkpoint``) saves and resumes."""
+    began = time.perf_counter()
+    squares = rows * cols
+    tours = np.zeros(squares, dtype=np.int64)
+    work = Work()
+    wanted = sorted(set(int(s) for s in starts))
+    if squares == 1:
+        # one square: the empty walk is the open tour, and (as the DFS
+        # counts it) no closed tour: there is no move back to the start
+        tours[:] = 0 if closed else 1
+        return Outcome(tours, work, 0, time.perf_counter() - began)
+    plan = schedule(rows, cols)
+    if closed:
+        runs = {None: [s for s in wanted]}
+    else:
+        runs = _open_runs(rows, cols, wanted)
+    steps = len(plan.order)
+    total_steps = steps * len(runs)
+    done_runs = 0
+    for forced, members in runs.items():
+        key = -1 if forced is None else forced
+        if store is not None and key in store.finished:
+            found = store.finished[key]
+        else:
+            offset = done_runs * steps
+
+            def step_progress(step, _steps, held, offset=offset):
+                if progress is not None:
+                    progress(offset + step, total_steps, held)
+
+            resume_state = store.resume_state(key) if store is not None else None
+            on_step = store.saver(key) if store is not None else None
+            found, run_work = run(plan, closed, forced, step_progress, resume_state, on_step)
+            work.add(run_work)
+            if store is not None:
+                store.finish(key, found)
+        per_start = 2 * found if closed else found
+        if per_start >= 2**63:
+            raise OverflowError(f"a per-start count on {rows}x{cols} passes int64: {per_start}")
+        tours[members] = per_start
+        done_runs += 1
+        if progress is not None:
+            progress(done_runs * steps, total_steps, 0)
+    return Outcome(tours, work, len(runs), time.perf_counter() - began)
+
+
+def _open_runs(rows, cols, wanted):
+    """``{forced square: squares sharing its count}``: one run per symmetry
+    class among ``wanted``, none for the minority colour of an odd board
+    (a tour of an odd number of squares starts and ends on the corner's
+    colour, see ``knight.theory``)."""
+    wanted_set = set(wanted)
+    runs = {}
+    for (row, col), members in representatives(rows, cols).items():
+        squares = [r * cols + c for r, c in members if r * cols + c in wanted_set]
+        if not squares:
+            continue
+        if (rows * cols) % 2 == 1 and (row + col) % 2 == 1:
+            continue
+        runs[squares[0]] = squares
+    return runs

@@ -1,0 +1,341 @@
+"""Frontier dynamic-programming kernels: count Hamiltonian paths and cycles
+of the knight's graph without enumerating them.
+
+The driver (``knight.frontier``) inserts the board's squares one at a time
+in a fixed order. When a square ``v`` is inserted, the DP decides which of
+the edges to its already-inserted neighbours the tour uses (none, one or
+two); edges are never decided at any other time. The *frontier* is the set
+of inserted squares that still have a neighbour to come: only they can gain
+edges, so only they need remembering. Everything else about a partial
+solution is summed away: the table maps each frontier *state* to the number
+of partial solutions (edge sets on the inserted squares) that reach it.
+
+State of one frontier square (a 4-bit *slot*, slot ``i`` at bits ``4i``):
+
+* ``BARE`` (0): no edge yet;
+* ``INTERIOR`` (1): two edges, finished;
+* ``TERMINAL_END`` (2): one edge, the end of a path whose other end has
+  left the frontier with one edge: that other end is one of the tour's two
+  ends (open tours only);
+* a label ``>= FIRST_LABEL``: one edge, the end of a path whose other end
+  is the frontier square with the same label.
+
+Labels are renumbered in order of first appearance (slot 0 first), so equal
+partial structures have equal keys. With at most 16 slots there are at most
+8 paths with both ends on the frontier: labels 3..10 always fit in 4 bits.
+
+A square *leaves* the frontier after its last neighbour is inserted. It must
+leave with two edges, or with one as a tour end: open tours have two ends,
+and the number of tour ends already gone is exactly the number of
+``TERMINAL_END`` slots (each gone end's path ends on the frontier until the
+path is complete, which can only happen at the very last square). Closed
+tours have no ends: a cycle may close only when the last square is
+inserted, every other frontier square already has two edges.
+
+Exactness: a transition copies a count unchanged; counts meet only by
+addition of non-negative 64-bit integers, and every addition checks for a
+carry (``sum < addend``). A count that would not fit sets the overflow flag
+and the driver raises; no wrapped number is ever returned.
+"""
+
+import numpy as np
+
+from knight._jit import jit
+
+BARE = 0
+INTERIOR = 1
+TERMINAL_END = 2
+FIRST_LABEL = 3
+# a label no canonical state uses (at most 8 labels: 3..10), given to the
+# path a step creates before the state is renumbered
+_FRESH_LABEL = 15
+MAX_SLOTS = 16
+BITS_PER_SLOT = 4
+
+# the key no state can have (every slot would be 15): marks an empty bucket
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+_SLOT_MASK = np.uint64(0xF)
+
+# what a successor attempt ended as (the kernel's own tallies)
+_ALIVE = 0
+_DEAD = 1
+_DONE = 2  # a complete tour: counted, not stored
+
+
+@jit
+def _bucket(key, shift):
+    # Fibonacci hashing: the top bits of key * 2^64/phi spread the packed
+    # slot patterns, whose low bits alone would cluster badly
+    return np.intp((key * _HASH_MULTIPLIER) >> shift)
+
+
+@jit
+def _insert(keys, counts, shift, key, count):
+    """Add ``count`` to ``key``'s bucket; returns (1 if new, 1 if the sum
+    carried out of 64 bits)."""
+    mask = np.intp(keys.shape[0] - 1)
+    index = _bucket(key, shift)
+    while True:
+        held = keys[index]
+        if held == key:
+            total = counts[index] + count
+            carried = 1 if total < count else 0
+            counts[index] = total
+            return 0, carried
+        if held == EMPTY:
+            keys[index] = key
+            counts[index] = count
+            return 1, 0
+        index = (index + 1) & mask
+
+
+@jit
+def _grow(keys, counts, shift):
+    """The same table at twice the capacity."""
+    grown_keys = np.full(keys.shape[0] * 2, EMPTY, dtype=np.uint64)
+    grown_counts = np.zeros(keys.shape[0] * 2, dtype=np.uint64)
+    grown_shift = shift - np.uint64(1)
+    for index in range(keys.shape[0]):
+        if keys[index] != EMPTY:
+            _insert(grown_keys, grown_counts, grown_shift, keys[index], counts[index])
+    return grown_keys, grown_counts, grown_shift
+
+
+@jit
+def _replace_label(slots, size, old, new):
+    for index in range(size):
+        if slots[index] == old:
+            slots[index] = new
+
+
+@jit
+def _add_edge(slots, size, a, b, final, closed):
+    """Join frontier slots ``a`` and ``b`` (``b`` is the square being
+    inserted). Returns _ALIVE, _DEAD, or _DONE when this edge completes the
+    tour (legal only at the last square)."""
+    x = slots[a]
+    y = slots[b]
+    if x == INTERIOR or y == INTERIOR:
+        return _DEAD
+    if x == BARE and y == BARE:
+        slots[a] = _FRESH_LABEL
+        slots[b] = _FRESH_LABEL
+        return _ALIVE
+    if x == BARE:
+        slots[a] = y
+        slots[b] = INTERIOR
+        return _ALIVE
+    if y == BARE:
+        slots[b] = x
+        slots[a] = INTERIOR
+        return _ALIVE
+    # two path ends meet
+    slots[a] = INTERIOR
+    slots[b] = INTERIOR
+    if x == y and x >= FIRST_LABEL:
+        # both ends of one path: a cycle. Only the closing edge of a closed
+        # tour at the last square, with every square finished, may do that
+        if not (closed and final):
+            return _DEAD
+        for index in range(size):
+            if slots[index] != INTERIOR:
+                return _DEAD
+        return _DONE
+    if x == TERMINAL_END and y == TERMINAL_END:
+        # two different paths (one path has at most one gone end), each with a gone tour end join: the whole tour, which
+        # must then hold every square
+        if not final:
+            return _DEAD
+        return _DONE
+    if x == TERMINAL_END:
+        _replace_label(slots, size, y, TERMINAL_END)
+    elif y == TERMINAL_END:
+        _replace_label(slots, size, x, TERMINAL_END)
+    else:
+        _replace_label(slots, size, y, x)
+    return _ALIVE
+
+
+@jit
+def _leave(slots, size, index, forced, closed, final, completed):
+    """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
+    or _DONE when its leaving completes the tour."""
+    value = slots[index]
+    slots[index] = INTERIOR  # no later label scan may find it again
+    if value == INTERIOR:
+        # the forced tour end must leave with exactly one edge
+        return _DEAD if forced else _ALIVE
+    if value == BARE or closed or completed:
+        # a square never entered; an end in a closed tour; a second path
+        # after the tour was already complete
+        return _DEAD
+    if value == TERMINAL_END:
+        # its path's other end is a gone tour end: the path is complete
+        return _DONE if final else _DEAD
+    _replace_label(slots, size, value, TERMINAL_END)
+    return _ALIVE
+
+
+@jit
+def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
+               forced_slot, inserted_forced, terminals_allowed, final, closed, renumber, remaining,
+               forced_position):
+    """Apply one option (edges from the inserted square to ``first_slot``
+    and ``second_slot``, -1 for none) to ``slots``, in the scratch
+    ``work``. Returns ``(outcome, key)``; ``key`` is the packed canonical
+    next state when the outcome is _ALIVE."""
+    size = inserted + 1
+    for index in range(size):
+        work[index] = slots[index]
+    done = False
+    for target in (first_slot, second_slot):
+        if target < 0:
+            continue
+        outcome = _add_edge(work, size, target, inserted, final, closed)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    if not inserted_stays:
+        outcome = _leave(work, size, inserted, inserted_forced, closed, final, done)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    for index in range(leaving_slots.shape[0]):
+        slot = leaving_slots[index]
+        outcome = _leave(work, size, slot, slot == forced_slot, closed, final, done)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    if done:
+        # a complete tour: every square still on the frontier was checked
+        # as it left (the last step empties the frontier)
+        return _DONE, np.uint64(0)
+    if final:
+        # the frontier emptied without completing a tour
+        return _DEAD, np.uint64(0)
+    # pack the next state, labels renumbered by first appearance
+    for index in range(renumber.shape[0]):
+        renumber[index] = 0
+    next_label = FIRST_LABEL
+    terminal_ends = 0
+    key = np.uint64(0)
+    n_kept = kept_slots.shape[0]
+    for position in range(n_kept + (1 if inserted_stays else 0)):
+        slot = kept_slots[position] if position < n_kept else inserted
+        value = work[slot]
+        if value >= FIRST_LABEL:
+            if renumber[value] == 0:
+                renumber[value] = next_label
+                next_label += 1
+            value = renumber[value]
+        elif value == TERMINAL_END:
+            terminal_ends += 1
+        elif value == BARE and remaining[position] == 1 and position != forced_position:
+            # one neighbour left to come: this square can only get one
+            # edge, so it is a tour end to be: count it now, and a state
+            # with too many ends dies here instead of squares later
+            terminal_ends += 1
+        key |= np.uint64(value) << np.uint64(BITS_PER_SLOT * position)
+    if terminal_ends > terminals_allowed:
+        return _DEAD, np.uint64(0)
+    return _ALIVE, key
+
+
+@jit
+def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
+                  forced_slot, inserted_forced, terminals_allowed, final, closed, capacity_bits, remaining,
+                  forced_position):
+    """Insert one square: map every state of the table ``keys``/``counts``
+    (dense, one state per entry, frontier of ``old_size`` slots) to its
+    successors and merge equal ones.
+
+    ``neighbour_slots``: the slots of the inserted square's earlier
+    neighbours. ``kept_slots``: the old slots still on the frontier after
+    this step, in order; the inserted square follows them when
+    ``inserted_stays``. ``leaving_slots``: old slots whose last neighbour
+    this is. ``forced_slot`` (-1: none) / ``inserted_forced``: the square
+    that must be a tour end (one start's count). ``terminals_allowed``: how
+    many tour ends may have gone by the end of this step, counting bare
+    squares that have one neighbour left to come (``remaining``, by
+    position on the next frontier) as ends to be, except the forced
+    square (at ``forced_position`` on the next frontier, or -1).
+    ``capacity_bits``: log2 of the hash table's first size.
+
+    Returns ``(keys, counts, completed, emitted, dead, overflow)``: the next
+    table (dense), the number of complete tours found at this step, the
+    successors emitted into the table (the DP's work, like the DFS's
+    nodes), the attempts that died, and 1 if a count carried out of 64 bits.
+    """
+    table_keys = np.full(1 << capacity_bits, EMPTY, dtype=np.uint64)
+    table_counts = np.zeros(1 << capacity_bits, dtype=np.uint64)
+    shift = np.uint64(64 - capacity_bits)
+    held = 0
+    emitted = 0
+    dead = 0
+    overflow = 0
+    completed = np.uint64(0)
+
+    inserted = old_size
+    slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    renumber = np.zeros(16, dtype=np.uint8)
+    candidates = np.zeros(4, dtype=np.intp)
+    most_edges = 1 if inserted_forced else 2
+
+    for state in range(keys.shape[0]):
+        key = keys[state]
+        count = counts[state]
+        for index in range(old_size):
+            slots[index] = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
+        slots[inserted] = BARE
+        n_candidates = 0
+        for index in range(neighbour_slots.shape[0]):
+            slot = neighbour_slots[index]
+            value = slots[slot]
+            # a finished square takes no edge; the forced end takes one
+            if value == INTERIOR or (slot == forced_slot and value != BARE):
+                continue
+            candidates[n_candidates] = slot
+            n_candidates += 1
+        # options: no edge, one edge, or two (a pair of candidates)
+        for first in range(-1, n_candidates):
+            second = -1
+            while True:
+                outcome, next_key = _successor(
+                    slots, work, inserted,
+                    candidates[first] if first >= 0 else -1,
+                    candidates[second] if second >= 0 else -1,
+                    kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
+                    terminals_allowed, final, closed, renumber, remaining, forced_position,
+                )
+                if outcome == _DEAD:
+                    dead += 1
+                elif outcome == _DONE:
+                    total = completed + count
+                    if total < count:
+                        overflow = 1
+                    completed = total
+                else:
+                    emitted += 1
+                    new, carried = _insert(table_keys, table_counts, shift, next_key, count)
+                    held += new
+                    overflow |= carried
+                    if 2 * held > table_keys.shape[0]:
+                        table_keys, table_counts, shift = _grow(table_keys, table_counts, shift)
+                if first < 0 or most_edges < 2:
+                    break
+                second = first + 1 if second < 0 else second + 1
+                if second >= n_candidates:
+                    break
+
+    # compact to a dense table: the next step reads it in order
+    out_keys = np.empty(held, dtype=np.uint64)
+    out_counts = np.empty(held, dtype=np.uint64)
+    filled = 0
+    for index in range(table_keys.shape[0]):
+        if table_keys[index] != EMPTY:
+            out_keys[filled] = table_keys[index]
+            out_counts[filled] = table_counts[index]
+            filled += 1
+    return out_keys, out_counts, completed, emitted, dead, overflow

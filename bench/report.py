@@ -280,7 +280,7 @@ def versus_section(measured, figure):
         "",
         f"The same searches in three implementations, interleaved over {measured['rounds']} rounds; medians of "
         "nodes per second of kernel time. Numba and C search the same tree to the same budget and their node "
-        "counts are checked equal. Plain Python (tests/naive.py, recursive, the way the classic programs work) "
+        "counts are checked equal. Plain Python (bench/baselines/python.py, recursive, the way the classic programs work) "
         f"runs the first {measured['python_budget']:,} nodes of the same search. Searches of a few dozen nodes "
         "measure call overhead (ctypes for C), not search speed.",
         "",

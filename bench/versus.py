@@ -2,7 +2,7 @@
 
 Each workload runs in three implementations, interleaved round by round
 (bench/paired.py): knight's kernels, the C baselines (bench/baselines/c.py)
-and the plain-Python recursive search (tests/naive.py, the classic way).
+and the plain-Python recursive search (bench/baselines/python.py, the classic way).
 Numba and C run the same search to the same budget, and their node counts
 must agree exactly. Plain Python is some hundred times slower, so it runs the
 first ``PYTHON_BUDGET`` nodes of the same search; throughput (nodes per
@@ -17,7 +17,7 @@ import time
 
 from bench import paired, record
 from bench.baselines import c as c_baseline
-from bench.baselines import python as python_baseline
+from bench.baselines import python as naive
 from bench.references import KernelsReference
 from bench.searches import Outcome, Search, cpu_clock
 
@@ -38,8 +38,6 @@ WORKLOADS = (
 
 
 def _python_side():
-    naive = python_baseline.load()
-
     def run(search):
         budget = min(search.budget, PYTHON_BUDGET)
         began_cpu = cpu_clock()

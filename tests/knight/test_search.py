@@ -1,10 +1,10 @@
-"""The compiled kernels against the plain-Python references in naive.py:
+"""The compiled kernels against the plain-Python references in bench/baselines/python.py:
 identical status, node count and tour on every start of every small board."""
 
 import numpy as np
 import pytest
 
-import naive
+from bench.baselines import python as naive
 from knight import count_tours, is_tour, kernels, solve
 from knight.board import neighbour_table
 from knight.search import warnsdorff_kernel

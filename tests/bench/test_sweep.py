@@ -16,7 +16,7 @@ from bench import record
 from bench import sweep as sweeping
 from bench.__main__ import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--sizes", "5", "--shapes", "3x4", "--budget", "20000", "--repeats", "2"]
 META_KEYS = {
     "schema", "command", "sweep", "extras", "runs_planned", "runs_done", "complete", "started", "finished",

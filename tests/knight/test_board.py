@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-import naive
+from bench.baselines import python as naive
 from knight.board import MOVES, coordinates, neighbour_table
 
 

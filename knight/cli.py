@@ -96,6 +96,11 @@ def build_parser():
     count.add_argument("--workers", help="local threads; default every core")
     count.add_argument("--scheduler", help="run the work units on the Dask cluster at this address (tcp://HOST:PORT)")
     count.add_argument("--resume", metavar="FILE", help="record finished work units in FILE; skip those already there")
+    count.add_argument(
+        "--method",
+        help="dfs (enumerate: the search the benchmark measures) | dp (frontier dynamic program, no enumeration) "
+        "| auto; default auto: the one expected to finish first on this board",
+    )
     _json_arg(count)
 
     estimate = commands.add_parser(
@@ -190,10 +195,12 @@ def run_count(args, out):
     workers = _optional_integer(args.workers, "workers", 1)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight.search import count_tours
+    from knight.search import choose_count_method, count_tours
 
     options = dict(pruned=not args.plain, depth=depth, workers=workers, scheduler=args.scheduler, resume=args.resume)
-    if rows * cols > PROJECT_COUNTS_ABOVE:
+    method = choose_count_method(rows, cols, args.closed, args.method, budget=budget, **options_dfs(options))
+    options["method"] = method
+    if method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(rows, cols, start, args.closed, args.plain, workers)
     try:
         counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget, options)
@@ -201,6 +208,8 @@ def run_count(args, out):
         if args.resume:
             print(f"knight: finished work units are kept in {args.resume}; run again with --resume to go on", file=sys.stderr)
         raise
+    if counted.method == "dp":
+        return _print_dp_count(counted, start, args.json, out)
     if args.json:
         record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
         if start is None:
@@ -216,16 +225,50 @@ def run_count(args, out):
         )
         print(json.dumps(record), file=out)
         return 0
-    if start is None:
-        width = max(len(str(value)) for value in counted.tours.flat)
-        for line in counted.tours:
-            print(" ".join(f"{value:>{width}}" for value in line), file=out)
+    _print_grid(counted, start, out)
     kind = "closed" if counted.closed else "open"
     note = "" if counted.complete else " (lower bound: a search hit its budget)"
     search = "pruned" if counted.pruned else "plain"
     print(f"tours    {counted.total_tours} directed {kind} tours{note}", file=out)
     print(f"nodes    {counted.total_nodes} ({search} search)", file=out)
     print(f"units    {counted.units} work units, cut at depth {counted.depth}", file=out)
+    print(f"seconds  {counted.seconds:.3f}", file=out)
+    return 0
+
+
+def options_dfs(options):
+    """The options of ``options`` that only the DFS count takes."""
+    return {key: options[key] for key in ("pruned", "depth", "workers", "scheduler")}
+
+
+def _print_grid(counted, start, out):
+    if start is None:
+        width = max(len(str(value)) for value in counted.tours.flat)
+        for line in counted.tours:
+            print(" ".join(f"{value:>{width}}" for value in line), file=out)
+
+
+def _print_dp_count(counted, start, as_json, out):
+    if as_json:
+        record = _json_head(counted.rows, counted.cols, counted.closed, start, method="dp")
+        if start is None:
+            record["grid"] = counted.tours.tolist()
+        record.update(
+            tours=counted.total_tours,
+            states_peak=counted.states_peak,
+            transitions=counted.transitions,
+            merges=counted.merges,
+            runs=counted.runs,
+            complete=counted.complete,
+            seconds=counted.seconds,
+        )
+        print(json.dumps(record), file=out)
+        return 0
+    _print_grid(counted, start, out)
+    kind = "closed" if counted.closed else "open"
+    print(f"tours    {counted.total_tours} directed {kind} tours", file=out)
+    print(f"states   {counted.states_peak} at the peak (frontier dynamic program)", file=out)
+    print(f"work     {counted.transitions} transitions, {counted.merges} merged, in {counted.runs} runs", file=out)
     print(f"seconds  {counted.seconds:.3f}", file=out)
     return 0
 
@@ -255,11 +298,15 @@ def _count_with_progress(count_tours, rows, cols, start, closed, budget, options
         return count_tours(rows, cols, start, closed, budget, **options)
     from tqdm import tqdm
 
-    with tqdm(unit="unit", file=sys.stderr, leave=False) as bar:
+    # the DFS reports work units; the DP reports steps and its table's size
+    unit = "step" if options.get("method") == "dp" else "unit"
+    with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
-        def progress(done, total):
+        def progress(done, total, held=None):
             bar.total = total
             bar.n = done
+            if held is not None:
+                bar.set_postfix_str(f"{held:,} states", refresh=False)
             bar.refresh()
 
         return count_tours(rows, cols, start, closed, budget, progress, **options)

@@ -16,6 +16,8 @@ Counts in knight's convention (directed tours, as the DFS counts them):
   cycles (one cycle, two directions), from one DP.
 """
 
+import json
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -124,10 +126,18 @@ def memory_needed(rows, cols):
     return projected_peak_states(rows, cols) * BYTES_PER_STATE
 
 
+def widest_frontier(rows, cols):
+    """The most squares on the frontier at once. It is reached within the
+    first few columns, so a board cut to 8 columns of its long side has the
+    same (and its schedule costs nothing on a very long board)."""
+    short, long = min(rows, cols), min(max(rows, cols), 8)
+    return schedule(short, long).widest
+
+
 def check_fits(rows, cols, available):
     """Refuse, before allocating, a board the DP cannot hold: a frontier
     wider than one key, or a projected peak table past ``available``."""
-    widest = schedule(rows, cols).widest
+    widest = widest_frontier(rows, cols)
     if widest > MAX_SLOTS:
         raise InvalidArgument(
             f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
@@ -293,6 +303,18 @@ def count(rows, cols, starts, closed, progress=None, store=None):
     return Outcome(tours, work, len(runs), time.perf_counter() - began)
 
 
+def total_tours(rows, cols, closed):
+    """Directed tours from every start together, from one run with no
+    forced end: open, each undirected path is two directed tours (from
+    either end); closed, each cycle is two directed tours from each of its
+    squares. The grid's sum, at the cost of a single run."""
+    squares = rows * cols
+    if squares == 1:
+        return 0 if closed else 1
+    found, _ = run(schedule(rows, cols), closed)
+    return 2 * found * (squares if closed else 1)
+
+
 def _open_runs(rows, cols, wanted):
     """``{forced square: squares sharing its count}``: one run per symmetry
     class among ``wanted``, none for the minority colour of an odd board
@@ -308,3 +330,110 @@ def _open_runs(rows, cols, wanted):
             continue
         runs[squares[0]] = squares
     return runs
+
+
+def compile_kernels():
+    """Compile (or load from Numba's cache) the step kernel, every variant
+    a count uses, so that no count's ``seconds`` includes it."""
+    plan = schedule(3, 4)
+    for closed in (False, True):
+        run(plan, closed)
+    run(plan, False, forced=plan.order[0])
+
+
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/1"
+# a checkpoint is written at most this often: a 7x7 table is a few GB, and
+# writing it after every step would cost more than the steps
+CHECKPOINT_SECONDS = 60.0
+
+
+class Checkpoint:
+    """A resumable DP count in one ``.npz`` file: the runs finished (their
+    counts) and the table after the last saved step of the run under way.
+
+    Written whole to a temporary file, then renamed over the old one
+    (``os.replace`` is atomic), so a kill at any moment leaves the last
+    complete checkpoint. A file that is not a checkpoint is never
+    overwritten; one made for a different count is refused.
+    """
+
+    def __init__(self, path, identity, finished, current, arrays):
+        self.path = path
+        self.identity = identity
+        self.finished = finished
+        self._current = current  # (run key, step, completed) or None
+        self._arrays = arrays  # (keys, counts) of the current run, or None
+        self._saved = time.monotonic()
+
+    @classmethod
+    def open(cls, path, rows, cols, closed, starts):
+        path = os.fspath(path)
+        identity = {
+            "format": CHECKPOINT_FORMAT,
+            "rows": rows,
+            "cols": cols,
+            "closed": closed,
+            "starts": sorted(int(s) for s in starts),
+            "order": "columns-across-short-side",
+        }
+        if not os.path.exists(path):
+            return cls(path, identity, {}, None, None)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(bytes(data["header"]).decode())
+                keys, counts = data["keys"], data["counts"]
+        except Exception:
+            raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None
+        if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
+            raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it")
+        found = {key: header.get(key) for key in identity}
+        if found != identity:
+            differ = ", ".join(
+                f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in identity if found[key] != identity[key]
+            )
+            raise InvalidArgument(f"{path} records a different count: {differ}")
+        finished = {int(key): int(value) for key, value in header["finished"].items()}
+        current = header.get("current")
+        arrays = (keys, counts) if current is not None else None
+        return cls(path, identity, finished, None if current is None else tuple(current), arrays)
+
+    def resume_state(self, run_key):
+        """``(step, keys, counts, completed)`` saved for this run, or None."""
+        if self._current is None or self._current[0] != run_key:
+            return None
+        _, step, completed = self._current
+        keys, counts = self._arrays
+        return step, keys, counts, completed
+
+    def saver(self, run_key):
+        """An ``on_step`` for ``run``: saves the table at most every
+        ``CHECKPOINT_SECONDS``."""
+
+        def on_step(step, keys, counts, completed):
+            if time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
+                self._current = (run_key, step, completed)
+                self._write(keys, counts)
+
+        return on_step
+
+    def finish(self, run_key, count):
+        self.finished[int(run_key)] = int(count)
+        self._current = None
+        self._write(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64))
+
+    def _write(self, keys, counts):
+        header = dict(self.identity)
+        header["finished"] = {str(key): value for key, value in self.finished.items()}
+        header["current"] = None if self._current is None else list(self._current)
+        encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+        temporary = f"{self.path}.tmp"
+        with open(temporary, "wb") as file:
+            np.savez(file, header=encoded, keys=keys, counts=counts)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, self.path)
+        self._saved = time.monotonic()
+
+
+def _brief(value):
+    return f"{len(value)} squares" if isinstance(value, list) else value

@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from knight import kernels, validate
+from knight.errors import InvalidArgument
 from knight.board import neighbour_table
 from knight.result import Count, Result
 
@@ -117,8 +118,11 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     )
 
 
+COUNT_METHODS = ("auto", "dfs", "dp")
+
+
 def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, pruned=True,
-                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
+                symmetry=True, depth=None, workers=None, scheduler=None, resume=None, method=None):
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
 
@@ -132,10 +136,20 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     work unit places at most ``budget`` nodes (default
     ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
     ``(units finished, units in all)``. Returns a ``Count``.
+
+    ``method``: ``dfs`` (the search above), ``dp`` (the frontier dynamic
+    program of ``knight.frontier``: same counts, no enumeration; it takes
+    ``start``, ``closed``, ``resume`` and ``progress``, called with
+    ``(steps done, steps in all, states held)``), or None / ``auto``: the
+    one expected to finish first on this board (see ``choose_count_method``).
     """
     from knight import counting
 
     rows, cols = validate.board(rows, cols)
+    method = choose_count_method(rows, cols, closed, method, pruned=pruned, symmetry=symmetry, depth=depth,
+                                 workers=workers, scheduler=scheduler, budget=budget)
+    if method == "dp":
+        return _count_dp(rows, cols, start, closed, progress, resume)
     budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
     if start is None:
@@ -174,4 +188,71 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
         pruned=bool(pruned),
         depth=plan.depth,
         units=len(plan.units),
+        method="dfs",
+    )
+
+
+# the DFS finishes first up to about this many squares with a short side
+# of 5 or more; on narrower boards the DP's table stays tiny and it wins
+# from 4x6 / 3x8 on (measured: docs/counting-dp.md)
+DFS_SQUARES_AT_MOST = 36
+DFS_NARROW_SQUARES_AT_MOST = 20
+
+
+def choose_count_method(rows, cols, closed, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
+                        scheduler=None, budget=None):
+    """The counting engine for ``count_tours``: ``method`` checked, or
+    (None, ``auto``) the one expected to finish first. Options that only
+    the DFS has are refused with ``dp``, and make ``auto`` pick the DFS."""
+    method = validate.choice("auto" if method is None else method, "count method", COUNT_METHODS)
+    dfs_only = {
+        "plain (pruned=False)": not pruned,
+        "symmetry=False": not symmetry,
+        "depth": depth is not None,
+        "workers": workers is not None,
+        "scheduler": scheduler is not None,
+        "budget": budget is not None,
+    }
+    asked = [name for name, given in dfs_only.items() if given]
+    if method == "dp" and asked:
+        raise InvalidArgument(f"{', '.join(asked)}: only the dfs count takes {'it' if len(asked) == 1 else 'them'}, not --method dp")
+    if method != "auto":
+        return method
+    if asked:
+        return "dfs"
+    limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
+    return "dfs" if rows * cols <= limit else "dp"
+
+
+def _count_dp(rows, cols, start, closed, progress, resume):
+    from knight import frontier
+
+    frontier.check_fits(rows, cols, validate.available_memory())
+    if start is None:
+        starts = range(rows * cols)
+    else:
+        row, col = validate.start(rows, cols, start)
+        starts = [row * cols + col]
+    frontier.compile_kernels()
+    store = None if resume is None else frontier.Checkpoint.open(resume, rows, cols, bool(closed), starts)
+    outcome = frontier.count(rows, cols, starts, bool(closed), progress, store)
+    if start is None:
+        tours, nodes = outcome.tours.reshape(rows, cols), np.zeros((rows, cols), dtype=np.int64)
+    else:
+        tours, nodes = int(outcome.tours[starts[0]]), 0
+    return Count(
+        rows=rows,
+        cols=cols,
+        start=None if start is None else (row, col),
+        closed=bool(closed),
+        budget=0,
+        tours=tours,
+        nodes=nodes,
+        complete=True,
+        seconds=outcome.seconds,
+        method="dp",
+        states_peak=outcome.work.states_peak,
+        transitions=outcome.work.transitions,
+        merges=outcome.work.merges,
+        runs=outcome.runs,
     )

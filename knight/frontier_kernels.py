@@ -42,6 +42,10 @@ import numpy as np
 
 from knight._jit import jit
 
+# The helpers are inlined into the step kernel (Numba IR inlining): called
+# as functions, every call passed its arrays with reference-count updates,
+# and that cost more than the work itself (about 300 ns an attempt).
+
 BARE = 0
 INTERIOR = 1
 TERMINAL_END = 2
@@ -63,53 +67,62 @@ _DEAD = 1
 _DONE = 2  # a complete tour: counted, not stored
 
 
-@jit
+@jit(inline="always")
 def _bucket(key, shift):
     # Fibonacci hashing: the top bits of key * 2^64/phi spread the packed
     # slot patterns, whose low bits alone would cluster badly
     return np.intp((key * _HASH_MULTIPLIER) >> shift)
 
 
-@jit
-def _insert(keys, counts, shift, key, count):
+@jit(inline="always")
+def _insert(table, shift, key, count):
     """Add ``count`` to ``key``'s bucket; returns (1 if new, 1 if the sum
-    carried out of 64 bits)."""
-    mask = np.intp(keys.shape[0] - 1)
+    carried out of 64 bits). ``table`` interleaves key and count (entry
+    ``i`` at ``2i``, ``2i + 1``) so that a probe touches one cache line."""
+    mask = np.intp(table.shape[0] // 2 - 1)
     index = _bucket(key, shift)
     while True:
-        held = keys[index]
+        held = table[2 * index]
         if held == key:
-            total = counts[index] + count
+            total = table[2 * index + 1] + count
             carried = 1 if total < count else 0
-            counts[index] = total
+            table[2 * index + 1] = total
             return 0, carried
         if held == EMPTY:
-            keys[index] = key
-            counts[index] = count
+            table[2 * index] = key
+            table[2 * index + 1] = count
             return 1, 0
         index = (index + 1) & mask
 
 
 @jit
-def _grow(keys, counts, shift):
-    """The same table at twice the capacity."""
-    grown_keys = np.full(keys.shape[0] * 2, EMPTY, dtype=np.uint64)
-    grown_counts = np.zeros(keys.shape[0] * 2, dtype=np.uint64)
-    grown_shift = shift - np.uint64(1)
-    for index in range(keys.shape[0]):
-        if keys[index] != EMPTY:
-            _insert(grown_keys, grown_counts, grown_shift, keys[index], counts[index])
-    return grown_keys, grown_counts, grown_shift
+def _new_table(capacity):
+    table = np.empty(2 * capacity, dtype=np.uint64)
+    for index in range(capacity):
+        table[2 * index] = EMPTY
+        table[2 * index + 1] = 0
+    return table
 
 
 @jit
+def _grow(table, shift):
+    """The same table at twice the capacity."""
+    grown = _new_table(table.shape[0])
+    grown_shift = shift - np.uint64(1)
+    for index in range(table.shape[0] // 2):
+        if table[2 * index] != EMPTY:
+            _insert(grown, grown_shift, table[2 * index], table[2 * index + 1])
+    return grown, grown_shift
+
+
+@jit(inline="always")
 def _replace_label(slots, size, old, new):
     for index in range(size):
         if slots[index] == old:
             slots[index] = new
 
 
-@jit
+@jit(inline="always")
 def _add_edge(slots, size, a, b, final, closed):
     """Join frontier slots ``a`` and ``b`` (``b`` is the square being
     inserted). Returns _ALIVE, _DEAD, or _DONE when this edge completes the
@@ -157,7 +170,7 @@ def _add_edge(slots, size, a, b, final, closed):
     return _ALIVE
 
 
-@jit
+@jit(inline="always")
 def _leave(slots, size, index, forced, closed, final, completed):
     """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
     or _DONE when its leaving completes the tour."""
@@ -177,7 +190,7 @@ def _leave(slots, size, index, forced, closed, final, completed):
     return _ALIVE
 
 
-@jit
+@jit(inline="always")
 def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
                forced_slot, inserted_forced, terminals_allowed, final, closed, renumber, remaining,
                forced_position):
@@ -267,8 +280,7 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     successors emitted into the table (the DP's work, like the DFS's
     nodes), the attempts that died, and 1 if a count carried out of 64 bits.
     """
-    table_keys = np.full(1 << capacity_bits, EMPTY, dtype=np.uint64)
-    table_counts = np.zeros(1 << capacity_bits, dtype=np.uint64)
+    table = _new_table(1 << capacity_bits)
     shift = np.uint64(64 - capacity_bits)
     held = 0
     emitted = 0
@@ -289,19 +301,57 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
         for index in range(old_size):
             slots[index] = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
         slots[inserted] = BARE
+        # a square leaving now that needs an edge can only get it from the
+        # inserted square: find them first, and skip every option without
+        # them (most of the options of most states)
+        needed = 0
+        state_dead = False
+        for index in range(leaving_slots.shape[0]):
+            value = slots[leaving_slots[index]]
+            if value == BARE or (closed and value != INTERIOR):
+                needed += 1
+                if value == BARE and closed:
+                    state_dead = True
         n_candidates = 0
+        must = 0  # bit i: candidate i must be taken
         for index in range(neighbour_slots.shape[0]):
             slot = neighbour_slots[index]
             value = slots[slot]
             # a finished square takes no edge; the forced end takes one
             if value == INTERIOR or (slot == forced_slot and value != BARE):
                 continue
+            for leaving in range(leaving_slots.shape[0]):
+                if leaving_slots[leaving] == slot and (value == BARE or closed):
+                    must |= 1 << n_candidates
             candidates[n_candidates] = slot
             n_candidates += 1
+        n_must = 0
+        for index in range(n_candidates):
+            n_must += (must >> index) & 1
+        if state_dead or n_must < needed or n_must > most_edges:
+            dead += 1
+            continue
+        # the fewest edges the inserted square may get: a square with no
+        # later neighbour leaves now (closed: with two edges)
+        fewest = 0 if inserted_stays else (2 if closed else 1)
         # options: no edge, one edge, or two (a pair of candidates)
         for first in range(-1, n_candidates):
             second = -1
             while True:
+                taken = 0
+                if first >= 0:
+                    taken |= 1 << first
+                if second >= 0:
+                    taken |= 1 << second
+                edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
+                if (taken & must) != must or edges < fewest:
+                    dead += 1
+                    if first < 0 or most_edges < 2:
+                        break
+                    second = first + 1 if second < 0 else second + 1
+                    if second >= n_candidates:
+                        break
+                    continue
                 outcome, next_key = _successor(
                     slots, work, inserted,
                     candidates[first] if first >= 0 else -1,
@@ -318,11 +368,11 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
                     completed = total
                 else:
                     emitted += 1
-                    new, carried = _insert(table_keys, table_counts, shift, next_key, count)
+                    new, carried = _insert(table, shift, next_key, count)
                     held += new
                     overflow |= carried
-                    if 2 * held > table_keys.shape[0]:
-                        table_keys, table_counts, shift = _grow(table_keys, table_counts, shift)
+                    if 4 * held > table.shape[0]:
+                        table, shift = _grow(table, shift)
                 if first < 0 or most_edges < 2:
                     break
                 second = first + 1 if second < 0 else second + 1
@@ -333,9 +383,9 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     out_keys = np.empty(held, dtype=np.uint64)
     out_counts = np.empty(held, dtype=np.uint64)
     filled = 0
-    for index in range(table_keys.shape[0]):
-        if table_keys[index] != EMPTY:
-            out_keys[filled] = table_keys[index]
-            out_counts[filled] = table_counts[index]
+    for index in range(table.shape[0] // 2):
+        if table[2 * index] != EMPTY:
+            out_keys[filled] = table[2 * index]
+            out_counts[filled] = table[2 * index + 1]
             filled += 1
     return out_keys, out_counts, completed, emitted, dead, overflow

@@ -30,10 +30,10 @@ from knight.symmetry import representatives
 
 MAX_SLOTS = frontier_kernels.MAX_SLOTS
 
-# a table entry: the dense arrays (key, count: 16 bytes) plus the next
-# step's hash table at a load of 1/4..1/2 (32..64 bytes), plus the dense
+# a table entry: the dense arrays (key, count: 24 bytes) plus the next
+# step's hash table at a load of 1/4..1/2 (48..96 bytes), plus the dense
 # copy made from it: bytes per state held at the peak, with margin
-BYTES_PER_STATE = 96
+BYTES_PER_STATE = 128
 _MIN_CAPACITY_BITS = 10
 
 
@@ -200,7 +200,7 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
     if state is None:
         first = 0
         keys = np.zeros(1, dtype=np.uint64)
-        counts = np.ones(1, dtype=np.uint64)
+        counts = np.array([[1, 0]], dtype=np.uint64)
         completed = 0
     else:
         first, keys, counts, completed = state
@@ -225,11 +225,11 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
         )
         if overflow:
             raise OverflowError(
-                f"a count on {plan.rows}x{plan.cols} passed 2^64 - 1 at step {step}: the dp carries 64-bit counts"
+                f"a count on {plan.rows}x{plan.cols} passed 2^128 - 1 at step {step}: the dp carries 128-bit counts"
             )
-        completed += int(found)
-        if completed >= 2**64:
-            raise OverflowError(f"the count on {plan.rows}x{plan.cols} passed 2^64 - 1")
+        completed += int(found[0]) + (int(found[1]) << 64)
+        if completed >= 2**128:
+            raise OverflowError(f"the count on {plan.rows}x{plan.cols} passed 2^128 - 1")
         if keys.shape[0]:
             ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
         keys, counts = new_keys, new_counts
@@ -294,8 +294,9 @@ def count(rows, cols, starts, closed, progress=None, store=None):
             if store is not None:
                 store.finish(key, found)
         per_start = 2 * found if closed else found
-        if per_start >= 2**63:
-            raise OverflowError(f"a per-start count on {rows}x{cols} passes int64: {per_start}")
+        if per_start >= 2**63 and tours.dtype != object:
+            # past int64: the grid holds Python integers instead
+            tours = tours.astype(object)
         tours[members] = per_start
         done_runs += 1
         if progress is not None:
@@ -419,7 +420,7 @@ class Checkpoint:
     def finish(self, run_key, count):
         self.finished[int(run_key)] = int(count)
         self._current = None
-        self._write(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64))
+        self._write(np.zeros(0, dtype=np.uint64), np.zeros((0, 2), dtype=np.uint64))
 
     def _write(self, keys, counts):
         header = dict(self.identity)

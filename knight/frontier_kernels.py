@@ -33,9 +33,11 @@ tours have no ends: a cycle may close only when the last square is
 inserted, every other frontier square already has two edges.
 
 Exactness: a transition copies a count unchanged; counts meet only by
-addition of non-negative 64-bit integers, and every addition checks for a
-carry (``sum < addend``). A count that would not fit sets the overflow flag
-and the driver raises; no wrapped number is ever returned.
+addition of non-negative integers, carried in 128 bits (two words: 3 x 40
+already has about 5 x 10^19 tours, past 2^64), and every addition checks
+for a carry out of the top word (``sum < addend``). A count that would not
+fit sets the overflow flag and the driver raises; no wrapped number is
+ever returned.
 """
 
 import numpy as np
@@ -60,6 +62,8 @@ BITS_PER_SLOT = 4
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _SLOT_MASK = np.uint64(0xF)
+# words per hash table entry: key, then the count's low and high halves
+_ENTRY = 3
 
 # what a successor attempt ended as (the kernel's own tallies)
 _ALIVE = 0
@@ -75,43 +79,60 @@ def _bucket(key, shift):
 
 
 @jit(inline="always")
-def _insert(table, shift, key, count):
-    """Add ``count`` to ``key``'s bucket; returns (1 if new, 1 if the sum
-    carried out of 64 bits). ``table`` interleaves key and count (entry
-    ``i`` at ``2i``, ``2i + 1``) so that a probe touches one cache line."""
-    mask = np.intp(table.shape[0] // 2 - 1)
+def _add_128(low, high, add_low, add_high):
+    """``(low, high) + (add_low, add_high)`` as 128-bit integers: returns
+    ``(low, high, 1 if the sum carried out of 128 bits)``."""
+    total_low = low + add_low
+    carry = np.uint64(1) if total_low < add_low else np.uint64(0)
+    partial = high + add_high
+    overflow = 1 if partial < add_high else 0
+    total_high = partial + carry
+    if total_high < carry:
+        overflow = 1
+    return total_low, total_high, overflow
+
+
+@jit(inline="always")
+def _insert(table, shift, key, low, high):
+    """Add the count ``(low, high)`` to ``key``'s bucket; returns (1 if
+    new, 1 if the sum carried out of 128 bits). ``table`` holds an entry
+    in three words, key, low and high half of its count, side by side so
+    that a probe touches one cache line."""
+    mask = np.intp(table.shape[0] // _ENTRY - 1)
     index = _bucket(key, shift)
     while True:
-        held = table[2 * index]
+        held = table[_ENTRY * index]
         if held == key:
-            total = table[2 * index + 1] + count
-            carried = 1 if total < count else 0
-            table[2 * index + 1] = total
+            total_low, total_high, carried = _add_128(
+                table[_ENTRY * index + 1], table[_ENTRY * index + 2], low, high
+            )
+            table[_ENTRY * index + 1] = total_low
+            table[_ENTRY * index + 2] = total_high
             return 0, carried
         if held == EMPTY:
-            table[2 * index] = key
-            table[2 * index + 1] = count
+            table[_ENTRY * index] = key
+            table[_ENTRY * index + 1] = low
+            table[_ENTRY * index + 2] = high
             return 1, 0
         index = (index + 1) & mask
 
 
 @jit
 def _new_table(capacity):
-    table = np.empty(2 * capacity, dtype=np.uint64)
+    table = np.zeros(_ENTRY * capacity, dtype=np.uint64)
     for index in range(capacity):
-        table[2 * index] = EMPTY
-        table[2 * index + 1] = 0
+        table[_ENTRY * index] = EMPTY
     return table
 
 
 @jit
 def _grow(table, shift):
     """The same table at twice the capacity."""
-    grown = _new_table(table.shape[0])
+    grown = _new_table(2 * (table.shape[0] // _ENTRY))
     grown_shift = shift - np.uint64(1)
-    for index in range(table.shape[0] // 2):
-        if table[2 * index] != EMPTY:
-            _insert(grown, grown_shift, table[2 * index], table[2 * index + 1])
+    for index in range(table.shape[0] // _ENTRY):
+        if table[_ENTRY * index] != EMPTY:
+            _insert(grown, grown_shift, table[_ENTRY * index], table[_ENTRY * index + 1], table[_ENTRY * index + 2])
     return grown, grown_shift
 
 
@@ -275,8 +296,11 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     square (at ``forced_position`` on the next frontier, or -1).
     ``capacity_bits``: log2 of the hash table's first size.
 
+    ``counts`` is ``(n, 2)``: each count's low and high 64 bits.
+
     Returns ``(keys, counts, completed, emitted, dead, overflow)``: the next
-    table (dense), the number of complete tours found at this step, the
+    table (dense), the number of complete tours found at this step (low,
+    high), the
     successors emitted into the table (the DP's work, like the DFS's
     nodes), the attempts that died, and 1 if a count carried out of 64 bits.
     """
@@ -286,7 +310,8 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     emitted = 0
     dead = 0
     overflow = 0
-    completed = np.uint64(0)
+    completed_low = np.uint64(0)
+    completed_high = np.uint64(0)
 
     inserted = old_size
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
@@ -297,7 +322,8 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
 
     for state in range(keys.shape[0]):
         key = keys[state]
-        count = counts[state]
+        low = counts[state, 0]
+        high = counts[state, 1]
         for index in range(old_size):
             slots[index] = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
         slots[inserted] = BARE
@@ -362,16 +388,14 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
                 if outcome == _DEAD:
                     dead += 1
                 elif outcome == _DONE:
-                    total = completed + count
-                    if total < count:
-                        overflow = 1
-                    completed = total
+                    completed_low, completed_high, carried = _add_128(completed_low, completed_high, low, high)
+                    overflow |= carried
                 else:
                     emitted += 1
-                    new, carried = _insert(table, shift, next_key, count)
+                    new, carried = _insert(table, shift, next_key, low, high)
                     held += new
                     overflow |= carried
-                    if 4 * held > table.shape[0]:
+                    if 2 * _ENTRY * held > table.shape[0]:
                         table, shift = _grow(table, shift)
                 if first < 0 or most_edges < 2:
                     break
@@ -381,11 +405,15 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
 
     # compact to a dense table: the next step reads it in order
     out_keys = np.empty(held, dtype=np.uint64)
-    out_counts = np.empty(held, dtype=np.uint64)
+    out_counts = np.empty((held, 2), dtype=np.uint64)
     filled = 0
-    for index in range(table.shape[0] // 2):
-        if table[2 * index] != EMPTY:
-            out_keys[filled] = table[2 * index]
-            out_counts[filled] = table[2 * index + 1]
+    for index in range(table.shape[0] // _ENTRY):
+        if table[_ENTRY * index] != EMPTY:
+            out_keys[filled] = table[_ENTRY * index]
+            out_counts[filled, 0] = table[_ENTRY * index + 1]
+            out_counts[filled, 1] = table[_ENTRY * index + 2]
             filled += 1
+    completed = np.empty(2, dtype=np.uint64)
+    completed[0] = completed_low
+    completed[1] = completed_high
     return out_keys, out_counts, completed, emitted, dead, overflow

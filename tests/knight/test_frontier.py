@@ -155,6 +155,7 @@ def test_6x6():
     ("rows", "cols", "directed"),
     [
         (3, 28, 58_641_619_298_000),  # A118067
+        (4, 24, 2 * 12_270_473_056_485_396),  # A079137
         (4, 20, 2 * 20_241_304_810_488),  # A079137
         (5, 8, 2 * 18_061_054),  # A083386
         (5, 9, 2 * 264_895_640),
@@ -199,18 +200,29 @@ def test_schedule_frontier_is_two_short_sides_and_one():
 # --- checks ---
 
 
-def test_a_carry_out_of_64_bits_is_caught():
+def test_counts_carry_into_the_high_word():
     plan = frontier.schedule(3, 4)
-    half = np.uint64(1 << 63)
     # two copies of the empty state, each with 2^63 ways: they merge
     keys = np.zeros(2, dtype=np.uint64)
-    counts = np.array([half, half], dtype=np.uint64)
+    counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
+    _, merged, *_, overflow = frontier_kernels.frontier_step(
+        keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
+        2, False, False, 10, plan.remaining[0], -1,
+    )
+    assert merged.tolist() == [[0, 1]] and overflow == 0
+
+
+def test_a_carry_out_of_128_bits_is_caught():
+    plan = frontier.schedule(3, 4)
+    top = (1 << 64) - 1
+    keys = np.zeros(2, dtype=np.uint64)
+    counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
     *_, overflow = frontier_kernels.frontier_step(
         keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
         2, False, False, 10, plan.remaining[0], -1,
     )
     assert overflow == 1
-    with pytest.raises(OverflowError, match="2\\^64"):
+    with pytest.raises(OverflowError, match="2\\^128"):
         frontier.run(plan, False, state=(0, keys, counts, 0))
 
 

@@ -106,11 +106,14 @@ def fits(rows, cols):
     return schedule(rows, cols).widest <= MAX_SLOTS
 
 
-# Peak states held, measured (open, every start's heaviest run or the
-# unforced one) for the short side: the basis of the memory projection.
-# Past the last entry the growth per extra row is extrapolated.
-_MEASURED_PEAK_STATES = {1: 1, 2: 4, 3: 60, 4: 700, 5: 12_000, 6: 300_000, 7: 9_000_000}
-_GROWTH_PER_ROW = 40
+# Peak states held by one open run with no forced end (the heaviest kind),
+# measured on long boards of each short side (2026-11-30): 3 x 40: 2,152;
+# 4 x 40: 19,583; 5 x 8 and 5 x 10: 714,380 and 981,755; 6 x 6: 5,644,449
+# (6 x 8: more, see docs/counting-dp.md); 7 x 7 passed 68 million at step
+# 30 of 49 and was still growing. Rounded up: the basis of the memory
+# projection. Past the last entry, growth per extra row is extrapolated.
+_MEASURED_PEAK_STATES = {1: 1, 2: 4, 3: 3_000, 4: 25_000, 5: 1_500_000, 6: 30_000_000, 7: 300_000_000}
+_GROWTH_PER_ROW = 10
 
 
 def projected_peak_states(rows, cols):

@@ -192,10 +192,13 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     )
 
 
-# the DFS finishes first up to about this many squares with a short side
-# of 5 or more; on narrower boards the DP's table stays tiny and it wins
-# from 4x6 / 3x8 on (measured: docs/counting-dp.md)
-DFS_SQUARES_AT_MOST = 36
+# Measured crossover (grids, 2-core machine, 2026-11-30, medians under
+# load; docs/counting-dp.md): the DFS finishes first up to 20 squares on
+# boards with a side of 3 or 4 (4x5: a tie; 4x6, 3x10: the DP), and up to
+# 40 squares with both sides 5 or more (5x7: DFS 1.2 s, DP 12.6 s; 6x6:
+# DFS about 1.5 s, DP over a minute); past those the DFS's tree grows by
+# a factor per column and the DP's work only linearly.
+DFS_SQUARES_AT_MOST = 40
 DFS_NARROW_SQUARES_AT_MOST = 20
 
 
@@ -221,7 +224,15 @@ def choose_count_method(rows, cols, closed, method=None, *, pruned=True, symmetr
     if asked:
         return "dfs"
     limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
-    return "dfs" if rows * cols <= limit else "dp"
+    if rows * cols <= limit:
+        return "dfs"
+    from knight import frontier
+
+    try:
+        frontier.check_fits(rows, cols, validate.available_memory())
+    except InvalidArgument:
+        return "dfs"  # slow, but the DP could not run at all
+    return "dp"
 
 
 def _count_dp(rows, cols, start, closed, progress, resume):

@@ -306,10 +306,17 @@ def _count_with_progress(count_tours, rows, cols, start, closed, budget, options
             bar.total = total
             bar.n = done
             if held is not None:
-                bar.set_postfix_str(f"{held:,} states", refresh=False)
+                bar.set_postfix_str(f"{held:,} states, peak memory {_peak_memory_mib():,} MiB", refresh=False)
             bar.refresh()
 
         return count_tours(rows, cols, start, closed, budget, progress, **options)
+
+
+def _peak_memory_mib():
+    import resource
+
+    # ru_maxrss is in KiB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 def run_estimate(args, out):

@@ -283,6 +283,8 @@ def count(rows, cols, starts, closed, progress=None, store=None):
         key = -1 if forced is None else forced
         if store is not None and key in store.finished:
             found = store.finished[key]
+            if progress is not None:
+                progress((done_runs + 1) * steps, total_steps, 0)
         else:
             offset = done_runs * steps
 
@@ -302,8 +304,6 @@ def count(rows, cols, starts, closed, progress=None, store=None):
             tours = tours.astype(object)
         tours[members] = per_start
         done_runs += 1
-        if progress is not None:
-            progress(done_runs * steps, total_steps, 0)
     return Outcome(tours, work, len(runs), time.perf_counter() - began)
 
 

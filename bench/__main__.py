@@ -63,7 +63,9 @@ def build_parser():
         ),
     )
     sweep = parser.add_argument_group("a sweep of your own (any of these replaces the default sweep)")
-    sweep.add_argument("--sizes", help=f"square boards n x n: 5-8, 5,7,9, 10-100:10 (default {CUSTOM_SIZES} unless --shapes)")
+    sweep.add_argument(
+        "--sizes", help=f"square boards n x n: 5-8, 5,7,9, 10-100:10 (default {CUSTOM_SIZES} unless --shapes)"
+    )
     sweep.add_argument("--shapes", help="rectangles ROWSxCOLS: 3x4,4x5")
     sweep.add_argument("--methods", help=f"comma list of {', '.join(validate.METHODS)} (default all three)")
     sweep.add_argument(
@@ -71,19 +73,36 @@ def build_parser():
         help="all | symmetry (one per symmetry class) | corners | 1-based squares 'R,C R,C' (default all)",
     )
     sweep.add_argument("--tours", choices=tuple(plan.TOURS), help="open, closed or both (default open)")
-    sweep.add_argument("--tiebreak", help="first, roth or first,roth: Warnsdorff's order among equal degrees (default first)")
+    sweep.add_argument(
+        "--tiebreak", help="first, roth or first,roth: Warnsdorff's order among equal degrees (default first)"
+    )
     every = parser.add_argument_group("for any sweep")
     every.add_argument("--quick", action="store_true", help="the short sweep of make bench-quick (under a minute)")
-    every.add_argument("--budget", help=f"most nodes per search (default {CUSTOM_BUDGET:,}; overrides a preset's budgets)")
+    every.add_argument(
+        "--budget", help=f"most nodes per search (default {CUSTOM_BUDGET:,}; overrides a preset's budgets)"
+    )
     every.add_argument("--repeats", help="timed repeats of each search; median and min are kept (default 3)")
     every.add_argument("--search-impossible", action="store_true", help="search starts that theory rules out, too")
-    every.add_argument("--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)")
-    every.add_argument("--no-corners", action="store_true", help="preset sweeps: skip the corner study of n = 5..1000 (figure 7)")
-    every.add_argument("--no-versus", action="store_true", help="preset sweeps: skip timing Numba against C and plain Python (figure 6)")
-    every.add_argument("--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)")
+    every.add_argument(
+        "--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)"
+    )
+    every.add_argument(
+        "--no-corners", action="store_true", help="preset sweeps: skip the corner study of n = 5..1000 (figure 7)"
+    )
+    every.add_argument(
+        "--no-versus",
+        action="store_true",
+        help="preset sweeps: skip timing Numba against C and plain Python (figure 6)",
+    )
+    every.add_argument(
+        "--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)"
+    )
     every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
     every.add_argument(
-        "--resume", nargs="?", const=str(folders.RESULTS / folders.LATEST), metavar="FOLDER",
+        "--resume",
+        nargs="?",
+        const=str(folders.RESULTS / folders.LATEST),
+        metavar="FOLDER",
         help="finish an interrupted run (default results/latest); takes no sweep options",
     )
     return parser
@@ -112,11 +131,15 @@ def sweep_from(args):
     """The sweep the options describe, checked; InvalidArgument if not valid."""
     custom = any(getattr(args, name) is not None for name in _SWEEP_OPTIONS)
     if custom and args.quick:
-        raise InvalidArgument("--quick is a preset sweep; it takes no --sizes, --shapes, --methods, --starts, --tours or --tiebreak")
+        raise InvalidArgument(
+            "--quick is a preset sweep; it takes no --sizes, --shapes, --methods, --starts, --tours or --tiebreak"
+        )
     sweep = custom_sweep(args) if custom else presets.PRESETS["quick" if args.quick else "default"]()
     if args.budget and not custom:
         budget = validate.integer_text(args.budget, "budget")
-        sweep = dataclasses.replace(sweep, parts=tuple(dataclasses.replace(part, budget=budget) for part in sweep.parts))
+        sweep = dataclasses.replace(
+            sweep, parts=tuple(dataclasses.replace(part, budget=budget) for part in sweep.parts)
+        )
     repeats = validate.integer_text(args.repeats, "repeats") if args.repeats else DEFAULT_REPEATS
     sweep = dataclasses.replace(sweep, repeats=repeats, search_impossible=args.search_impossible)
     plan.check(sweep)
@@ -130,7 +153,9 @@ def prepare(argv):
     heatmaps = parse_boards(args.heatmaps) if args.heatmaps else None
     if args.resume is not None:
         given = [f"--{name}" for name in (*_SWEEP_OPTIONS, "budget", "repeats") if getattr(args, name) is not None]
-        given += [option for option, on in (("--quick", args.quick), ("--search-impossible", args.search_impossible)) if on]
+        given += [
+            option for option, on in (("--quick", args.quick), ("--search-impossible", args.search_impossible)) if on
+        ]
         if given:
             raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
         folder, _, _ = sweeping.load(args.resume)
@@ -181,7 +206,10 @@ def main(argv=None):
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    print(f"bench: {done} of {planned} runs in {folder}/runs.csv" + ("" if args.no_plots else f"; read {folder}/REPORT.md"))
+    print(
+        f"bench: {done} of {planned} runs in {folder}/runs.csv"
+        + ("" if args.no_plots else f"; read {folder}/REPORT.md")
+    )
     return 0
 
 

@@ -22,7 +22,6 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
 
 from bench import paired
 from bench.references import REFERENCES
@@ -37,7 +36,7 @@ THRESHOLD = 0.25
 ROUNDS = 15
 RECORD_ROUNDS = 41
 SELF_TEST_ROUNDS = 7
-SLOWER, FASTER, OK, NO_BASELINE = "SLOWER", "faster", "ok", "no baseline"
+NO_BASELINE = "no baseline"
 
 
 def run_knight(search):
@@ -57,18 +56,14 @@ class Row:
     search: str
     knight_rate: float
     ratios: paired.Ratios
-    baseline: Optional[float]
+    baseline: float | None
 
     @property
     def change(self):
         return None if self.baseline is None else self.ratios.median / self.baseline - 1
 
     def verdict(self, threshold):
-        if self.change is None:
-            return NO_BASELINE
-        if self.change < -threshold:
-            return SLOWER
-        return FASTER if self.change > threshold else OK
+        return NO_BASELINE if self.change is None else paired.verdict(self.change, threshold)
 
 
 def measure(rounds, baseline):
@@ -151,7 +146,7 @@ def planted(factor):
 def check(rounds, threshold):
     rows = measure(rounds, load_ratios())
     print(table(rows, threshold))
-    failed = [row for row in rows if row.verdict(threshold) in (SLOWER, NO_BASELINE)]
+    failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
     if failed:
         print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
         print("(a deliberate change is recorded with `make baseline`)")
@@ -166,7 +161,7 @@ def self_test(rounds, threshold):
         rows = measure(rounds, load_ratios())
     print("self-test: every knight search timed twice over (a planted 2x slowdown)")
     print(table(rows, threshold))
-    missed = [row for row in rows if row.verdict(threshold) != SLOWER]
+    missed = [row for row in rows if row.verdict(threshold) != paired.SLOWER]
     if missed:
         print(f"\nFAIL: the check missed the planted slowdown in {len(missed)} of {len(rows)} rows")
         return 1
@@ -189,7 +184,9 @@ def main(argv=None):
     action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
-    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)")
+    parser.add_argument(
+        "--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)"
+    )
     args = parser.parse_args(argv)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold)

@@ -14,15 +14,11 @@ identical code read 0.79-1.43 (median of 15 rounds), CPU-time ratios
 """
 
 import statistics
-import time
 
 from bench.timing import Timing
 
-# Pause before each timed call. After a parallel region, OpenMP keeps its
-# worker threads spinning for a few milliseconds; measured here, that added
-# up to 12% to the process CPU time of the next call, and 10 ms of pause
-# removed it.
-SETTLE_SECONDS = 0.02
+# what a change of throughput says, read against a threshold
+SLOWER, FASTER, OK = "SLOWER", "faster", "ok"
 
 
 class Ratios(Timing):
@@ -55,7 +51,6 @@ def measure(sides, searches, rounds):
         for index, search in enumerate(searches):
             order = names if (round_ + index) % 2 == 0 else names[::-1]
             for name in order:
-                time.sleep(SETTLE_SECONDS)
                 samples[name][search.key].append(sides[name](search))
     return samples
 
@@ -63,7 +58,18 @@ def measure(sides, searches, rounds):
 def throughput_ratios(subject, reference):
     """Ratios of ``subject``'s nodes per CPU second to ``reference``'s,
     round by round, from two lists of Outcomes of one search."""
-    return Ratios(tuple(a.nodes_per_cpu_second / b.nodes_per_cpu_second for a, b in zip(subject, reference)))
+    return Ratios(
+        tuple(a.nodes_per_cpu_second / b.nodes_per_cpu_second for a, b in zip(subject, reference, strict=True))
+    )
+
+
+def verdict(change, threshold):
+    """``SLOWER``, ``FASTER`` or ``OK``: a relative change of throughput
+    (a ratio less one) beyond ``-threshold``, beyond ``threshold``, or
+    within both."""
+    if change < -threshold:
+        return SLOWER
+    return FASTER if change > threshold else OK
 
 
 def median_rate(outcomes):

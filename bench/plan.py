@@ -11,7 +11,6 @@ A sweep is plain data that round-trips through meta.json, which is how
 from dataclasses import dataclass
 
 from knight import validate
-from knight.cli import parse_start
 from knight.errors import InvalidArgument
 from knight.symmetry import representatives
 
@@ -119,7 +118,7 @@ def start_squares(rows, cols, starts):
     squares = []
     for text in starts.split():
         try:
-            square = parse_start(text, rows, cols)
+            square = validate.start_text(text, rows, cols)
         except InvalidArgument as error:
             raise InvalidArgument(f"on the {rows}x{cols} board: {error}") from None
         if square not in dict(squares):

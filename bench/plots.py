@@ -11,6 +11,7 @@ one start per symmetry class, each sample counts once per square it stands
 for.
 """
 
+import itertools
 import math
 from collections import defaultdict
 
@@ -18,14 +19,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
-import numpy as np  # noqa: E402
-from matplotlib import patheffects  # noqa: E402
-from matplotlib.colors import LogNorm  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
+# the rest is imported once the backend is chosen
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.colors import LogNorm
+from matplotlib.ticker import NullFormatter
 
-from bench.record import IMPOSSIBLE  # noqa: E402
-from knight.symmetry import symmetry_class  # noqa: E402
+from bench.record import IMPOSSIBLE
+from knight.symmetry import symmetry_class
 
 FIGURES = {
     "time": "1-time-vs-size.png",
@@ -98,7 +100,9 @@ def _save(figure, path):
 def _board_side_axis(axes, sizes):
     """Log scale in n, labelled with plain round numbers, not powers of 10."""
     axes.set_xscale("log")
-    ticks = [t for t in (5, 6, 8, 10, 15, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000) if min(sizes) <= t <= max(sizes)]
+    ticks = [
+        t for t in (5, 6, 8, 10, 15, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000) if min(sizes) <= t <= max(sizes)
+    ]
     axes.set_xticks(ticks or sorted(sizes), [str(t) for t in (ticks or sorted(sizes))])
     axes.xaxis.set_minor_formatter(NullFormatter())
 
@@ -119,7 +123,9 @@ def _median_band_figure(rows, value, title, ylabel):
         sizes = sorted(series[name])
         values = [np.asarray(series[name][n], dtype=float) for n in sizes]
         colour = colours[name]
-        axes.plot(sizes, [np.median(v) for v in values], marker=".", markersize=4, linewidth=1.2, color=colour, label=name)
+        axes.plot(
+            sizes, [np.median(v) for v in values], marker=".", markersize=4, linewidth=1.2, color=colour, label=name
+        )
         axes.fill_between(sizes, [v.min() for v in values], [v.max() for v in values], color=colour, alpha=0.15)
     if series:
         _board_side_axis(axes, [n for by_size in series.values() for n in by_size])
@@ -130,15 +136,17 @@ def _median_band_figure(rows, value, title, ylabel):
     return figure, axes, series
 
 
+def _save_band(rows, path, value, title, ylabel):
+    """A median-and-band figure of ``value`` against n, as a PNG at ``path``."""
+    figure, _, _ = _median_band_figure(rows, value, title, ylabel)
+    return _save(figure, path)
+
+
 def time_vs_size(rows, path):
     """Figure 1: seconds per search against n, per search method."""
-    figure, _, _ = _median_band_figure(
-        rows,
-        lambda row: row.median_s,
-        "Search time vs board size (line: median over start squares)",
-        "seconds per search (median of repeats, kernel only)",
-    )
-    return _save(figure, path)
+    title = "Search time vs board size (line: median over start squares)"
+    ylabel = "seconds per search (median of repeats, kernel only)"
+    return _save_band(rows, path, lambda row: row.median_s, title, ylabel)
 
 
 def nodes_vs_size(rows, path):
@@ -167,7 +175,7 @@ def _pooled(n):
     one start square searched can only score 0 or 100%."""
     if n <= _OWN_POINT_UP_TO:
         return n
-    for low, high in zip(_POOL_EDGES, _POOL_EDGES[1:]):
+    for low, high in itertools.pairwise(_POOL_EDGES):
         if low <= n < high:
             return low
     return n
@@ -209,13 +217,9 @@ def success_vs_size(rows, path):
 
 def throughput(rows, path):
     """Figure 5: nodes placed per second of kernel time, median over starts."""
-    figure, _, _ = _median_band_figure(
-        rows,
-        lambda row: row.nodes_per_s,
-        "Throughput vs board size (line: median over start squares)",
-        "nodes per second of kernel time (log scale)",
-    )
-    return _save(figure, path)
+    title = "Throughput vs board size (line: median over start squares)"
+    ylabel = "nodes per second of kernel time (log scale)"
+    return _save_band(rows, path, lambda row: row.nodes_per_s, title, ylabel)
 
 
 def covered_boards(rows):
@@ -280,8 +284,11 @@ def heatmaps(rows, path, boards=None):
     values = [v for nodes, _ in grids.values() for v in nodes.flat if not math.isnan(v)]
     norm = LogNorm(vmin=max(1, min(values)), vmax=max(2, max(values))) if values else None
     figure, axes = plt.subplots(
-        len(boards), len(names), figsize=(3.1 * len(names) + 1, 3.1 * len(boards) + 0.9),
-        squeeze=False, layout="constrained",
+        len(boards),
+        len(names),
+        figsize=(3.1 * len(names) + 1, 3.1 * len(boards) + 0.9),
+        squeeze=False,
+        layout="constrained",
     )
     cmap = plt.get_cmap("viridis").with_extremes(bad="lightgrey")
     image = None
@@ -291,7 +298,10 @@ def heatmaps(rows, path, boards=None):
             axes[i][j].set_title(f"{name}, {board[0]}x{board[1]}", fontsize="small")
     figure.colorbar(image, ax=axes, label="nodes placed from this start (log scale)", shrink=0.8)
     figure.suptitle("Nodes per start square (row 1 at the top, as the knight command prints boards)")
-    legend = "B: hit the node budget   N: no tour from here (search exhausted)   D: greedy dead end   \u00d7: ruled out by theory   grey: not searched"
+    legend = (
+        "B: hit the node budget   N: no tour from here (search exhausted)   D: greedy dead end   "
+        "\u00d7: ruled out by theory   grey: not searched"
+    )
     figure.text(0.5, 0.005, legend, ha="center", va="bottom", fontsize="small")
     figure.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
     return _save(figure, path)
@@ -331,14 +341,19 @@ def versus(measured, path):
     rows = measured["workloads"]
     names = [name for name in _SIDE_NAMES if any(name in row["sides"] for row in rows)]
     figure, axes = _figure(
-        "Same search, three implementations", "nodes per second of kernel time (log scale)", "", size=(9, 0.45 * len(rows) + 1.8)
+        "Same search, three implementations",
+        "nodes per second of kernel time (log scale)",
+        "",
+        size=(9, 0.45 * len(rows) + 1.8),
     )
     height = 0.8 / max(len(names), 1)
     for offset, name in enumerate(names):
         rates = [row["sides"].get(name, {}).get("nodes_per_s") or 0 for row in rows]
         positions = [index + offset * height for index in range(len(rows))]
         axes.barh(positions, rates, height=height, color=_SIDE_COLOURS[name], label=_SIDE_NAMES[name])
-    axes.set_yticks([index + height * (len(names) - 1) / 2 for index in range(len(rows))], [_workload_label(row) for row in rows])
+    axes.set_yticks(
+        [index + height * (len(names) - 1) / 2 for index in range(len(rows))], [_workload_label(row) for row in rows]
+    )
     axes.invert_yaxis()
     axes.set_xscale("log")
     # beside the bars, where it hides none of them

@@ -20,61 +20,47 @@ def squares(sizes):
     return tuple((n, n) for n in sizes)
 
 
+def _span(sizes):
+    """Square boards named as a part's title names them: ``5x5 to 8x8``."""
+    sizes = sorted(sizes)
+    first, last = f"{sizes[0]}x{sizes[0]}", f"{sizes[-1]}x{sizes[-1]}"
+    if len(sizes) == 1:
+        return first
+    return f"{first} and {last}" if len(sizes) == 2 else f"{first} to {last}"
+
+
+def _sweep(backtrack, every_start, corners, greedy, rectangles, closed, budget, closed_backtrack=()):
+    """A preset's parts, in the order the report shows them, at its sizes.
+    The searches that can run long get ``budget`` nodes, backtracking ten
+    times that; greedy always gets 10^8, since it runs in linear time."""
+    both = ("first", "roth")
+    parts = [
+        Part(f"backtrack from every start, {_span(backtrack)}", squares(backtrack), ("backtrack",), "all",
+             budget=10 * budget),
+        Part(f"warnsdorff and greedy from every start, {_span(every_start)}, both tie rules", squares(every_start),
+             ("warnsdorff", "greedy"), "all", budget=budget, tiebreaks=both),
+        Part(f"warnsdorff from the four corners, {_span(corners)}", squares(corners), ("warnsdorff",), "corners",
+             budget=budget),
+        Part(f"greedy from the corner, {_span(greedy)}, both tie rules", squares(greedy), ("greedy",), "1,1",
+             budget=10**8, tiebreaks=both),
+        Part("rectangles from every start, every method", rectangles, ("backtrack", "warnsdorff", "greedy"), "all",
+             budget=budget),
+    ]
+    if closed_backtrack:
+        parts.append(Part(f"closed tours from every start, backtrack on {_span(closed_backtrack)}",
+                          squares(closed_backtrack), ("backtrack",), "all", (True,), budget=10 * budget))
+    parts.append(Part(f"closed tours from every start, warnsdorff, {_span(closed)}", squares(closed),
+                      ("warnsdorff",), "all", (True,), budget=budget))
+    return Sweep(parts=tuple(parts), repeats=3)
+
+
 def default():
-    return Sweep(
-        parts=(
-            Part("backtrack from every start, 5x5 to 8x8", squares(range(5, 9)), ("backtrack",), "all", budget=10**7),
-            Part(
-                "warnsdorff and greedy from every start, 5x5 to 30x30, both tie rules",
-                squares(range(5, 31)),
-                ("warnsdorff", "greedy"),
-                "all",
-                budget=10**6,
-                tiebreaks=("first", "roth"),
-            ),
-            Part("warnsdorff from the four corners, 31x31 to 200x200", squares(range(31, 201)), ("warnsdorff",), "corners", budget=10**6),
-            Part(
-                "greedy from the corner, 5x5 to 2000x2000, both tie rules",
-                squares(GREEDY_SIZES),
-                ("greedy",),
-                "1,1",
-                budget=10**8,
-                tiebreaks=("first", "roth"),
-            ),
-            Part("rectangles from every start, every method", RECTANGLES, ("backtrack", "warnsdorff", "greedy"), "all", budget=10**6),
-            Part("closed tours from every start, backtrack on 6x6", squares((6,)), ("backtrack",), "all", (True,), budget=10**7),
-            Part("closed tours from every start, warnsdorff, 6x6 to 12x12", squares((6, 8, 10, 12)), ("warnsdorff",), "all", (True,), budget=10**6),
-        ),
-        repeats=3,
-    )
+    return _sweep(range(5, 9), range(5, 31), range(31, 201), GREEDY_SIZES, RECTANGLES, (6, 8, 10, 12), 10**6,
+                  closed_backtrack=(6,))
 
 
 def quick():
-    return Sweep(
-        parts=(
-            Part("backtrack from every start, 5x5 and 6x6", squares((5, 6)), ("backtrack",), "all", budget=10**6),
-            Part(
-                "warnsdorff and greedy from every start, 5x5 to 10x10, both tie rules",
-                squares(range(5, 11)),
-                ("warnsdorff", "greedy"),
-                "all",
-                budget=10**5,
-                tiebreaks=("first", "roth"),
-            ),
-            Part("warnsdorff from the four corners, 11x11 to 60x60", squares(range(11, 61)), ("warnsdorff",), "corners", budget=10**5),
-            Part(
-                "greedy from the corner, 5x5 to 300x300, both tie rules",
-                squares(range(5, 301)),
-                ("greedy",),
-                "1,1",
-                budget=10**8,
-                tiebreaks=("first", "roth"),
-            ),
-            Part("rectangles from every start, every method", ((3, 4), (4, 4), (4, 5), (5, 6)), ("backtrack", "warnsdorff", "greedy"), "all", budget=10**5),
-            Part("closed tours from every start, warnsdorff, 6x6", squares((6,)), ("warnsdorff",), "all", (True,), budget=10**5),
-        ),
-        repeats=3,
-    )
+    return _sweep((5, 6), range(5, 11), range(11, 61), range(5, 301), ((3, 4), (4, 4), (4, 5), (5, 6)), (6,), 10**5)
 
 
 PRESETS = {"default": default, "quick": quick}

@@ -18,11 +18,13 @@ import os
 import time
 from dataclasses import asdict, dataclass, fields
 
+from knight import status
+
 RUNS = "runs.csv"
 META = "meta.json"
 
 # what a status says about a run
-SEARCHED = ("found", "none", "budget", "dead-end")
+SEARCHED = tuple(status.WORDS.values())
 IMPOSSIBLE = "impossible"
 
 _FSYNC_EVERY_S = 1.0
@@ -111,7 +113,7 @@ def from_fields(values):
     """A RunRecord from one CSV line's fields; ValueError if they do not fit."""
     if len(values) != len(COLUMNS):
         raise ValueError(f"expected {len(COLUMNS)} fields, got {len(values)}")
-    return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values)})
+    return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values, strict=True)})
 
 
 def read_runs(path):

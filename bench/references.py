@@ -19,9 +19,9 @@ import time
 
 import numpy as np
 
-from bench.searches import Outcome, cpu_clock
+from bench.searches import Outcome, count_status, cpu_clock
+from knight import status
 
-_STATUS = {0: "found", 1: "none", 2: "budget", 3: "dead-end"}
 _TIEBREAK = {"first": 0, "roth": 1}
 
 
@@ -78,10 +78,10 @@ def _call(kernels, search):
 
 def _outcome(search, answer, seconds, cpu_seconds):
     if search.method == "count":
-        status, tours, nodes = answer
-        return Outcome("budget" if status == 2 else "complete", int(nodes), seconds, cpu_seconds, int(tours))
-    status, nodes = answer[0], answer[-1]
-    return Outcome(_STATUS[status], int(nodes), seconds, cpu_seconds)
+        code, tours, nodes = answer
+        return Outcome(count_status(code != status.BUDGET), int(nodes), seconds, cpu_seconds, int(tours))
+    code, nodes = answer[0], answer[-1]
+    return Outcome(status.WORDS[code], int(nodes), seconds, cpu_seconds)
 
 
 def _frozen_kernels():

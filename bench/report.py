@@ -11,8 +11,8 @@ from collections import defaultdict
 from bench import corners, folders, plots, record, versus
 from bench.command import Parser, fail, parse_boards
 from bench.plots import label, labels
-from knight.symmetry import symmetry_class
 from knight.errors import InvalidArgument
+from knight.symmetry import symmetry_class
 
 REPORT = "REPORT.md"
 
@@ -141,7 +141,8 @@ def hardest_starts(rows):
         for row in sorted(finished, key=lambda row: (-row.nodes / (row.rows * row.cols), row.rows))[:_HARDEST]:
             start = f"{row.start_row},{row.start_col}"
             per_square = f"{row.nodes / (row.rows * row.cols):,.0f}"
-            lines.append((name, f"{row.rows}x{row.cols}", start, _count(row.nodes), per_square, row.status, _seconds(row.median_s)))
+            board = f"{row.rows}x{row.cols}"
+            lines.append((name, board, start, _count(row.nodes), per_square, row.status, _seconds(row.median_s)))
     return _table(("search", "board", "start (row,col)", "nodes", "nodes per square", "status", "median time"), lines)
 
 
@@ -151,8 +152,15 @@ def greedy_corner_failures(rows):
     findings = []
     for name in labels(rows):
         corner = sorted(
-            (row for row in rows if label(row) == name and row.method == "greedy" and row.square
-             and (row.start_row, row.start_col) == (1, 1) and row.searched),
+            (
+                row
+                for row in rows
+                if label(row) == name
+                and row.method == "greedy"
+                and row.square
+                and (row.start_row, row.start_col) == (1, 1)
+                and row.searched
+            ),
             key=lambda row: row.rows,
         )
         if not corner:
@@ -228,8 +236,17 @@ def _sweep_table(meta):
     for part in meta["sweep"]["parts"]:
         shapes = part["shapes"]
         boards = ", ".join(shapes) if len(shapes) <= 6 else f"{shapes[0]} .. {shapes[-1]} ({len(shapes)} boards)"
-        lines.append((part["title"], boards, part["starts"], ", ".join(part["methods"]), ", ".join(part["tours"]),
-                      ", ".join(part["tiebreaks"]), f"{part['budget']:,}"))
+        lines.append(
+            (
+                part["title"],
+                boards,
+                part["starts"],
+                ", ".join(part["methods"]),
+                ", ".join(part["tours"]),
+                ", ".join(part["tiebreaks"]),
+                f"{part['budget']:,}",
+            )
+        )
     return _table(("part", "boards", "starts", "methods", "tours", "tie rules", "node budget"), lines)
 
 
@@ -255,39 +272,54 @@ def _compile_lines(meta):
     return lines
 
 
+def _side_rate(sides, name):
+    value = sides.get(name, {}).get("nodes_per_s")
+    return "-" if value is None else f"{value / 1e6:.2f}"
+
+
+def _times_numba(row, name):
+    value = versus.ratio(row, "numba", name)
+    return "-" if value is None else f"{value:.2f}x"
+
+
 def versus_section(measured, figure):
     """REPORT.md's part on Numba against C and plain Python."""
-    header = ("search", "board", "from", "nodes (Numba = C)", "Numba Mn/s", "C Mn/s", "Python Mn/s", "Numba / C", "Numba / Python")
+    header = (
+        "search",
+        "board",
+        "from",
+        "nodes (Numba = C)",
+        "Numba Mn/s",
+        "C Mn/s",
+        "Python Mn/s",
+        "Numba / C",
+        "Numba / Python",
+    )
     lines = []
     for row in measured["workloads"]:
         sides = row["sides"]
-
-        def rate(name):
-            value = sides.get(name, {}).get("nodes_per_s")
-            return "-" if value is None else f"{value / 1e6:.2f}"
-
-        def times(name):
-            value = versus.ratio(row, "numba", name)
-            return "-" if value is None else f"{value:.2f}x"
-
         method, board = row["group"].split(" ")
         shape = "closed" if row["closed"] else "open"
-        lines.append((method, f"{board} {shape}", "{},{}".format(*row["start"]), _count(sides["numba"]["nodes"]),
-                      rate("numba"), rate("c"), rate("python"), times("c"), times("python")))
+        rates = [_side_rate(sides, name) for name in ("numba", "c", "python")]
+        times = [_times_numba(row, name) for name in ("c", "python")]
+        lines.append(
+            (method, f"{board} {shape}", "{},{}".format(*row["start"]), _count(sides["numba"]["nodes"]), *rates, *times)
+        )
     missing = [f"- {name} left out: {why}" for name, why in measured.get("missing", {}).items()]
     return [
         "## Numba against C and plain Python",
         "",
         f"The same searches in three implementations, interleaved over {measured['rounds']} rounds; medians of "
         "nodes per second of kernel time. Numba and C search the same tree to the same budget and their node "
-        "counts are checked equal. Plain Python (bench/baselines/python.py, recursive, the way the classic programs work) "
+        "counts are checked equal. Plain Python (bench/baselines/python.py, recursive, the way the classic "
+        "programs work) "
         f"runs the first {measured['python_budget']:,} nodes of the same search. Searches of a few dozen nodes "
         "measure call overhead (ctypes for C), not search speed.",
         "",
         f"![Numba against C and plain Python]({figure.name})",
         "",
         _table(header, lines),
-        *([""] + missing if missing else []),
+        *(["", *missing] if missing else []),
         "",
     ]
 
@@ -301,8 +333,15 @@ def corners_section(measured, figure):
         failed = corners.failures(measured, name)
         worst = max(board[name][1] / board["n"] ** 2 for board in boards if board[name][0] == "found")
         shown = ", ".join(map(str, failed[:12])) + (", ..." if len(failed) > 12 else "")
-        lines.append((name, f"{len(boards) - len(failed)} of {len(boards)}", shown or "-", f"{worst:.3f}",
-                      _seconds(measured["kernel_seconds"][name])))
+        lines.append(
+            (
+                name,
+                f"{len(boards) - len(failed)} of {len(boards)}",
+                shown or "-",
+                f"{worst:.3f}",
+                _seconds(measured["kernel_seconds"][name]),
+            )
+        )
     recovered = []
     for tiebreak in ("roth", "first"):
         for n, walked, status, nodes in corners.recovery(measured, tiebreak)[:10]:
@@ -315,7 +354,9 @@ def corners_section(measured, figure):
         "",
         f"![Warnsdorff from the corner]({figure.name})",
         "",
-        _table(("search", "tour found on", "failed at n =", "most nodes / n² when found", "kernel time, all boards"), lines),
+        _table(
+            ("search", "tour found on", "failed at n =", "most nodes / n² when found", "kernel time, all boards"), lines
+        ),
         "",
         "Where the greedy walk dead-ended (first ten per rule): how far it got, and what the backtracking "
         "search did from the same corner.",
@@ -327,7 +368,12 @@ def corners_section(measured, figure):
 
 def render(meta, rows, figures, measured_versus=None, measured_corners=None):
     """The text of REPORT.md."""
-    state = "complete" if meta["complete"] else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs (finish it with `python -m bench --resume`)"
+    state = (
+        "complete"
+        if meta["complete"]
+        else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs "
+        "(finish it with `python -m bench --resume`)"
+    )
     sampled = any(row.represents > 1 for row in rows)
     parts = [
         f"# Knight's-tour benchmark: {meta.get('folder', '')}".rstrip(),
@@ -353,8 +399,13 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None):
         "## Figures",
         "",
     ]
-    titles = {"time": "Time vs board size", "nodes": "Nodes vs board size", "heatmaps": "Nodes per start square",
-              "success": "Success rate vs board size", "throughput": "Throughput"}
+    titles = {
+        "time": "Time vs board size",
+        "nodes": "Nodes vs board size",
+        "heatmaps": "Nodes per start square",
+        "success": "Success rate vs board size",
+        "throughput": "Throughput",
+    }
     for key, path in figures.items():
         if key in ("versus", "corners"):
             continue
@@ -388,7 +439,8 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None):
         parts += [
             "",
             "Start squares that a rotation or reflection of the board maps onto each other have the same tours, "
-            "but a search that stops at its first tour follows a fixed move order, which the board's symmetries do not preserve. "
+            "but a search that stops at its first tour follows a fixed move order, which the board's symmetries "
+            "do not preserve. "
             "Classes of two or more squares, every square searched:",
             "",
             symmetric,
@@ -431,10 +483,16 @@ def write(folder, heatmap_boards=None):
 def main(argv=None):
     parser = Parser(
         prog="python -m bench.report",
-        description="Redraw the figures and REPORT.md of a benchmark run from its runs.csv and meta.json, without searching.",
+        description=(
+            "Redraw the figures and REPORT.md of a benchmark run from its runs.csv and meta.json, without searching."
+        ),
     )
-    parser.add_argument("folder", nargs="?", default=str(folders.RESULTS / folders.LATEST), help="run folder; default results/latest")
-    parser.add_argument("--heatmaps", help="boards for the heatmaps, like 6x6,8x8 (default: those, when every start was searched)")
+    parser.add_argument(
+        "folder", nargs="?", default=str(folders.RESULTS / folders.LATEST), help="run folder; default results/latest"
+    )
+    parser.add_argument(
+        "--heatmaps", help="boards for the heatmaps, like 6x6,8x8 (default: those, when every start was searched)"
+    )
     try:
         args = parser.parse_args(argv)
         boards = parse_boards(args.heatmaps) if args.heatmaps else None

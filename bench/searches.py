@@ -9,11 +9,18 @@ knight, old ones included, so it must rely on nothing but ``solve`` and
 
 import time
 from dataclasses import asdict, dataclass
-from typing import Optional
 
-# Process CPU time, not the calling thread's: a parallel kernel may do its
-# work on numba's worker threads.
+# Process CPU time, not the calling thread's: count_tours counts its work
+# units on a thread pool, even with one worker.
 cpu_clock = time.process_time
+
+# what a count reports: every search finished, or one hit its budget
+COMPLETE, BUDGET = "complete", "budget"
+
+
+def count_status(complete):
+    """The status word of a count that did (or did not) finish."""
+    return COMPLETE if complete else BUDGET
 
 
 @dataclass(frozen=True)
@@ -21,8 +28,8 @@ class Outcome:
     """What one run of a search did.
 
     ``seconds`` is the kernel's own wall time, as knight reports it.
-    ``cpu_seconds`` is the CPU time of the whole process (every thread, for
-    kernels that run in parallel) over the whole call, set-up included: on a
+    ``cpu_seconds`` is the CPU time of the whole process (every thread, the
+    count's worker included) over the whole call, set-up included: on a
     machine with more runnable processes than cores, wall time also counts
     the slices that other processes ran in, CPU time does not, so the speed
     guard compares throughput in CPU time.
@@ -32,11 +39,7 @@ class Outcome:
     nodes: int
     seconds: float
     cpu_seconds: float
-    tours: Optional[int] = None
-
-    @property
-    def nodes_per_second(self):
-        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+    tours: int | None = None
 
     @property
     def nodes_per_cpu_second(self):
@@ -96,11 +99,10 @@ class Search:
                 self.rows, self.cols, self.start, self.closed, self.budget, **_plain_count_options(knight)
             )
             cpu_seconds = cpu_clock() - began
-            status = "complete" if counted.complete else "budget"
-            return Outcome(status, int(counted.nodes), counted.seconds, cpu_seconds, int(counted.tours))
-        result = knight.solve(
-            self.rows, self.cols, self.start, self.method, self.budget, self.closed, self.tiebreak
-        )
+            return Outcome(
+                count_status(counted.complete), int(counted.nodes), counted.seconds, cpu_seconds, int(counted.tours)
+            )
+        result = knight.solve(self.rows, self.cols, self.start, self.method, self.budget, self.closed, self.tiebreak)
         return Outcome(result.status, result.nodes, result.seconds, cpu_clock() - began)
 
     def to_json(self):

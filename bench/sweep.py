@@ -142,9 +142,9 @@ def _run_all(remaining, sweep, runs_path, show_progress, after_run):
         sweep.search_impossible or knight.start_possible(run.rows, run.cols, run.start, run.closed)[0]
         for run in remaining
     ]
-    costs = [expected_seconds(run, sweep.repeats, yes) for run, yes in zip(remaining, searched)]
+    costs = [expected_seconds(run, sweep.repeats, yes) for run, yes in zip(remaining, searched, strict=True)]
     with record.RunsFile(runs_path) as out, Progress(costs, show_progress) as bar:
-        for run, cost in zip(remaining, costs):
+        for run, cost in zip(remaining, costs, strict=True):
             out.append(measure(run, sweep.repeats, sweep.search_impossible))
             bar.advance(cost, f"{run.rows}x{run.cols} {run.method}")
             if after_run is not None:

@@ -34,7 +34,9 @@ def _cases():
 CASES = list(_cases())
 
 
-@pytest.mark.parametrize(("side", "run_side", "search"), CASES, ids=[f"{side}: {search.key}" for side, _, search in CASES])
+@pytest.mark.parametrize(
+    ("side", "run_side", "search"), CASES, ids=[f"{side}: {search.key}" for side, _, search in CASES]
+)
 def test_speed(benchmark, side, run_side, search):
     run_side(search)  # compiles, or loads numba's cache: never timed
     outcomes = []

@@ -43,7 +43,7 @@ def _python_side():
         began_cpu = cpu_clock()
         began = time.perf_counter()
         if search.method == "count":
-            status, tours, nodes = naive.count(search.rows, search.cols, search.start, search.closed, budget)
+            status, _, nodes = naive.count(search.rows, search.cols, search.start, search.closed, budget)
         else:
             search_function = getattr(naive, search.method)
             arguments = (search.rows, search.cols, search.start, search.closed, budget)
@@ -113,7 +113,9 @@ def measure(rounds, workloads=WORKLOADS):
                 "median_s": statistics.median(outcome.seconds for outcome in outcomes),
             }
         if "c" in row["sides"] and row["sides"]["c"]["nodes"] != row["sides"]["numba"]["nodes"]:
-            raise AssertionError(f"{search.key}: C placed {row['sides']['c']['nodes']} nodes, Numba {row['sides']['numba']['nodes']}")
+            raise AssertionError(
+                f"{search.key}: C placed {row['sides']['c']['nodes']} nodes, Numba {row['sides']['numba']['nodes']}"
+            )
         rows.append(row)
     return {"rounds": rounds, "python_budget": PYTHON_BUDGET, "missing": missing, "workloads": rows}
 

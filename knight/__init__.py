@@ -1,4 +1,4 @@
-"""knight: Numba knight's-tour kernels and the benchmark suite around them.
+"""knight: knight's tours found, counted and checked, with Numba kernels.
 
 ``solve`` and ``count_tours`` load Numba on first use, so importing
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
@@ -24,7 +24,7 @@ __all__ = [
 
 _LAZY = {
     "solve": "knight.search",
-    "count_tours": "knight.search",
+    "count_tours": "knight.counting",
     "compile_kernels": "knight.search",
     "Result": "knight.result",
     "Count": "knight.result",

@@ -9,12 +9,20 @@ suite depends on (and the README quotes):
 It imports NumPy only, never Numba, so that cheap commands stay cheap.
 """
 
+import functools
+
 import numpy as np
 
 MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
 
 MOVE_ROWS = np.array([dr for dr, _ in MOVES], dtype=np.int64)
 MOVE_COLS = np.array([dc for _, dc in MOVES], dtype=np.int64)
+
+# boards up to this many squares keep their neighbour table (at most 2 MiB
+# each) for the next search on the same board; a larger one is rebuilt, so
+# that a huge board's table does not outlive its search
+CACHED_SQUARES = 1 << 16
+
 
 def coordinates(cols, squares):
     """``(row, col)`` pairs, as an ``(n, 2)`` array, of an array of squares."""
@@ -25,10 +33,22 @@ def coordinates(cols, squares):
 def neighbour_table(rows, cols):
     """For each square, the squares one knight's move away, in move order.
 
-    Returns an ``(rows * cols, 8)`` int32 array. Row ``s`` lists the
-    on-board neighbours of square ``s`` first, in ``MOVES`` order, then pads
-    with -1, so a kernel can stop scanning at the first -1.
+    Returns a read-only ``(rows * cols, 8)`` int32 array. Row ``s`` lists
+    the on-board neighbours of square ``s`` first, in ``MOVES`` order, then
+    pads with -1, so a kernel can stop scanning at the first -1. Built once
+    per board (up to ``CACHED_SQUARES``) and shared by every search on it.
     """
+    if rows * cols <= CACHED_SQUARES:
+        return _cached_table(rows, cols)
+    return _table(rows, cols)
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_table(rows, cols):
+    return _table(rows, cols)
+
+
+def _table(rows, cols):
     n = rows * cols
     table = np.full((n, 8), -1, dtype=np.int32)
     filled = np.zeros(n, dtype=np.int64)
@@ -41,4 +61,5 @@ def neighbour_table(rows, cols):
         valid = np.flatnonzero((to_row >= 0) & (to_row < rows) & (to_col >= 0) & (to_col < cols))
         table[valid, filled[valid]] = to_row[valid] * cols + to_col[valid]
         filled[valid] += 1
+    table.setflags(write=False)
     return table

@@ -7,7 +7,6 @@ and ``--help`` answer at once.
 
 import argparse
 import json
-import re
 import sys
 
 from knight import validate
@@ -27,33 +26,6 @@ class _Parser(argparse.ArgumentParser):
         raise InvalidArgument(f"{message} (see '{self.prog} --help')")
 
 
-def parse_start(text, rows, cols):
-    """A start square typed by the user, as a 0-based ``(row, col)``.
-
-    ``R,C`` is 1-based (row 1 is the first row printed). Chess notation such
-    as ``e4`` names the column by letter and counts ranks from the last
-    row printed, on boards of at most 26 columns.
-    """
-    text = text.strip()
-    pair = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", text)
-    if pair:
-        row, col = int(pair[1]), int(pair[2])
-        validate.integer(row, "start row", minimum=1, maximum=rows)
-        validate.integer(col, "start col", minimum=1, maximum=cols)
-        return row - 1, col - 1
-    chess = re.fullmatch(r"([a-zA-Z])(\d+)", text)
-    if chess:
-        if cols > 26:
-            raise InvalidArgument(f"chess notation needs at most 26 columns, the board has {cols}; use R,C")
-        file = ord(chess[1].lower()) - ord("a") + 1
-        rank = int(chess[2])
-        last_file = chr(ord("a") + cols - 1)
-        if file > cols or not 1 <= rank <= rows:
-            raise InvalidArgument(f"start {text!r} is off the board: files a-{last_file}, ranks 1-{rows}")
-        return rows - rank, file - 1
-    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {text!r}")
-
-
 def format_board(rows, cols, tour):
     """The board with each square's 1-based step number, columns aligned."""
     steps = [[0] * cols for _ in range(rows)]
@@ -62,6 +34,12 @@ def format_board(rows, cols, tour):
         steps[row][col] = step
     width = len(str(rows * cols))
     return "\n".join(" ".join(f"{step:>{width}}" for step in line) for line in steps)
+
+
+def _power_of_ten(number):
+    """``10^12`` for 10**12: a budget as the help text writes it."""
+    exponent = len(str(number)) - 1
+    return f"10^{exponent}" if number == 10**exponent else str(number)
 
 
 def _board_args(parser):
@@ -82,14 +60,16 @@ def build_parser():
     solve.add_argument("--start", default="1,1", help="R,C (1-based) or chess notation like e4; default 1,1")
     solve.add_argument("--method", default="warnsdorff", help=f"{'|'.join(validate.METHODS)}; default warnsdorff")
     solve.add_argument("--tiebreak", default="first", help="first|roth: order among equal onward degrees")
-    solve.add_argument("--budget", help="most nodes to place before giving up; default 100000000")
+    solve.add_argument("--budget", help=f"most nodes to place before giving up; default {validate.DEFAULT_BUDGET}")
     solve.add_argument("--closed", action="store_true", help="require the last square to be a move from the first")
     _json_arg(solve)
 
     count = commands.add_parser("count", help="count every tour", description="Count every tour exhaustively.")
     _board_args(count)
     count.add_argument("--start", help="R,C or e4: one start square; default every start square")
-    count.add_argument("--budget", help="most nodes per work unit; default 10^12")
+    count.add_argument(
+        "--budget", help=f"most nodes per work unit; default {_power_of_ten(validate.DEFAULT_COUNT_BUDGET)}"
+    )
     count.add_argument("--closed", action="store_true", help="count closed tours only")
     count.add_argument("--plain", action="store_true", help="no pruning: the plain search, node for node")
     count.add_argument("--depth", help="split into work units this many moves from the start; default automatic")
@@ -130,7 +110,7 @@ def _budget(args):
 
 def run_solve(args, out):
     rows, cols = _board(args)
-    start = parse_start(args.start, rows, cols)
+    start = validate.start_text(args.start, rows, cols)
     validate.choice(args.method, "method", validate.METHODS)
     validate.choice(args.tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = _budget(args)
@@ -174,11 +154,6 @@ def _optional_integer(text, name, minimum):
     return None if text is None else validate.integer_text(text, name, minimum=minimum)
 
 
-def _start_squares(rows, cols, start):
-    """The 0-based squares a count covers: ``start``, or every square."""
-    return range(rows * cols) if start is None else [start[0] * cols + start[1]]
-
-
 def _json_head(rows, cols, closed, start, **fields):
     """The first keys of a count's or an estimate's JSON object."""
     record = {"rows": rows, "cols": cols, "closed": closed, **fields}
@@ -187,26 +162,44 @@ def _json_head(rows, cols, closed, start, **fields):
     return record
 
 
+def _fields(result, *names):
+    """Some fields of a result, by name, for its JSON object."""
+    return {name: getattr(result, name) for name in names}
+
+
 def run_count(args, out):
     rows, cols = _board(args)
-    start = None if args.start is None else parse_start(args.start, rows, cols)
+    start = None if args.start is None else validate.start_text(args.start, rows, cols)
     budget = _budget(args)
     depth = _optional_integer(args.depth, "depth", 0)
     workers = _optional_integer(args.workers, "workers", 1)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight.search import choose_count_method, count_tours
+    from knight import counting
 
-    options = dict(pruned=not args.plain, depth=depth, workers=workers, scheduler=args.scheduler, resume=args.resume)
-    method = choose_count_method(rows, cols, args.closed, args.method, budget=budget, **options_dfs(options))
-    options["method"] = method
-    if method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
-        _print_projection(rows, cols, start, args.closed, args.plain, workers)
+    job = counting.prepare(
+        rows,
+        cols,
+        start,
+        args.closed,
+        budget,
+        pruned=not args.plain,
+        depth=depth,
+        workers=workers,
+        scheduler=args.scheduler,
+        resume=args.resume,
+        method=args.method,
+    )
+    if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
+        _print_projection(job)
     try:
-        counted = _count_with_progress(count_tours, rows, cols, start, args.closed, budget, options)
+        counted = _count_with_progress(counting.run, job)
     except KeyboardInterrupt:
         if args.resume:
-            print(f"knight: finished work units are kept in {args.resume}; run again with --resume to go on", file=sys.stderr)
+            print(
+                f"knight: finished work units are kept in {args.resume}; run again with --resume to go on",
+                file=sys.stderr,
+            )
         raise
     if counted.method == "dp":
         return _print_dp_count(counted, start, args.json, out)
@@ -214,15 +207,8 @@ def run_count(args, out):
         record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
         if start is None:
             record["grid"] = counted.tours.tolist()
-        record.update(
-            tours=counted.total_tours,
-            nodes=counted.total_nodes,
-            pruned=counted.pruned,
-            depth=counted.depth,
-            units=counted.units,
-            complete=counted.complete,
-            seconds=counted.seconds,
-        )
+        record.update(tours=counted.total_tours, nodes=counted.total_nodes)
+        record.update(_fields(counted, "pruned", "depth", "units", "complete", "seconds"))
         print(json.dumps(record), file=out)
         return 0
     _print_grid(counted, start, out)
@@ -234,11 +220,6 @@ def run_count(args, out):
     print(f"units    {counted.units} work units, cut at depth {counted.depth}", file=out)
     print(f"seconds  {counted.seconds:.3f}", file=out)
     return 0
-
-
-def options_dfs(options):
-    """The options of ``options`` that only the DFS count takes."""
-    return {key: options[key] for key in ("pruned", "depth", "workers", "scheduler")}
 
 
 def _print_grid(counted, start, out):
@@ -253,15 +234,8 @@ def _print_dp_count(counted, start, as_json, out):
         record = _json_head(counted.rows, counted.cols, counted.closed, start, method="dp")
         if start is None:
             record["grid"] = counted.tours.tolist()
-        record.update(
-            tours=counted.total_tours,
-            states_peak=counted.states_peak,
-            transitions=counted.transitions,
-            merges=counted.merges,
-            runs=counted.runs,
-            complete=counted.complete,
-            seconds=counted.seconds,
-        )
+        record.update(tours=counted.total_tours)
+        record.update(_fields(counted, "states_peak", "transitions", "merges", "runs", "complete", "seconds"))
         print(json.dumps(record), file=out)
         return 0
     _print_grid(counted, start, out)
@@ -279,12 +253,11 @@ PROJECT_COUNTS_ABOVE = 36
 _PROJECTION_PROBES = 2_000
 
 
-def _print_projection(rows, cols, start, closed, plain, workers):
+def _print_projection(job):
     from knight.estimate import estimate_count
 
-    starts = _start_squares(rows, cols, start)
-    guess = estimate_count(rows, cols, starts, closed, probes=_PROJECTION_PROBES, workers=workers)
-    nodes = guess.plain_nodes if plain else guess.pruned_nodes
+    guess = estimate_count(job, probes=_PROJECTION_PROBES)
+    nodes = guess.pruned_nodes if job.pruned else guess.plain_nodes
     seconds = nodes / (guess.rate * guess.workers)
     print(
         f"knight: about {nodes:.2g} nodes, roughly {_duration(seconds)} on {guess.workers} cores "
@@ -293,13 +266,13 @@ def _print_projection(rows, cols, start, closed, plain, workers):
     )
 
 
-def _count_with_progress(count_tours, rows, cols, start, closed, budget, options):
+def _count_with_progress(run, job):
     if not sys.stderr.isatty():
-        return count_tours(rows, cols, start, closed, budget, **options)
+        return run(job)
     from tqdm import tqdm
 
     # the DFS reports work units; the DP reports steps and its table's size
-    unit = "step" if options.get("method") == "dp" else "unit"
+    unit = "step" if job.method == "dp" else "unit"
     with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
         def progress(done, total, held=None):
@@ -309,7 +282,7 @@ def _count_with_progress(count_tours, rows, cols, start, closed, budget, options
                 bar.set_postfix_str(f"{held:,} states, peak memory {_peak_memory_mib():,} MiB", refresh=False)
             bar.refresh()
 
-        return count_tours(rows, cols, start, closed, budget, progress, **options)
+        return run(job, progress)
 
 
 def _peak_memory_mib():
@@ -321,24 +294,18 @@ def _peak_memory_mib():
 
 def run_estimate(args, out):
     rows, cols = _board(args)
-    start = None if args.start is None else parse_start(args.start, rows, cols)
+    start = None if args.start is None else validate.start_text(args.start, rows, cols)
     probes = validate.integer_text(args.probes, "probes", minimum=1)
     seed = validate.integer_text(args.seed, "seed", minimum=0)
     validate.fits_in_memory(rows, cols, "count")
 
+    from knight import counting
     from knight.estimate import estimate_count
 
-    guess = estimate_count(rows, cols, _start_squares(rows, cols, start), args.closed, probes, seed)
+    guess = estimate_count(counting.prepare(rows, cols, start, args.closed), probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
-        record.update(
-            plain_nodes=guess.plain_nodes,
-            pruned_nodes=guess.pruned_nodes,
-            tours=guess.tours,
-            rate=guess.rate,
-            workers=guess.workers,
-            seconds=guess.seconds,
-        )
+        record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))
         print(json.dumps(record), file=out)
         return 0
     kind = "closed" if guess.closed else "open"
@@ -367,8 +334,11 @@ def run_exists(args, out):
         print(json.dumps({"rows": rows, "cols": cols, "closed": args.closed, "exists": exists}), file=out)
         return 0
     verdict = "yes" if exists else "no"
-    print(f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})", file=out)
-    if exists and (rows * cols) % 2 == 1:
+    print(
+        f"{verdict}: {kind} knight's tours {'exist' if exists else 'do not exist'} on {rows}x{cols} ({source})",
+        file=out,
+    )
+    if exists and theory.parity_restricts(rows, cols):
         print("only from squares of the corner's colour (colour parity: odd number of squares)", file=out)
     return 0
 

@@ -44,15 +44,11 @@ on entering ``c``, how many have ``free`` 0 (they would be cut off) and 1
 
 import numpy as np
 
-from knight._jit import jit
-from knight.kernels import BUDGET, FOUND, NONE
-
-STOPPED = 4
+from knight._jit import _u, jit
+from knight.status import BUDGET, FOUND, NONE, STOPPED
 
 # how often (in nodes, minus one: a mask) a search polls its stop flag
 _STOP_POLL = (1 << 20) - 1
-
-_u = np.uintp  # non-negative indices skip Numba's wraparound check
 
 
 @jit

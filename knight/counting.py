@@ -1,25 +1,36 @@
-"""Exhaustive counts at scale: symmetry classes, work units, executors.
+"""Counting every tour: the one road a count takes, and its DFS engine.
 
-A count is planned as work units (``plan``): one start square per symmetry
-class, each start's search cut at a fixed depth, every prefix at that depth
-a unit counted on its own by ``count_unit``. Units run on a local thread
-pool (the kernels release the GIL) or on any ``concurrent.futures``
-executor, a Dask cluster's included; ``UnitStore`` records finished ones so
-that a run can resume. The sums are exact whatever the split.
+``count_tours`` is ``prepare`` then ``run``. ``prepare`` validates the
+arguments and plans the starts once (``Starts``: one start per symmetry
+class; the starts colour parity rules out). ``run`` hands that ``Job`` to an
+engine, which returns each searched start's tours and work (``Tally``), and
+maps the answer back onto every square (``Count``). The projection the
+command line prints before a long count (``knight.estimate``) reads the same
+``Job``.
+
+The DFS engine splits a count into work units (``plan``): each searched
+start's search cut at a fixed depth, every prefix at that depth a unit
+counted on its own by ``count_unit``. Units run on a local thread pool (the
+kernels release the GIL) or on any ``concurrent.futures`` executor, a Dask
+cluster's included; ``UnitStore`` records finished ones so that a run can
+resume. The sums are exact whatever the split. Each count has its own stop
+signal, so two counts in one process never stop each other.
 """
 
 import concurrent.futures
-import functools
 import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, kernels
+from knight import count_kernels, status, theory, validate
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
+from knight.result import Count
+from knight.symmetry import symmetry_classes
 from knight.unit_store import UnitStore
+from knight.validate import DEFAULT_COUNT_BUDGET
 
 # the default split: the shallowest cut with at least DEFAULT_UNITS units,
 # and enough that an average unit (by a seeded Knuth estimate of the tree)
@@ -32,78 +43,260 @@ _PLAN_PROBES = 2000
 DASK_CONNECT_SECONDS = 5
 
 _NO_CUT = -1
-# set on Ctrl-C: kernels running on local threads poll it and stop early
-_STOP = np.zeros(1, dtype=np.uint8)
 
 
-def _symmetries(rows, cols):
-    """The board's symmetries as maps of ``(row, col)``: the dihedral group
-    of the rectangle (4 maps), or of the square (8)."""
-    maps = [
-        lambda r, c: (r, c),
-        lambda r, c: (rows - 1 - r, c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-    ]
-    if rows == cols:
-        maps += [lambda r, c, m=m: m(c, r) for m in maps]
-    return maps
+def stop_signal():
+    """A fresh stop signal for one count: raise it (``signal[0] = 1``) and
+    the kernels counting that count's units give up within about a million
+    nodes, with status ``STOPPED``."""
+    return np.zeros(1, dtype=np.uint8)
 
 
-def symmetry_classes(rows, cols, starts):
-    """Group ``starts`` (0-based squares) into classes the board's
-    symmetries map onto each other; returns ``{representative: members}``
-    with the smallest square as representative. A symmetry maps the tours
-    from one start one-to-one onto the tours from its image, so every
-    member has the representative's count."""
-    wanted = set(int(s) for s in starts)
-    classes = {}
-    for square in sorted(wanted):
-        row, col = divmod(square, cols)
-        images = {r * cols + c for r, c in (m(row, col) for m in _symmetries(rows, cols))}
-        representative = min(images)
-        if representative not in wanted:
-            # only part of a class was asked for: search this square itself
-            representative = square
-        classes.setdefault(representative, []).append(square)
-    return classes
+@dataclass(frozen=True)
+class Starts:
+    """The start squares of a count, planned once: ``classes`` maps each
+    representative to the squares sharing its count (its symmetry class, or
+    itself alone); ``excluded`` holds the representatives colour parity
+    rules out (no tour starts there)."""
+
+    classes: dict
+    excluded: frozenset
+
+    def searched(self, pruned):
+        """The representatives a count searches: a pruned count skips those
+        parity excludes; a plain one searches them too, node for node."""
+        return [s for s in self.classes if not (pruned and s in self.excluded)]
 
 
-def parity_excludes(rows, cols, square):
-    """A knight changes colour every move, so on a board of an odd number
-    of squares a tour starts on the majority colour (the corner's): a
-    search from the other colour would find nothing (see theory.py)."""
-    row, col = divmod(square, cols)
-    return (rows * cols) % 2 == 1 and (row + col) % 2 == 1
+def plan_starts(rows, cols, starts, symmetry=True):
+    """``Starts`` of a count from ``starts`` (0-based squares)."""
+    classes = symmetry_classes(rows, cols, starts) if symmetry else {int(s): [int(s)] for s in starts}
+    excluded = frozenset(s for s in classes if theory.parity_excludes(rows, cols, s))
+    return Starts(classes, excluded)
 
 
-@functools.lru_cache(maxsize=16)
-def neighbour_table_of(rows, cols):
-    table = neighbour_table(rows, cols)
-    table.setflags(write=False)
-    return table
+@dataclass(frozen=True)
+class Job:
+    """A validated count, its starts planned: what an engine is handed.
+    ``start`` is the one 0-based ``(row, col)`` asked for, or None for every
+    square; ``depth``, ``workers``, ``scheduler`` and ``resume`` are the
+    DFS engine's (see ``count_tours``)."""
+
+    rows: int
+    cols: int
+    start: tuple | None
+    closed: bool
+    budget: int
+    method: str
+    pruned: bool
+    starts: Starts
+    depth: int | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+    resume: str | None = None
+
+    @property
+    def searched(self):
+        return self.starts.searched(self.pruned)
 
 
-def count_unit(rows, cols, closed, pruned, budget, prefix):
+@dataclass(frozen=True)
+class Tally:
+    """An engine's answer, per searched start: ``tours``, ``nodes`` (its
+    work) and whether every part of its search finished (``complete``);
+    ``seconds`` of wall time, compilation excluded; ``depth`` and ``units``:
+    how the DFS engine split the work (0 for an engine that does not)."""
+
+    tours: dict
+    nodes: dict
+    complete: dict
+    seconds: float
+    depth: int = 0
+    units: int = 0
+    work: dict | None = None  # an engine's own measures of work, as Count fields
+
+
+def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, method=None, pruned=True,
+                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
+    """Count every tour (directed: a path and its reverse are two) from
+    ``start``, or from every start square when ``start`` is None.
+
+    ``method`` names the engine (``ENGINES``): ``dfs``, the exhaustive
+    search described below, or ``dp``, the frontier dynamic program of
+    ``knight.frontier`` (same counts, no enumeration; it takes ``start``,
+    ``closed``, ``resume`` and ``progress``, called with ``(steps done,
+    steps in all, states held)``). None or ``auto``: the one expected to
+    finish first on this board (``choose_method``).
+    ``pruned`` cuts branches that provably cannot finish a tour (same
+    counts, far fewer nodes); ``symmetry`` searches one start per class of
+    symmetric squares. The search is split into work units at ``depth``
+    moves from the start (None: an automatic cut; 0: one unit per start),
+    run on ``workers`` local threads (default all cores) or on the Dask
+    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
+    recording finished units; units already there are not run again. Each
+    work unit places at most ``budget`` nodes (default
+    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
+    ``(units finished, units in all)``. Returns a ``Count``.
+    """
+    job = prepare(rows, cols, start, closed, budget, method=method, pruned=pruned, symmetry=symmetry, depth=depth,
+                  workers=workers, scheduler=scheduler, resume=resume)
+    return run(job, progress)
+
+
+def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, pruned=True, symmetry=True,
+            depth=None, workers=None, scheduler=None, resume=None):
+    """Validate a count's arguments (as ``count_tours`` takes them) and plan
+    its starts: the ``Job`` that ``run`` counts."""
+    rows, cols = validate.board(rows, cols)
+    method = choose_method(rows, cols, method, pruned=pruned, symmetry=symmetry, depth=depth, workers=workers,
+                           scheduler=scheduler, budget=budget)
+    # the DP places no nodes: it has no budget
+    budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
+    validate.fits_in_memory(rows, cols, "count")
+    if method == "dp":
+        from knight import frontier
+
+        frontier.check_fits(rows, cols, validate.available_memory())
+    if start is not None:
+        start = validate.start(rows, cols, start)
+    if depth is not None:
+        depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
+    if workers is not None:
+        workers = validate.integer(workers, "workers", minimum=1)
+    squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
+    return Job(
+        rows,
+        cols,
+        start,
+        bool(closed),
+        budget,
+        method,
+        bool(pruned),
+        plan_starts(rows, cols, squares, symmetry),
+        depth,
+        workers,
+        scheduler,
+        resume,
+    )
+
+
+def run(job, progress=None):
+    """Count ``job`` with its engine; the ``Count``, every square of a
+    symmetry class given its representative's tours."""
+    tally = ENGINES[job.method](job, progress)
+    n = job.rows * job.cols
+    # the DP counts past int64 on long boards: Python integers then
+    big = any(value >= 2**63 for value in tally.tours.values())
+    tours = np.zeros(n, dtype=object if big else np.int64)
+    nodes = np.zeros(n, dtype=np.int64)
+    for searched, members in job.starts.classes.items():
+        tours[members] = tally.tours[searched]
+        nodes[searched] = tally.nodes[searched]
+    if job.start is None:
+        tours, nodes = tours.reshape(job.rows, job.cols), nodes.reshape(job.rows, job.cols)
+    else:
+        square = job.start[0] * job.cols + job.start[1]
+        tours, nodes = int(tours[square]), int(nodes[square])
+    complete = all(tally.complete.values())
+    return Count(job.rows, job.cols, job.start, job.closed, job.budget, tours, nodes, complete, tally.seconds,
+                 pruned=job.pruned, depth=tally.depth, units=tally.units, method=job.method, **(tally.work or {}))
+
+
+def count_by_dfs(job, progress=None):
+    """The DFS engine: plan ``job``'s work units, count them on its
+    executor (recording them in its resume file), add them up."""
+    count_unit(3, 4, False, job.pruned, 10, [0])  # compile (or load) before the clock starts
+    executor = local_executor(job.workers) if job.scheduler is None else dask_executor(job.scheduler)
+    began = time.perf_counter()
+    stop = stop_signal()
+    plan_ = plan(job, stop)
+    store = None if job.resume is None else UnitStore.open(job.resume, plan_.header())
+    try:
+        results = run_units(plan_, executor, job.budget, store, progress, stop)
+    finally:
+        if store is not None:
+            store.close()
+    return totals(plan_, results, time.perf_counter() - began)
+
+
+def count_by_dp(job, progress=None):
+    """The frontier dynamic program's engine (``knight.frontier``)."""
+    from knight import frontier
+
+    return frontier.count_job(job, progress)
+
+
+# the engines ``count_tours(method=...)`` can run: each takes a ``Job`` and
+# an optional progress callback and returns a ``Tally``
+ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
+
+# Measured crossover (grids, 2-core machine, 2026-11-30, medians under
+# load; docs/counting-dp.md): the DFS finishes first up to 20 squares on
+# boards with a side of 3 or 4 (4x5: a tie; 4x6, 3x10: the DP), and up to
+# 40 squares with both sides 5 or more (5x7: DFS 1.2 s, DP 12.6 s; 6x6:
+# DFS about 1.5 s, DP over a minute); past those the DFS's tree grows by
+# a factor per column and the DP's work only linearly.
+DFS_SQUARES_AT_MOST = 40
+DFS_NARROW_SQUARES_AT_MOST = 20
+
+
+def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
+                  scheduler=None, budget=None):
+    """The engine for a count: ``method`` checked, or (None, ``auto``) the
+    one expected to finish first. Options only the DFS has are refused
+    with ``dp``, and make ``auto`` pick the DFS."""
+    method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
+    dfs_only = {
+        "plain (pruned=False)": not pruned,
+        "symmetry=False": not symmetry,
+        "depth": depth is not None,
+        "workers": workers is not None,
+        "scheduler": scheduler is not None,
+        "budget": budget is not None,
+    }
+    asked = [name for name, given in dfs_only.items() if given]
+    if method == "dp" and asked:
+        them = "it" if len(asked) == 1 else "them"
+        raise InvalidArgument(f"{', '.join(asked)}: only the dfs count takes {them}, not --method dp")
+    if method != "auto":
+        return method
+    if asked:
+        return "dfs"
+    limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
+    if rows * cols <= limit:
+        return "dfs"
+    from knight import frontier
+
+    try:
+        frontier.check_fits(rows, cols, validate.available_memory())
+    except InvalidArgument:
+        return "dfs"  # slow, but the DP could not run at all
+    return "dp"
+
+
+def count_unit(rows, cols, closed, pruned, budget, prefix, stop=None):
     """Count one work unit: the subtree below ``prefix`` (a list of
-    squares). Returns ``(status, tours, nodes)``. Plain data in and out, so
-    it runs on any executor, a remote Dask worker's included."""
+    squares), giving up if ``stop`` (a ``stop_signal``) is raised. Returns
+    ``(status, tours, nodes)``. Plain data in and out, so it runs on any
+    executor, a remote Dask worker's included."""
     prefix = np.asarray(prefix, dtype=np.int32)
     units = np.zeros((0, 1), dtype=np.int32)
-    status, tours, nodes, _ = count_kernels.count_subtree(
-        neighbour_table_of(rows, cols), prefix, bool(closed), bool(pruned), budget, _NO_CUT, units, _STOP
+    stop = stop_signal() if stop is None else stop
+    code, tours, nodes, _ = count_kernels.count_subtree(
+        neighbour_table(rows, cols), prefix, bool(closed), bool(pruned), budget, _NO_CUT, units, stop
     )
-    return int(status), int(tours), int(nodes)
+    return int(code), int(tours), int(nodes)
 
 
 @dataclass(frozen=True)
 class Plan:
     """A count split into work units.
 
-    ``classes`` maps each searched start to the squares that share its
-    count; ``above`` holds, per searched start, the status, tours and nodes
-    of its search above the cut; ``units`` are the prefixes at the cut (an
-    array, one row of ``depth + 1`` squares per unit, the start first).
+    ``classes`` maps each start to the squares that share its count;
+    ``above`` holds, per start, the status, tours and nodes of its search
+    above the cut (nothing for a start the count does not search);
+    ``units`` are the prefixes at the cut (an array, one row of
+    ``depth + 1`` squares per unit, the start first).
     """
 
     rows: int
@@ -128,39 +321,41 @@ class Plan:
         }
 
 
-def _cut(rows, cols, start, closed, pruned, depth, budget, capacity):
+def _cut(job, start, depth, capacity, stop):
     """The search from ``start`` cut at ``depth``: ``(status, tours, nodes,
     found, units)``; ``units`` holds at most ``capacity`` of the ``found``."""
     units = np.zeros((capacity, depth + 1), dtype=np.int32)
     prefix = np.array([start], dtype=np.int32)
-    status, tours, nodes, found = count_kernels.count_subtree(
-        neighbour_table_of(rows, cols), prefix, closed, pruned, budget, depth, units, _STOP
+    code, tours, nodes, found = count_kernels.count_subtree(
+        neighbour_table(job.rows, job.cols), prefix, job.closed, job.pruned, job.budget, depth, units, stop
     )
-    return int(status), int(tours), int(nodes), int(found), units
+    return int(code), int(tours), int(nodes), int(found), units
 
 
-def _units_at(rows, cols, starts, closed, pruned, depth, budget):
+def _units_at(job, depth, stop):
+    starts = job.searched
     if depth == 0:
-        return {s: (kernels.NONE, 0, 0) for s in starts}, np.array(starts, dtype=np.int32).reshape(-1, 1)
+        return {s: (status.NONE, 0, 0) for s in starts}, np.array(starts, dtype=np.int32).reshape(-1, 1)
     above, units = {}, [np.zeros((0, depth + 1), dtype=np.int32)]
     for start in starts:
-        _, _, _, found, _ = _cut(rows, cols, start, closed, pruned, depth, budget, 0)
-        status, tours, nodes, _, rows_found = _cut(rows, cols, start, closed, pruned, depth, budget, found)
-        above[start] = (status, tours, nodes)
+        found = _cut(job, start, depth, 0, stop)[3]
+        code, tours, nodes, _, rows_found = _cut(job, start, depth, found, stop)
+        above[start] = (code, tours, nodes)
         units.append(rows_found)
     # one array, not lists: a 7x7 count has about a million units
     return above, np.concatenate(units)
 
 
-def _auto_depth(rows, cols, starts, closed, pruned, budget):
+def _auto_depth(job, stop):
     """The shallowest cut giving enough units (see ``UNIT_NODES``), else
     (a small tree) the cut giving the most."""
-    neighbours = neighbour_table_of(rows, cols)
-    nodes = sum(count_kernels.probe_tree(neighbours, s, closed, pruned, _PLAN_PROBES, s)[0] for s in starts)
+    neighbours = neighbour_table(job.rows, job.cols)
+    starts = job.searched
+    nodes = sum(count_kernels.probe_tree(neighbours, s, job.closed, job.pruned, _PLAN_PROBES, s)[0] for s in starts)
     wanted = max(DEFAULT_UNITS, nodes / UNIT_NODES)
     most, best = 0, 0
-    for depth in range(1, rows * cols):
-        found = sum(_cut(rows, cols, s, closed, pruned, depth, budget, 0)[3] for s in starts)
+    for depth in range(1, job.rows * job.cols):
+        found = sum(_cut(job, s, depth, 0, stop)[3] for s in starts)
         if found >= wanted:
             return depth
         if found > most:
@@ -168,20 +363,15 @@ def _auto_depth(rows, cols, starts, closed, pruned, budget):
     return best
 
 
-def plan(rows, cols, starts, closed, pruned, depth=None, symmetry=True, budget=10**12):
-    """Split the count from ``starts`` into work units (see ``Plan``);
-    ``depth`` None picks the shallowest cut with ``DEFAULT_UNITS`` units."""
-    if symmetry:
-        classes = symmetry_classes(rows, cols, starts)
-    else:
-        classes = {int(s): [int(s)] for s in starts}
-    searched = [s for s in classes if not (pruned and parity_excludes(rows, cols, s))]
-    if depth is None:
-        depth = _auto_depth(rows, cols, searched, closed, pruned, budget)
-    above, units = _units_at(rows, cols, searched, closed, pruned, depth, budget)
-    for start in classes:
-        above.setdefault(start, (kernels.NONE, 0, 0))
-    return Plan(rows, cols, bool(closed), bool(pruned), depth, classes, above, units)
+def plan(job, stop=None):
+    """Split ``job``'s count into work units (see ``Plan``); its ``depth``
+    None picks the shallowest cut with ``DEFAULT_UNITS`` units."""
+    stop = stop_signal() if stop is None else stop
+    depth = _auto_depth(job, stop) if job.depth is None else job.depth
+    above, units = _units_at(job, depth, stop)
+    for start in job.starts.classes:
+        above.setdefault(start, (status.NONE, 0, 0))
+    return Plan(job.rows, job.cols, job.closed, job.pruned, depth, job.starts.classes, above, units)
 
 
 def local_executor(workers=None):
@@ -220,22 +410,23 @@ class _DaskExecutor:
         self.client.close()
 
 
-def run_units(plan_, executor, budget, store=None, progress=None):
+def run_units(plan_, executor, budget, store=None, progress=None, stop=None):
     """Count every unit of ``plan_`` not already in ``store`` on
     ``executor``; record each in ``store`` as it finishes. Returns
-    ``{unit index: (status, tours, nodes)}``. On Ctrl-C, units in flight
-    are stopped and lost; every unit that finished is recorded."""
+    ``{unit index: (status, tours, nodes)}``. On any exception (Ctrl-C
+    among them) ``stop`` (this count's ``stop_signal``) is raised: units in
+    flight give up and are lost; every unit that finished is recorded."""
+    stop = stop_signal() if stop is None else stop
     results = dict(store.finished) if store is not None else {}
     total = len(plan_.units)
     if progress is not None:
         progress(len(results), total)
     pending = {}
-    _STOP[0] = 0
     try:
         for index, prefix in enumerate(plan_.units):
             if index not in results:
                 future = executor.submit(
-                    count_unit, plan_.rows, plan_.cols, plan_.closed, plan_.pruned, budget, prefix.tolist()
+                    count_unit, plan_.rows, plan_.cols, plan_.closed, plan_.pruned, budget, prefix.tolist(), stop
                 )
                 pending[future] = index
         for future in concurrent.futures.as_completed(pending):
@@ -246,7 +437,7 @@ def run_units(plan_, executor, budget, store=None, progress=None):
             if progress is not None:
                 progress(len(results), total)
     except BaseException:
-        _STOP[0] = 1
+        stop[0] = 1
         for future in pending:
             future.cancel()
         executor.shutdown(wait=True, cancel_futures=True)
@@ -256,50 +447,25 @@ def run_units(plan_, executor, budget, store=None, progress=None):
             if index in results or not future.done() or future.cancelled() or future.exception() is not None:
                 continue
             answer = future.result()
-            if answer[0] != count_kernels.STOPPED:
+            if answer[0] != status.STOPPED:
                 results[index] = answer
                 if store is not None:
                     store.record(index, plan_.units[index].tolist(), *answer)
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
-        _STOP[0] = 0
     return results
 
 
-@dataclass(frozen=True)
-class Totals:
-    """Per searched start: tours, nodes, and whether every part finished."""
-
-    tours: dict
-    nodes: dict
-    complete: dict
-
-
-def totals(plan_, results):
-    """Add each start's units to its search above the cut."""
+def totals(plan_, results, seconds=0.0):
+    """Add each start's units to its search above the cut: the ``Tally``."""
     tours = {s: plan_.above[s][1] for s in plan_.classes}
     nodes = {s: plan_.above[s][2] for s in plan_.classes}
-    complete = {s: plan_.above[s][0] != kernels.BUDGET for s in plan_.classes}
+    complete = {s: plan_.above[s][0] != status.BUDGET for s in plan_.classes}
     for index, prefix in enumerate(plan_.units):
-        status, found, placed = results[index]
+        code, found, placed = results[index]
         start = int(prefix[0])
         tours[start] += found
         nodes[start] += placed
-        complete[start] = complete[start] and status not in (kernels.BUDGET, count_kernels.STOPPED)
-    return Totals(tours, nodes, complete)
-
-
-def count(rows, cols, starts, closed=False, pruned=True, symmetry=True, depth=None, budget=10**12,
-          executor=None, resume=None, progress=None):
-    """Plan, run and add up a count; returns ``(plan, totals, seconds)``,
-    ``seconds`` being the wall time of planning and running."""
-    began = time.perf_counter()
-    plan_ = plan(rows, cols, starts, closed, pruned, depth, symmetry, budget)
-    store = None if resume is None else UnitStore.open(resume, plan_.header())
-    try:
-        results = run_units(plan_, executor or local_executor(), budget, store, progress)
-    finally:
-        if store is not None:
-            store.close()
-    return plan_, totals(plan_, results), time.perf_counter() - began
+        complete[start] = complete[start] and code not in (status.BUDGET, status.STOPPED)
+    return Tally(tours, nodes, complete, seconds, plan_.depth, len(plan_.units))

@@ -12,11 +12,11 @@ a promise. Seeded: the same arguments give the same figures.
 import os
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
 from knight import count_kernels, counting
+from knight.board import neighbour_table
 
 DEFAULT_PROBES = 10_000
 # nodes in the timed sample run that measures this machine's node rate
@@ -31,7 +31,7 @@ class Estimate:
 
     rows: int
     cols: int
-    start: Optional[tuple]
+    start: tuple | None
     closed: bool
     probes: int
     seed: int
@@ -43,52 +43,41 @@ class Estimate:
     seconds: float
 
 
-def _probe(rows, cols, start, closed, pruned, probes, seed):
-    neighbours = counting.neighbour_table_of(rows, cols)
-    return count_kernels.probe_tree(neighbours, start, closed, pruned, probes, seed + start)
+def _probe(job, start, pruned, probes, seed):
+    neighbours = neighbour_table(job.rows, job.cols)
+    return count_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, seed + start)
 
 
-def _node_rate(rows, cols, start, closed):
+def _node_rate(job, start):
     """Pruned nodes per second of one core, timed on a budgeted search."""
-    neighbours = counting.neighbour_table_of(rows, cols)
+    neighbours = neighbour_table(job.rows, job.cols)
     prefix = np.array([start], dtype=np.int32)
     units = np.zeros((0, 1), dtype=np.int32)
-    stop = np.zeros(1, dtype=np.uint8)
-    count_kernels.count_subtree(neighbours, prefix, closed, True, 10, -1, units, stop)  # compile first
+    stop = counting.stop_signal()
+    count_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
     began = time.perf_counter()
-    _, _, nodes, _ = count_kernels.count_subtree(neighbours, prefix, closed, True, RATE_SAMPLE_NODES, -1, units, stop)
+    _, _, nodes, _ = count_kernels.count_subtree(
+        neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop
+    )
     return nodes / max(time.perf_counter() - began, 1e-9)
 
 
-def estimate_count(rows, cols, starts, closed=False, probes=DEFAULT_PROBES, seed=0, workers=None):
-    """Estimate the count from ``starts`` (0-based squares) as ``count_tours``
-    runs it: one start per symmetry class, parity-impossible starts skipped
-    by the pruned count. Returns an ``Estimate``."""
-    classes = counting.symmetry_classes(rows, cols, starts)
-    plain_nodes = pruned_nodes = tours = 0.0
-    pruned_starts = []
-    for start in classes:
-        plain_nodes += _probe(rows, cols, start, closed, False, probes, seed)[0]
-        if counting.parity_excludes(rows, cols, start):
-            continue
-        nodes, found = _probe(rows, cols, start, closed, True, probes, seed)
+def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
+    """Estimate the count ``job`` (a ``counting.prepare``'d count) describes,
+    from the same plan of starts: one start per symmetry class, the plain
+    search from every class, the pruned one from those colour parity allows,
+    the node rate of one core times ``job.workers`` (default all cores).
+    Returns an ``Estimate``."""
+    classes = job.starts.classes
+    pruned_starts = job.starts.searched(pruned=True)
+    plain_nodes = sum(_probe(job, start, False, probes, seed)[0] for start in classes)
+    pruned_nodes = tours = 0.0
+    for start in pruned_starts:
+        nodes, found = _probe(job, start, True, probes, seed)
         pruned_nodes += nodes
         tours += found * len(classes[start])
-        pruned_starts.append(start)
-    workers = workers or len(os.sched_getaffinity(0))
-    rate = _node_rate(rows, cols, pruned_starts[0], closed) if pruned_starts else float("inf")
-    first = min(starts)
-    return Estimate(
-        rows=rows,
-        cols=cols,
-        start=divmod(first, cols) if len(starts) == 1 else None,
-        closed=bool(closed),
-        probes=probes,
-        seed=seed,
-        plain_nodes=plain_nodes,
-        pruned_nodes=pruned_nodes,
-        tours=tours,
-        rate=rate,
-        workers=workers,
-        seconds=pruned_nodes / (rate * workers),
-    )
+    workers = job.workers or len(os.sched_getaffinity(0))
+    rate = _node_rate(job, pruned_starts[0]) if pruned_starts else float("inf")
+    seconds = pruned_nodes / (rate * workers)
+    return Estimate(job.rows, job.cols, job.start, job.closed, probes, seed, plain_nodes, pruned_nodes, tours, rate,
+                    workers, seconds)

@@ -26,7 +26,6 @@ import numpy as np
 from knight import frontier_kernels
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
-from knight.symmetry import representatives
 
 MAX_SLOTS = frontier_kernels.MAX_SLOTS
 
@@ -247,48 +246,48 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
     return completed, work
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """Directed tour counts per start (flat, by square) and the work."""
+def count_job(job, progress=None):
+    """The DP engine of ``knight.counting``: directed tours per searched
+    start of ``job`` (a ``counting.Job``, validated and its starts
+    planned), as a ``counting.Tally`` whose ``work`` holds the DP's
+    measures. ``progress(done, total, held)`` counts steps over every run;
+    ``job.resume`` names a checkpoint file."""
+    from knight.counting import Tally
 
-    tours: np.ndarray
-    work: Work
-    runs: int
-    seconds: float
-
-
-def count(rows, cols, starts, closed, progress=None, store=None):
-    """Directed tours from each of ``starts`` (0-based squares); squares
-    not in ``starts`` hold 0. ``progress(done, total, held)`` counts
-    steps over every run; ``store`` (a ``Checkpoint``) saves and resumes."""
+    compile_kernels()  # before the clock starts
     began = time.perf_counter()
+    rows, cols, closed = job.rows, job.cols, job.closed
     squares = rows * cols
-    tours = np.zeros(squares, dtype=np.int64)
-    work = Work()
-    wanted = sorted(set(int(s) for s in starts))
+    classes = list(job.starts.classes)
     if squares == 1:
         # one square: the empty walk is the open tour, and (as the DFS
         # counts it) no closed tour: there is no move back to the start
-        tours[:] = 0 if closed else 1
-        return Outcome(tours, work, 0, time.perf_counter() - began)
-    plan = schedule(rows, cols)
-    if closed:
-        runs = {None: [s for s in wanted]}
+        runs = {}
+        fixed = {s: 0 if closed else 1 for s in classes}
+    elif closed:
+        # every start of a closed tour has the same count: one run
+        runs = {None: classes}
+        fixed = {}
     else:
-        runs = _open_runs(rows, cols, wanted)
-    steps = len(plan.order)
+        # a tour of an odd number of squares starts on the corner's colour
+        # (knight.theory): no run for the other one
+        runs = {s: [s] for s in job.starts.searched(pruned=True)}
+        fixed = {s: 0 for s in classes if s in job.starts.excluded}
+    wanted = range(squares) if job.start is None else [job.start[0] * cols + job.start[1]]
+    store = None if job.resume is None else Checkpoint.open(job.resume, rows, cols, closed, wanted)
+    plan = schedule(rows, cols) if runs else None
+    steps = len(plan.order) if plan else 0
     total_steps = steps * len(runs)
-    done_runs = 0
-    for forced, members in runs.items():
+    tours = dict(fixed)
+    work = Work()
+    for done_runs, (forced, members) in enumerate(runs.items()):
         key = -1 if forced is None else forced
         if store is not None and key in store.finished:
             found = store.finished[key]
             if progress is not None:
                 progress((done_runs + 1) * steps, total_steps, 0)
         else:
-            offset = done_runs * steps
-
-            def step_progress(step, _steps, held, offset=offset):
+            def step_progress(step, _steps, held, offset=done_runs * steps):
                 if progress is not None:
                     progress(offset + step, total_steps, held)
 
@@ -298,13 +297,11 @@ def count(rows, cols, starts, closed, progress=None, store=None):
             work.add(run_work)
             if store is not None:
                 store.finish(key, found)
-        per_start = 2 * found if closed else found
-        if per_start >= 2**63 and tours.dtype != object:
-            # past int64: the grid holds Python integers instead
-            tours = tours.astype(object)
-        tours[members] = per_start
-        done_runs += 1
-    return Outcome(tours, work, len(runs), time.perf_counter() - began)
+        for member in members:
+            tours[member] = 2 * found if closed else found
+    measures = dict(states_peak=work.states_peak, transitions=work.transitions, merges=work.merges, runs=len(runs))
+    return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began,
+                 work=measures)
 
 
 def total_tours(rows, cols, closed):
@@ -317,23 +314,6 @@ def total_tours(rows, cols, closed):
         return 0 if closed else 1
     found, _ = run(schedule(rows, cols), closed)
     return 2 * found * (squares if closed else 1)
-
-
-def _open_runs(rows, cols, wanted):
-    """``{forced square: squares sharing its count}``: one run per symmetry
-    class among ``wanted``, none for the minority colour of an odd board
-    (a tour of an odd number of squares starts and ends on the corner's
-    colour, see ``knight.theory``)."""
-    wanted_set = set(wanted)
-    runs = {}
-    for (row, col), members in representatives(rows, cols).items():
-        squares = [r * cols + c for r, c in members if r * cols + c in wanted_set]
-        if not squares:
-            continue
-        if (rows * cols) % 2 == 1 and (row + col) % 2 == 1:
-            continue
-        runs[squares[0]] = squares
-    return runs
 
 
 def compile_kernels():

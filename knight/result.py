@@ -1,13 +1,10 @@
 """What a search returns: plain data that the CLI, the harness and tests read."""
 
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
 from knight.board import coordinates
-
-STATUSES = ("found", "none", "budget", "dead-end")
 
 
 @dataclass(frozen=True)
@@ -31,7 +28,7 @@ class Result:
     status: str
     nodes: int
     seconds: float
-    tour: Optional[np.ndarray] = None
+    tour: np.ndarray | None = None
     tiebreak: str = "first"
 
     @property
@@ -68,7 +65,7 @@ class Count:
 
     rows: int
     cols: int
-    start: Optional[tuple]
+    start: tuple | None
     closed: bool
     budget: int
     tours: object

@@ -8,20 +8,11 @@ import time
 
 import numpy as np
 
-from knight import kernels, validate
-from knight.errors import InvalidArgument
+from knight import kernels, status, validate
 from knight.board import neighbour_table
-from knight.result import Count, Result
+from knight.result import Result
+from knight.validate import DEFAULT_BUDGET
 
-DEFAULT_BUDGET = 100_000_000
-DEFAULT_COUNT_BUDGET = 10**12
-
-_STATUS = {
-    kernels.FOUND: "found",
-    kernels.NONE: "none",
-    kernels.BUDGET: "budget",
-    kernels.DEAD_END: "dead-end",
-}
 _TIEBREAK = {"first": kernels.TIEBREAK_FIRST, "roth": kernels.TIEBREAK_ROTH}
 
 _compile_seconds = {}
@@ -102,7 +93,7 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
     budget = validate.budget(budget, DEFAULT_BUDGET)
     validate.fits_in_memory(rows, cols, method)
     compile_kernels([method])
-    status, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
+    code, nodes, path, seconds = _RUNNERS[method](rows, cols, row * cols + col, bool(closed), budget, tiebreak)
     return Result(
         rows=rows,
         cols=cols,
@@ -110,160 +101,9 @@ def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=Fal
         method=method,
         closed=bool(closed),
         budget=budget,
-        status=_STATUS[status],
+        status=status.WORDS[code],
         nodes=int(nodes),
         seconds=seconds,
-        tour=path if status == kernels.FOUND else None,
+        tour=path if code == status.FOUND else None,
         tiebreak=tiebreak,
-    )
-
-
-COUNT_METHODS = ("auto", "dfs", "dp")
-
-
-def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, pruned=True,
-                symmetry=True, depth=None, workers=None, scheduler=None, resume=None, method=None):
-    """Count every tour (directed: a path and its reverse are two) from
-    ``start``, or from every start square when ``start`` is None.
-
-    ``pruned`` cuts branches that provably cannot finish a tour (same
-    counts, far fewer nodes); ``symmetry`` searches one start per class of
-    symmetric squares. The search is split into work units at ``depth``
-    moves from the start (None: an automatic cut; 0: one unit per start),
-    run on ``workers`` local threads (default all cores) or on the Dask
-    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
-    recording finished units; units already there are not run again. Each
-    work unit places at most ``budget`` nodes (default
-    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
-    ``(units finished, units in all)``. Returns a ``Count``.
-
-    ``method``: ``dfs`` (the search above), ``dp`` (the frontier dynamic
-    program of ``knight.frontier``: same counts, no enumeration; it takes
-    ``start``, ``closed``, ``resume`` and ``progress``, called with
-    ``(steps done, steps in all, states held)``), or None / ``auto``: the
-    one expected to finish first on this board (see ``choose_count_method``).
-    """
-    from knight import counting
-
-    rows, cols = validate.board(rows, cols)
-    method = choose_count_method(rows, cols, closed, method, pruned=pruned, symmetry=symmetry, depth=depth,
-                                 workers=workers, scheduler=scheduler, budget=budget)
-    if method == "dp":
-        return _count_dp(rows, cols, start, closed, progress, resume)
-    budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
-    validate.fits_in_memory(rows, cols, "count")
-    if start is None:
-        starts = range(rows * cols)
-    else:
-        row, col = validate.start(rows, cols, start)
-        starts = [row * cols + col]
-    if depth is not None:
-        depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
-    if workers is not None:
-        workers = validate.integer(workers, "workers", minimum=1)
-    counting.count_unit(3, 4, False, pruned, 10, [0])  # compile (or load) before the clock starts
-    executor = counting.local_executor(workers) if scheduler is None else counting.dask_executor(scheduler)
-    plan, totals, seconds = counting.count(
-        rows, cols, starts, bool(closed), bool(pruned), symmetry, depth, budget, executor, resume, progress
-    )
-    tours = np.zeros(rows * cols, dtype=np.int64)
-    nodes = np.zeros(rows * cols, dtype=np.int64)
-    for searched, members in plan.classes.items():
-        tours[members] = totals.tours[searched]
-        nodes[searched] = totals.nodes[searched]
-    if start is None:
-        tours, nodes = tours.reshape(rows, cols), nodes.reshape(rows, cols)
-    else:
-        tours, nodes = int(tours[starts[0]]), int(nodes[starts[0]])
-    return Count(
-        rows=rows,
-        cols=cols,
-        start=None if start is None else (row, col),
-        closed=bool(closed),
-        budget=budget,
-        tours=tours,
-        nodes=nodes,
-        complete=all(totals.complete.values()),
-        seconds=seconds,
-        pruned=bool(pruned),
-        depth=plan.depth,
-        units=len(plan.units),
-        method="dfs",
-    )
-
-
-# Measured crossover (grids, 2-core machine, 2026-11-30, medians under
-# load; docs/counting-dp.md): the DFS finishes first up to 20 squares on
-# boards with a side of 3 or 4 (4x5: a tie; 4x6, 3x10: the DP), and up to
-# 40 squares with both sides 5 or more (5x7: DFS 1.2 s, DP 12.6 s; 6x6:
-# DFS about 1.5 s, DP over a minute); past those the DFS's tree grows by
-# a factor per column and the DP's work only linearly.
-DFS_SQUARES_AT_MOST = 40
-DFS_NARROW_SQUARES_AT_MOST = 20
-
-
-def choose_count_method(rows, cols, closed, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
-                        scheduler=None, budget=None):
-    """The counting engine for ``count_tours``: ``method`` checked, or
-    (None, ``auto``) the one expected to finish first. Options that only
-    the DFS has are refused with ``dp``, and make ``auto`` pick the DFS."""
-    method = validate.choice("auto" if method is None else method, "count method", COUNT_METHODS)
-    dfs_only = {
-        "plain (pruned=False)": not pruned,
-        "symmetry=False": not symmetry,
-        "depth": depth is not None,
-        "workers": workers is not None,
-        "scheduler": scheduler is not None,
-        "budget": budget is not None,
-    }
-    asked = [name for name, given in dfs_only.items() if given]
-    if method == "dp" and asked:
-        raise InvalidArgument(f"{', '.join(asked)}: only the dfs count takes {'it' if len(asked) == 1 else 'them'}, not --method dp")
-    if method != "auto":
-        return method
-    if asked:
-        return "dfs"
-    limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
-    if rows * cols <= limit:
-        return "dfs"
-    from knight import frontier
-
-    try:
-        frontier.check_fits(rows, cols, validate.available_memory())
-    except InvalidArgument:
-        return "dfs"  # slow, but the DP could not run at all
-    return "dp"
-
-
-def _count_dp(rows, cols, start, closed, progress, resume):
-    from knight import frontier
-
-    frontier.check_fits(rows, cols, validate.available_memory())
-    if start is None:
-        starts = range(rows * cols)
-    else:
-        row, col = validate.start(rows, cols, start)
-        starts = [row * cols + col]
-    frontier.compile_kernels()
-    store = None if resume is None else frontier.Checkpoint.open(resume, rows, cols, bool(closed), starts)
-    outcome = frontier.count(rows, cols, starts, bool(closed), progress, store)
-    if start is None:
-        tours, nodes = outcome.tours.reshape(rows, cols), np.zeros((rows, cols), dtype=np.int64)
-    else:
-        tours, nodes = int(outcome.tours[starts[0]]), 0
-    return Count(
-        rows=rows,
-        cols=cols,
-        start=None if start is None else (row, col),
-        closed=bool(closed),
-        budget=0,
-        tours=tours,
-        nodes=nodes,
-        complete=True,
-        seconds=outcome.seconds,
-        method="dp",
-        states_peak=outcome.work.states_peak,
-        transitions=outcome.work.transitions,
-        merges=outcome.work.merges,
-        runs=outcome.runs,
     )

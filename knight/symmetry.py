@@ -43,13 +43,32 @@ def symmetry_class(rows, cols, square):
     return sorted({move(row, col) for move in symmetries(rows, cols)})
 
 
+def symmetry_classes(rows, cols, starts):
+    """Group ``starts`` (0-based square indices) into the classes the
+    board's symmetries map onto each other: ``{representative: members}``,
+    members ascending, the smallest square of a class its representative.
+    A square whose class's smallest square is not among ``starts`` forms a
+    class of its own. A symmetry maps the tours from one start one-to-one
+    onto the tours from its image, so every member has the
+    representative's count."""
+    wanted = {int(s) for s in starts}
+    classes = {}
+    for square in sorted(wanted):
+        row, col = divmod(square, cols)
+        images = {r * cols + c for r, c in symmetry_class(rows, cols, (row, col))}
+        representative = min(images)
+        if representative not in wanted:
+            # only part of a class was asked for: search this square itself
+            representative = square
+        classes.setdefault(representative, []).append(square)
+    return classes
+
+
 def representatives(rows, cols):
     """One start square per symmetry class, the first of its class in
     reading order, as ``{representative: [every square of its class]}``
-    with the representatives in reading order."""
-    classes = {}
-    for row in range(rows):
-        for col in range(cols):
-            members = symmetry_class(rows, cols, (row, col))
-            classes.setdefault(members[0], members)
-    return classes
+    with the representatives in reading order; squares as ``(row, col)``."""
+    return {
+        divmod(first, cols): [divmod(square, cols) for square in members]
+        for first, members in symmetry_classes(rows, cols, range(rows * cols)).items()
+    }

@@ -24,9 +24,7 @@ def _closed_exists(short, long):
         return False
     if short in (1, 2, 4):
         return False
-    if short == 3 and long in (4, 6, 8):
-        return False
-    return True
+    return not (short == 3 and long in (4, 6, 8))
 
 
 def tour_exists(rows, cols, closed=False):
@@ -58,9 +56,21 @@ def start_possible(rows, cols, start, closed=False):
     if not tour_exists(rows, cols, closed):
         kind, source = ("closed", CLOSED_SOURCE) if closed else ("open", OPEN_SOURCE)
         return False, f"no {kind} tour exists on a {rows}x{cols} board ({source})"
-    # a knight changes colour every move, so a tour of an odd number of
-    # squares starts and ends on the colour that has one square more: the
-    # corner's colour
-    if (rows * cols) % 2 == 1 and (row + col) % 2 == 1:
+    if parity_excludes(rows, cols, row * cols + col):
         return False, "colour parity: on a board with an odd number of squares a tour starts on the corner colour"
     return True, ""
+
+
+def parity_restricts(rows, cols):
+    """Whether colour parity rules out some starts: a knight changes colour
+    every move, so a tour of an odd number of squares starts and ends on
+    the colour that has one square more, the corner's colour."""
+    return (rows * cols) % 2 == 1
+
+
+def parity_excludes(rows, cols, square):
+    """Whether colour parity rules out a tour from ``square`` (0-based
+    index, no checks): on a board of an odd number of squares, one off the
+    corner's colour."""
+    row, col = divmod(square, cols)
+    return parity_restricts(rows, cols) and (row + col) % 2 == 1

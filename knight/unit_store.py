@@ -58,7 +58,9 @@ class UnitStore:
         except ValueError:
             raise InvalidArgument(f"{path} is not a knight resume file") from None
         if found != header:
-            differ = ", ".join(f"{key} {found.get(key)} (now {value})" for key, value in header.items() if found.get(key) != value)
+            differ = ", ".join(
+                f"{key} {found.get(key)} (now {value})" for key, value in header.items() if found.get(key) != value
+            )
             raise InvalidArgument(f"{path} records a different count: {differ}")
 
     def record(self, index, prefix, status, tours, nodes):

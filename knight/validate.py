@@ -6,11 +6,17 @@ importing the kernels.
 
 import operator
 import os
+import re
 
 from knight.errors import InvalidArgument
 
 METHODS = ("backtrack", "warnsdorff", "greedy")
 TIEBREAKS = ("first", "roth")
+
+# node budgets when none is given: of one solve, and of each work unit of
+# a count
+DEFAULT_BUDGET = 100_000_000
+DEFAULT_COUNT_BUDGET = 10**12
 
 # Squares are stored as int32 inside the kernels.
 MAX_SQUARES = 2**31 - 1
@@ -124,3 +130,30 @@ def integer_text(text, name, minimum=1):
     except ValueError:
         raise InvalidArgument(f"{name} must be an integer >= {minimum}, got {text!r}") from None
     return integer(number, name, minimum=minimum)
+
+
+def start_text(text, rows, cols):
+    """A start square typed by the user, as a 0-based ``(row, col)``.
+
+    ``R,C`` is 1-based (row 1 is the first row printed). Chess notation such
+    as ``e4`` names the column by letter and counts ranks from the last
+    row printed, on boards of at most 26 columns.
+    """
+    text = text.strip()
+    pair = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", text)
+    if pair:
+        row, col = int(pair[1]), int(pair[2])
+        integer(row, "start row", minimum=1, maximum=rows)
+        integer(col, "start col", minimum=1, maximum=cols)
+        return row - 1, col - 1
+    chess = re.fullmatch(r"([a-zA-Z])(\d+)", text)
+    if chess:
+        if cols > 26:
+            raise InvalidArgument(f"chess notation needs at most 26 columns, the board has {cols}; use R,C")
+        file = ord(chess[1].lower()) - ord("a") + 1
+        rank = int(chess[2])
+        last_file = chr(ord("a") + cols - 1)
+        if file > cols or not 1 <= rank <= rows:
+            raise InvalidArgument(f"start {text!r} is off the board: files a-{last_file}, ranks 1-{rows}")
+        return rows - rank, file - 1
+    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {text!r}")

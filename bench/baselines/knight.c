@@ -23,6 +23,16 @@ static uint8_t *closing_squares(const int32_t *nb, int64_t n, int64_t start) {
 
 /* Unordered DFS. first_only: stop at the first tour (left in path).
  * Returns status; *tours and *nodes are written. */
+/* The Warnsdorff searches' first step: the start on the path; a lone square
+ * is an open tour of one node, never a closed one. Returns that answer, or
+ * -1 when there is more to search. */
+static int place_start(int64_t n, int64_t start, int closed, int32_t *path, int64_t *nodes_out) {
+    path[0] = (int32_t)start;
+    if (n > 1) return -1;
+    *nodes_out = 1;
+    return closed ? NONE : FOUND;
+}
+
 int knight_backtrack(const int32_t *nb, int64_t n, int64_t start, int closed, int64_t budget,
                      int first_only, int32_t *path, int64_t *tours_out, int64_t *nodes_out) {
     int64_t last = n - 1, nodes = 1, tours = 0;
@@ -76,9 +86,9 @@ int knight_backtrack(const int32_t *nb, int64_t n, int64_t start, int closed, in
  * Numba kernel: one pass takes a square and sorts its candidates. */
 int knight_warnsdorff(const int32_t *nb, const int64_t *keys, int64_t n, int64_t start, int closed,
                       int64_t budget, int32_t *path, int64_t *nodes_out) {
+    int lone = place_start(n, start, closed, path, nodes_out);
+    if (lone >= 0) return lone;
     int64_t last = n - 1, nodes = 1;
-    path[0] = (int32_t)start;
-    if (last == 0) { *nodes_out = 1; return closed ? NONE : FOUND; }
     uint8_t *closes = closing_squares(nb, n, start);
     int8_t *degree = malloc(n);
     for (int64_t s = 0; s < n; s++) {
@@ -205,9 +215,9 @@ int knight_greedy(int64_t rows, int64_t cols, int64_t start, int tiebreak, int c
  * is a popcount of the candidate's neighbour mask less the visited set. */
 int knight_warnsdorff_bits(const int32_t *nb, const int64_t *keys, int64_t n, int64_t start, int closed,
                            int64_t budget, int32_t *path, int64_t *nodes_out) {
+    int lone = place_start(n, start, closed, path, nodes_out);
+    if (lone >= 0) return lone;
     int64_t last = n - 1, nodes = 1;
-    path[0] = (int32_t)start;
-    if (last == 0) { *nodes_out = 1; return closed ? NONE : FOUND; }
     uint64_t *masks = calloc(n, sizeof(uint64_t));
     for (int64_t s = 0; s < n; s++)
         for (int k = 0; k < 8 && nb[s * 8 + k] >= 0; k++) masks[s] |= 1ULL << nb[s * 8 + k];

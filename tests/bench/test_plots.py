@@ -50,7 +50,7 @@ def test_heatmaps_prefer_6x6_and_fill_symmetry_classes(rows, tmp_path):
     assert plots.heatmap_boards(rows, [(5, 5), (9, 9)]) == [(5, 5)]
     sampled = [dataclasses.replace(row, represents=4) for row in rows
                if (row.rows, row.cols, row.start_row, row.start_col) == (6, 6, 1, 1)]
-    nodes, statuses = plots._grid(sampled, (6, 6), plots.label(sampled[0]))
+    _, statuses = plots._grid(sampled, (6, 6), plots.label(sampled[0]))
     assert statuses[0, 0] == statuses[5, 5] == statuses[0, 5] == statuses[5, 0] != ""
     assert statuses[2, 2] == ""
 
@@ -75,7 +75,13 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
     for figure in plots.FIGURES.values():
         _assert_png(run_folder / figure)
         assert f"]({figure})" in text
-    for heading in ("## What was run", "## Machine", "## Figures", "## Summary per search and board", "## Notable findings"):
+    for heading in (
+        "## What was run",
+        "## Machine",
+        "## Figures",
+        "## Summary per search and board",
+        "## Notable findings",
+    ):
         assert heading in text
     assert "greedy** from the corner" in text
     # backtrack from the 4 corners of 5x5: 41, 288, 8840 and 14009 nodes

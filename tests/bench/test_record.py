@@ -84,7 +84,11 @@ def test_run_folders_are_named_by_date_and_commit(tmp_path):
     first = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
     second = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
     dirty = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", True)
-    assert [f.name for f in (first, second, dirty)] == ["2026-11-29-abc1234", "2026-11-29-abc1234-2", "2026-11-29-abc1234-dirty"]
+    assert [f.name for f in (first, second, dirty)] == [
+        "2026-11-29-abc1234",
+        "2026-11-29-abc1234-2",
+        "2026-11-29-abc1234-dirty",
+    ]
 
 
 def test_latest_points_at_the_newest_run(tmp_path):

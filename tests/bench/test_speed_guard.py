@@ -24,11 +24,16 @@ def _row(ratio, baseline):
 
 @pytest.mark.parametrize(
     ("ratio", "verdict"),
-    [(1.0, check.OK), (0.8, check.OK), (0.74, check.SLOWER), (0.5, check.SLOWER), (1.3, check.FASTER)],
+    [(1.0, paired.OK), (0.8, paired.OK), (0.74, paired.SLOWER), (0.5, paired.SLOWER), (1.3, paired.FASTER)],
 )
 def test_verdict_compares_the_ratio_with_its_baseline(ratio, verdict):
     assert _row(ratio, 1.0).verdict(0.25) == verdict
     assert _row(2 * ratio, 2.0).verdict(0.25) == verdict
+
+
+def test_a_change_is_read_against_the_threshold():
+    changes = (-0.26, -0.2, 0.0, 0.3)
+    assert [paired.verdict(change, 0.25) for change in changes] == [paired.SLOWER, paired.OK, paired.OK, paired.FASTER]
 
 
 def test_a_ratio_without_baseline_is_reported_as_such():

@@ -28,11 +28,11 @@ def test_single_square():
     ("mutate", "message"),
     [
         (lambda t: t[:-1], "squares"),
-        (lambda t: t + [t[0]], "squares"),
-        (lambda t: [t[0]] + t[:-1], "revisits"),
-        (lambda t: t[:5] + [t[6], t[5]] + t[7:], "knight's move"),
-        (lambda t: t[:-1] + [(3, 0)], "off the board"),
-        (lambda t: t[:-1] + [(0, -1)], "off the board"),
+        (lambda t: [*t, t[0]], "squares"),
+        (lambda t: [t[0], *t[:-1]], "revisits"),
+        (lambda t: [*t[:5], t[6], t[5], *t[7:]], "knight's move"),
+        (lambda t: [*t[:-1], (3, 0)], "off the board"),
+        (lambda t: [*t[:-1], (0, -1)], "off the board"),
     ],
     ids=["short", "long", "revisit", "swap", "row-off", "col-off"],
 )

@@ -1,19 +1,22 @@
 """Pruned, split, symmetric, resumable and distributed counts all give the
 plain search's answer."""
 
+import concurrent.futures
 import io
 import json
-import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
 import pytest
 
-from knight import cli, count_tours, counting
+from knight import InvalidArgument, cli, count_tours, counting
+from knight.symmetry import symmetry_classes
 from knight.unit_store import UnitStore
+from knight.validate import DEFAULT_COUNT_BUDGET
 
 SMALL_BOARDS = [(rows, cols) for rows in range(1, 6) for cols in range(1, 7) if (rows, cols) != (5, 6)]
 
@@ -39,11 +42,11 @@ def test_pruned_equals_plain_below_chosen_6x6_prefixes():
     # the plain 6x6 count takes minutes; subtrees 14 moves deep below one
     # start of each symmetry class are small enough to compare (a prefix
     # the pruned search reaches is one the plain search reaches too)
-    for start in counting.symmetry_classes(6, 6, range(36)):
-        units = counting.plan(6, 6, [start], closed=False, pruned=True, depth=14, symmetry=False).units
+    for start in symmetry_classes(6, 6, range(36)):
+        units = counting.plan(counting.prepare(6, 6, divmod(start, 6), depth=14, symmetry=False)).units
         for prefix in units[:: max(1, len(units) // 10)]:
-            plain = counting.count_unit(6, 6, False, False, 10**12, prefix)
-            pruned = counting.count_unit(6, 6, False, True, 10**12, prefix)
+            plain = counting.count_unit(6, 6, False, False, DEFAULT_COUNT_BUDGET, prefix)
+            pruned = counting.count_unit(6, 6, False, True, DEFAULT_COUNT_BUDGET, prefix)
             assert pruned[1] == plain[1]
             assert pruned[2] <= plain[2]
 
@@ -60,13 +63,6 @@ def test_any_split_gives_the_same_tours_and_nodes(pruned):
 def test_split_of_6x6_closed_keeps_nodes():
     nodes = {count_tours(6, 6, (0, 0), closed=True, depth=depth).nodes for depth in (0, 3, 8)}
     assert len(nodes) == 1
-
-
-@pytest.mark.parametrize(("rows", "cols", "sizes"), [(6, 6, [4, 4, 4, 8, 8, 8]), (4, 5, [4] * 4 + [2] * 2), (3, 3, [1, 4, 4])])
-def test_symmetry_classes(rows, cols, sizes):
-    classes = counting.symmetry_classes(rows, cols, range(rows * cols))
-    assert sorted(len(members) for members in classes.values()) == sorted(sizes)
-    assert sorted(s for members in classes.values() for s in members) == list(range(rows * cols))
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(5, 5), (4, 5), (3, 7)])
@@ -93,7 +89,7 @@ def test_unit_store_cuts_a_torn_line_and_refuses_another_count(tmp_path):
     store = UnitStore.open(path, header)
     store.close()
     assert store.finished == {0: (0, 3, 40), 2: (1, 0, 5)}
-    with pytest.raises(counting.InvalidArgument, match="depth 3 \\(now 4\\)"):
+    with pytest.raises(InvalidArgument, match="depth 3 \\(now 4\\)"):
         UnitStore.open(path, {**header, "depth": 4})
 
 
@@ -175,3 +171,61 @@ def test_estimate_is_seeded_and_near_the_exact_5x5_tree():
     assert 0.5 < first["pruned_nodes"] / exact_pruned < 2
     assert 0.5 < first["plain_nodes"] / exact_plain < 2
     assert first["seconds"] > 0 and np.isfinite(first["seconds"])
+
+
+class _Interrupted(Exception):
+    pass
+
+
+class _SlowToShutDown:
+    """One worker thread whose shutdown first waits for ``event``: a count
+    interrupted on it stays stopping (its stop signal raised) until then."""
+
+    def __init__(self, event):
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self._event = event
+
+    def submit(self, fn, *args):
+        return self._pool.submit(fn, *args)
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        self._event.wait(60)
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def test_stopping_one_count_leaves_a_concurrent_count_alone():
+    # each count has its own stop signal: while one count is interrupted
+    # and stopping, another count's units (two, of about 7 million nodes,
+    # polling their signal every million) run on to the exact answer
+    board = dict(rows=6, cols=6, start=(0, 0), depth=1, workers=1)
+    expected = count_tours(**board)
+    other_running, other_done = threading.Event(), threading.Event()
+
+    def note(done, total):
+        if done:
+            other_running.set()
+
+    def other_count():
+        try:
+            return count_tours(**board, progress=note)
+        finally:
+            other_done.set()
+
+    def interrupt(done, total):
+        if done:  # a unit of this count is in flight, and one of the other
+            other_running.wait(60)
+            raise _Interrupted
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        other = pool.submit(other_count)
+        job = counting.prepare(**board)
+        with pytest.raises(_Interrupted):
+            counting.run_units(counting.plan(job), _SlowToShutDown(other_done), job.budget, progress=interrupt)
+        counted = other.result(timeout=60)
+    assert counted.complete
+    assert (counted.tours, counted.nodes) == (expected.tours, expected.nodes)
+
+
+def test_an_unknown_count_method_is_refused_in_one_line():
+    with pytest.raises(InvalidArgument, match="unknown count method 'nope'; choose one of auto, dfs, dp"):
+        count_tours(3, 4, method="nope")

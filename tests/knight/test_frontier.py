@@ -246,19 +246,19 @@ def test_dfs_only_options_are_refused_with_dp():
 
 def test_auto_picks_the_engine(monkeypatch):
     from knight import validate
-    from knight.search import choose_count_method
+    from knight.counting import choose_method
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**40)
-    assert choose_count_method(5, 5, False) == "dfs"
-    assert choose_count_method(5, 8, False) == "dfs"
-    assert choose_count_method(5, 9, False) == "dp"
-    assert choose_count_method(4, 6, False) == "dp"
-    assert choose_count_method(6, 7, False) == "dp"
-    assert choose_count_method(8, 8, False) == "dfs"  # the DP's frontier would not fit a key
+    assert choose_method(5, 5) == "dfs"
+    assert choose_method(5, 8) == "dfs"
+    assert choose_method(5, 9) == "dp"
+    assert choose_method(4, 6) == "dp"
+    assert choose_method(6, 7) == "dp"
+    assert choose_method(8, 8) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    assert choose_count_method(6, 7, False) == "dfs"  # nor its table the memory
-    assert choose_count_method(3, 12, False) == "dp"
-    assert choose_count_method(6, 7, False, depth=3) == "dfs"
+    assert choose_method(6, 7) == "dfs"  # nor its table the memory
+    assert choose_method(3, 12) == "dp"
+    assert choose_method(6, 7, depth=3) == "dfs"
     assert count_tours(3, 12).method == "dp"
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import knight
 from knight.board import neighbour_table
-from knight.symmetry import representatives, symmetries, symmetry_class
+from knight.symmetry import representatives, symmetries, symmetry_class, symmetry_classes
 
 BOARDS = [(3, 4), (4, 5), (5, 5), (6, 6), (1, 1), (2, 3)]
 
@@ -42,6 +42,25 @@ def test_classes_partition_the_board(rows, cols, classes):
     for representative, squares in found.items():
         assert representative == squares[0]
         assert all(symmetry_class(rows, cols, square) == squares for square in squares)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "sizes"), [(6, 6, [4, 4, 4, 8, 8, 8]), (4, 5, [4] * 4 + [2] * 2), (3, 3, [1, 4, 4])]
+)
+def test_symmetry_classes_of_square_indices(rows, cols, sizes):
+    classes = symmetry_classes(rows, cols, range(rows * cols))
+    assert sorted(len(members) for members in classes.values()) == sorted(sizes)
+    assert sorted(s for members in classes.values() for s in members) == list(range(rows * cols))
+    for representative, members in classes.items():
+        assert representative == min(members)
+        assert [divmod(s, cols) for s in members] == symmetry_class(rows, cols, divmod(representative, cols))
+
+
+def test_part_of_a_class_is_searched_square_by_square():
+    # the corners of 5x5 are 0, 4, 20, 24: without 0, its image, each
+    # asked-for corner stands for itself alone
+    assert symmetry_classes(5, 5, [4, 20, 0]) == {0: [0, 4, 20]}
+    assert symmetry_classes(5, 5, [4, 20]) == {4: [4], 20: [20]}
 
 
 @pytest.mark.parametrize("pruned", [False, True], ids=["plain", "pruned"])

@@ -3,6 +3,7 @@
 import pytest
 
 from knight import count_tours, solve, start_possible, tour_exists
+from knight.theory import parity_excludes
 
 SMALL = [(rows, cols) for rows in range(1, 7) for cols in range(1, 7)]
 # the rectangles where the theorems change their answer, past 6 on a side
@@ -39,14 +40,22 @@ def test_closed_existence_matches_search(rows, cols):
 
 @pytest.mark.parametrize(("rows", "cols"), [(1, 1), (3, 7), (5, 5), (5, 7)])
 def test_parity_rules_out_exactly_the_minority_colour(rows, cols):
-    grid = count_tours(rows, cols).tours if rows * cols <= 25 else None
+    # the plain search, which does not apply the rule, must find no tour
+    # where it rules one out
+    grid = count_tours(rows, cols, pruned=False).tours if rows * cols <= 25 else None
     for row in range(rows):
         for col in range(cols):
             possible, reason = start_possible(rows, cols, (row, col))
             assert possible == ((row + col) % 2 == 0)
+            assert parity_excludes(rows, cols, row * cols + col) == (not possible)
             assert possible or "parity" in reason
             if grid is not None and not possible:
                 assert grid[row, col] == 0
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 5), (6, 6), (3, 8)])
+def test_parity_excludes_nothing_on_an_even_board(rows, cols):
+    assert not any(parity_excludes(rows, cols, square) for square in range(rows * cols))
 
 
 def test_parity_reason_on_searched_board():

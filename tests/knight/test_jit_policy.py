@@ -1,0 +1,71 @@
+"""Every compiled function in knight/ goes through the one policy of
+knight/_jit.py (as stumpy checks its fastmath flags): no module calls
+Numba's decorators itself, and every dispatcher carries the policy's options."""
+
+import ast
+import importlib
+import pkgutil
+from pathlib import Path
+
+import numba
+import pytest
+
+import knight
+from knight import _jit
+
+PACKAGE = Path(knight.__file__).parent
+# Numba's ways to compile a function; only knight/_jit.py may use them
+COMPILERS = {"jit", "njit", "generated_jit", "vectorize", "guvectorize", "cfunc", "stencil", "jit_module"}
+# every module but __main__, which runs the command line when imported
+MODULES = sorted(f"knight.{info.name}" for info in pkgutil.iter_modules([str(PACKAGE)]) if info.name != "__main__")
+
+
+def _numba_compilers_used(tree):
+    """``(line, name)`` of each Numba compiler a module imports or reaches as
+    ``numba.<name>`` (``numba.core.decorators.njit`` included)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            found += [(node.lineno, alias.name) for alias in node.names if alias.name in COMPILERS]
+        if isinstance(node, ast.Attribute) and node.attr in COMPILERS:
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id == "numba":
+                found.append((node.lineno, node.attr))
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda path: path.name)
+def test_only_the_policy_module_calls_numba_compilers(path):
+    used = _numba_compilers_used(ast.parse(path.read_text(), str(path)))
+    if path.name == "_jit.py":
+        assert used, "knight/_jit.py no longer compiles anything: update this test"
+    else:
+        assert used == [], f"{path.name} compiles without knight._jit.jit: {used}"
+
+
+def test_the_scan_sees_each_way_of_writing_it():
+    source = "import numba\nfrom numba import njit\n@numba.njit\ndef f(): pass\ng = numba.core.decorators.jit(f)\n"
+    assert [name for _, name in _numba_compilers_used(ast.parse(source))] == ["njit", "njit", "jit"]
+
+
+def _dispatchers():
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for attribute, value in vars(module).items():
+            if isinstance(value, numba.core.dispatcher.Dispatcher) and value.py_func.__module__ == name:
+                yield f"{name}.{attribute}", value
+
+
+def test_every_dispatcher_has_the_policy_options():
+    policy = dict(_jit.jit.keywords)
+    cache = policy.pop("cache")
+    dispatchers = dict(_dispatchers())
+    # the kernels the searches and counts run are among those checked
+    # (knight._bits.popcount is an intrinsic: inlined into its callers)
+    assert {"knight.kernels.backtrack", "knight.count_kernels.count_subtree"} <= set(dispatchers)
+    for name, dispatcher in dispatchers.items():
+        options = {key: dispatcher.targetoptions.get(key) for key in policy}
+        assert options == policy, name
+        assert (type(dispatcher._cache).__name__ != "NullCache") == cache, name

@@ -1,7 +1,7 @@
 """The frontier dynamic program's driver: plan the square order, build the
 arrays each step's kernel trusts, run the steps, add up the answer.
 
-It validates nothing itself (``knight.search.count_tours`` does). What the
+It validates nothing itself (``knight.counting.prepare`` does). What the
 DP computes, and why it is exact, is in ``knight.frontier_kernels`` and
 ``docs/counting-dp.md``.
 
@@ -98,11 +98,6 @@ def schedule(rows, cols, order=None):
         remaining.append(np.array(later, dtype=np.uint8))
     return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
                     remaining, leave_step)
-
-
-def fits(rows, cols):
-    """Whether the widest frontier fits one 64-bit key."""
-    return schedule(rows, cols).widest <= MAX_SLOTS
 
 
 # Peak states held by one open run with no forced end (the heaviest kind),

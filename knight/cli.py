@@ -302,7 +302,8 @@ def run_estimate(args, out):
     from knight import counting
     from knight.estimate import estimate_count
 
-    guess = estimate_count(counting.prepare(rows, cols, start, args.closed), probes, seed)
+    # it estimates the DFS's tree, whichever engine a count would pick
+    guess = estimate_count(counting.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))

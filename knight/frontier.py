@@ -183,7 +183,17 @@ def _capacity_bits(expected):
     return bits
 
 
-def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
+# counts start in two 64-bit limbs; a count that outgrows them runs again
+# with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
+FIRST_LIMBS = 2
+MAX_LIMBS = 16
+
+
+class _CountTooWide(Exception):
+    pass
+
+
+def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
     """One DP over ``plan`` (a ``Schedule``): the number of undirected
     Hamiltonian paths (open; with ``forced``, those with that square as an
     end) or cycles (closed). Returns ``(count, work)``.
@@ -191,16 +201,34 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
     ``state``, to resume: ``(step, keys, counts, completed)`` as
     ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
     called after each step (checkpoints); ``progress(step, steps, held)``
-    too.
+    too. A count past its limbs runs again (from ``state``, or from the
+    start) with twice as many; past ``max_limbs`` it is an
+    ``OverflowError``.
     """
-    work = Work()
     if state is None:
-        first = 0
         keys = np.zeros(1, dtype=np.uint64)
-        counts = np.array([[1, 0]], dtype=np.uint64)
-        completed = 0
-    else:
-        first, keys, counts, completed = state
+        counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
+        counts[0, 0] = 1
+        state = (0, keys, counts, 0)
+    while True:
+        try:
+            return _run(plan, closed, forced, progress, state, on_step)
+        except _CountTooWide as error:
+            first, keys, counts, completed = state
+            limbs = 2 * counts.shape[1]
+            if limbs > max_limbs:
+                raise OverflowError(
+                    f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {error}: "
+                    f"the dp carries at most {64 * max_limbs}-bit counts"
+                ) from None
+            wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+            wider[:, : counts.shape[1]] = counts
+            state = (first, keys, wider, completed)
+
+
+def _run(plan, closed, forced, progress, state, on_step):
+    work = Work()
+    first, keys, counts, completed = state
     terminals = 0 if closed else 2
     steps = len(plan.order)
     ratio = 4.0
@@ -220,13 +248,12 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None):
             step == steps - 1, bool(closed), _capacity_bits(expected), plan.remaining[step],
             plan.frontiers[step].index(forced) if forced in plan.frontiers[step] else -1,
         )
+        limbs = counts.shape[1]
         if overflow:
-            raise OverflowError(
-                f"a count on {plan.rows}x{plan.cols} passed 2^128 - 1 at step {step}: the dp carries 128-bit counts"
-            )
-        completed += int(found[0]) + (int(found[1]) << 64)
-        if completed >= 2**128:
-            raise OverflowError(f"the count on {plan.rows}x{plan.cols} passed 2^128 - 1")
+            raise _CountTooWide(step)
+        completed += sum(int(found[limb]) << (64 * limb) for limb in range(limbs))
+        if completed >= 2 ** (64 * limbs):
+            raise _CountTooWide(step)
         if keys.shape[0]:
             ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
         keys, counts = new_keys, new_counts

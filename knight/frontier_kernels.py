@@ -33,11 +33,12 @@ tours have no ends: a cycle may close only when the last square is
 inserted, every other frontier square already has two edges.
 
 Exactness: a transition copies a count unchanged; counts meet only by
-addition of non-negative integers, carried in 128 bits (two words: 3 x 40
-already has about 5 x 10^19 tours, past 2^64), and every addition checks
-for a carry out of the top word (``sum < addend``). A count that would not
-fit sets the overflow flag and the driver raises; no wrapped number is
-ever returned.
+addition of non-negative integers, carried in as many 64-bit limbs as the
+``counts`` array has columns (3 x 40 has about 1.8 x 10^20 tours, past
+2^64; 5 x 40 passes 2^128), and every addition checks for a carry out of
+the top limb (``sum < addend``). A carry out sets the overflow flag: the
+driver runs again with more limbs, and no wrapped number is ever
+returned.
 """
 
 import numpy as np
@@ -62,8 +63,6 @@ BITS_PER_SLOT = 4
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _SLOT_MASK = np.uint64(0xF)
-# words per hash table entry: key, then the count's low and high halves
-_ENTRY = 3
 
 # what a successor attempt ended as (the kernel's own tallies)
 _ALIVE = 0
@@ -79,60 +78,57 @@ def _bucket(key, shift):
 
 
 @jit(inline="always")
-def _add_128(low, high, add_low, add_high):
-    """``(low, high) + (add_low, add_high)`` as 128-bit integers: returns
-    ``(low, high, 1 if the sum carried out of 128 bits)``."""
-    total_low = low + add_low
-    carry = np.uint64(1) if total_low < add_low else np.uint64(0)
-    partial = high + add_high
-    overflow = 1 if partial < add_high else 0
-    total_high = partial + carry
-    if total_high < carry:
-        overflow = 1
-    return total_low, total_high, overflow
-
-
-@jit(inline="always")
-def _insert(table, shift, key, low, high):
-    """Add the count ``(low, high)`` to ``key``'s bucket; returns (1 if
-    new, 1 if the sum carried out of 128 bits). ``table`` holds an entry
-    in three words, key, low and high half of its count, side by side so
-    that a probe touches one cache line."""
-    mask = np.intp(table.shape[0] // _ENTRY - 1)
+def _find(table, entry, shift, key):
+    """The word offset of ``key``'s entry in ``table`` (entries of
+    ``entry`` words: the key, then its count's limbs), claiming an empty
+    one if ``key`` is not there; returns (offset, 1 if claimed)."""
+    mask = np.intp(table.shape[0] // entry - 1)
     index = _bucket(key, shift)
     while True:
-        held = table[_ENTRY * index]
+        held = table[entry * index]
         if held == key:
-            total_low, total_high, carried = _add_128(
-                table[_ENTRY * index + 1], table[_ENTRY * index + 2], low, high
-            )
-            table[_ENTRY * index + 1] = total_low
-            table[_ENTRY * index + 2] = total_high
-            return 0, carried
+            return entry * index, 0
         if held == EMPTY:
-            table[_ENTRY * index] = key
-            table[_ENTRY * index + 1] = low
-            table[_ENTRY * index + 2] = high
-            return 1, 0
+            table[entry * index] = key
+            return entry * index, 1
         index = (index + 1) & mask
 
 
+@jit(inline="always")
+def _add_count(target, at, counts, state, limbs):
+    """``target[at:at + limbs] += counts[state]``, limbs of 64 bits, least
+    significant first; returns 1 if the sum carried out of the last."""
+    carry = np.uint64(0)
+    for limb in range(limbs):
+        addend = counts[state, limb]
+        partial = target[at + limb] + addend
+        carried = partial < addend
+        total = partial + carry
+        if total < carry:
+            carried = True
+        target[at + limb] = total
+        carry = np.uint64(1) if carried else np.uint64(0)
+    return 1 if carry else 0
+
+
 @jit
-def _new_table(capacity):
-    table = np.zeros(_ENTRY * capacity, dtype=np.uint64)
+def _new_table(capacity, entry):
+    table = np.zeros(entry * capacity, dtype=np.uint64)
     for index in range(capacity):
-        table[_ENTRY * index] = EMPTY
+        table[entry * index] = EMPTY
     return table
 
 
 @jit
-def _grow(table, shift):
+def _grow(table, entry, shift):
     """The same table at twice the capacity."""
-    grown = _new_table(2 * (table.shape[0] // _ENTRY))
+    grown = _new_table(2 * (table.shape[0] // entry), entry)
     grown_shift = shift - np.uint64(1)
-    for index in range(table.shape[0] // _ENTRY):
-        if table[_ENTRY * index] != EMPTY:
-            _insert(grown, grown_shift, table[_ENTRY * index], table[_ENTRY * index + 1], table[_ENTRY * index + 2])
+    for index in range(table.shape[0] // entry):
+        if table[entry * index] != EMPTY:
+            at, _ = _find(grown, entry, grown_shift, table[entry * index])
+            for word in range(1, entry):
+                grown[at + word] = table[entry * index + word]
     return grown, grown_shift
 
 
@@ -296,22 +292,24 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     square (at ``forced_position`` on the next frontier, or -1).
     ``capacity_bits``: log2 of the hash table's first size.
 
-    ``counts`` is ``(n, 2)``: each count's low and high 64 bits.
+    ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
+    significant first.
 
     Returns ``(keys, counts, completed, emitted, dead, overflow)``: the next
-    table (dense), the number of complete tours found at this step (low,
-    high), the
+    table (dense), the number of complete tours found at this step (in
+    limbs), the
     successors emitted into the table (the DP's work, like the DFS's
     nodes), the attempts that died, and 1 if a count carried out of 64 bits.
     """
-    table = _new_table(1 << capacity_bits)
+    limbs = counts.shape[1]
+    entry = 1 + limbs
+    table = _new_table(1 << capacity_bits, entry)
     shift = np.uint64(64 - capacity_bits)
     held = 0
     emitted = 0
     dead = 0
     overflow = 0
-    completed_low = np.uint64(0)
-    completed_high = np.uint64(0)
+    completed = np.zeros(limbs, dtype=np.uint64)
 
     inserted = old_size
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
@@ -322,8 +320,6 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
 
     for state in range(keys.shape[0]):
         key = keys[state]
-        low = counts[state, 0]
-        high = counts[state, 1]
         for index in range(old_size):
             slots[index] = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
         slots[inserted] = BARE
@@ -388,15 +384,18 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
                 if outcome == _DEAD:
                     dead += 1
                 elif outcome == _DONE:
-                    completed_low, completed_high, carried = _add_128(completed_low, completed_high, low, high)
-                    overflow |= carried
+                    overflow |= _add_count(completed, 0, counts, state, limbs)
                 else:
                     emitted += 1
-                    new, carried = _insert(table, shift, next_key, low, high)
+                    at, new = _find(table, entry, shift, next_key)
+                    if new:
+                        for limb in range(limbs):
+                            table[at + 1 + limb] = counts[state, limb]
+                    else:
+                        overflow |= _add_count(table, at + 1, counts, state, limbs)
                     held += new
-                    overflow |= carried
-                    if 2 * _ENTRY * held > table.shape[0]:
-                        table, shift = _grow(table, shift)
+                    if 2 * entry * held > table.shape[0]:
+                        table, shift = _grow(table, entry, shift)
                 if first < 0 or most_edges < 2:
                     break
                 second = first + 1 if second < 0 else second + 1
@@ -405,15 +404,12 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
 
     # compact to a dense table: the next step reads it in order
     out_keys = np.empty(held, dtype=np.uint64)
-    out_counts = np.empty((held, 2), dtype=np.uint64)
+    out_counts = np.empty((held, limbs), dtype=np.uint64)
     filled = 0
-    for index in range(table.shape[0] // _ENTRY):
-        if table[_ENTRY * index] != EMPTY:
-            out_keys[filled] = table[_ENTRY * index]
-            out_counts[filled, 0] = table[_ENTRY * index + 1]
-            out_counts[filled, 1] = table[_ENTRY * index + 2]
+    for index in range(table.shape[0] // entry):
+        if table[entry * index] != EMPTY:
+            out_keys[filled] = table[entry * index]
+            for limb in range(limbs):
+                out_counts[filled, limb] = table[entry * index + 1 + limb]
             filled += 1
-    completed = np.empty(2, dtype=np.uint64)
-    completed[0] = completed_low
-    completed[1] = completed_high
     return out_keys, out_counts, completed, emitted, dead, overflow

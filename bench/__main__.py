@@ -6,9 +6,10 @@ runs the short one (``make bench-quick``); any of --sizes, --shapes,
 """
 
 import dataclasses
+import math
 import sys
 
-from bench import corners, folders, plan, presets, report, versus
+from bench import corners, folders, overhead, plan, presets, record, report, versus
 from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from knight import validate
@@ -20,6 +21,8 @@ DEFAULT_REPEATS = 3
 VERSUS_ROUNDS = 5
 VERSUS_ROUNDS_QUICK = 1
 _SWEEP_OPTIONS = ("sizes", "shapes", "methods", "starts", "tours", "tiebreak")
+# the side of the largest square board the kernels take
+LARGEST_SIDE = math.isqrt(validate.MAX_SQUARES)
 
 
 def parse_sizes(text):
@@ -30,9 +33,10 @@ def parse_sizes(text):
         item = item.strip()
         span, _, step = item.partition(":")
         low, dash, high = span.partition("-")
-        low = validate.integer_text(low, "board size")
-        high = validate.integer_text(high, "board size") if dash else low
-        step = validate.integer_text(step, "size step") if step else 1
+        # sides checked before a range is expanded: 1-10**12 must not fill memory
+        low = validate.integer_text(low, "board size", maximum=LARGEST_SIDE)
+        high = validate.integer_text(high, "board size", maximum=LARGEST_SIDE) if dash else low
+        step = validate.integer_text(step, "size step", maximum=LARGEST_SIDE) if step else 1
         if high < low:
             raise InvalidArgument(f"size range {item!r} is empty: write the smaller size first")
         sizes += range(low, high + 1, step)
@@ -95,6 +99,9 @@ def build_parser():
         help="preset sweeps: skip timing Numba against C and plain Python (figure 6)",
     )
     every.add_argument(
+        "--no-overhead", action="store_true", help="preset sweeps: skip timing set-up against search (solve, count)"
+    )
+    every.add_argument(
         "--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)"
     )
     every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
@@ -109,7 +116,7 @@ def build_parser():
 
 
 def custom_sweep(args):
-    budget = validate.integer_text(args.budget, "budget") if args.budget else CUSTOM_BUDGET
+    budget = _budget(args.budget) if args.budget else CUSTOM_BUDGET
     shapes = ()
     if args.sizes or not args.shapes:
         shapes += presets.squares(parse_sizes(args.sizes or CUSTOM_SIZES))
@@ -127,6 +134,10 @@ def custom_sweep(args):
     return plan.Sweep((part,))
 
 
+def _budget(text):
+    return validate.integer_text(text, "budget", maximum=validate.MAX_INT64)
+
+
 def sweep_from(args):
     """The sweep the options describe, checked; InvalidArgument if not valid."""
     custom = any(getattr(args, name) is not None for name in _SWEEP_OPTIONS)
@@ -136,11 +147,13 @@ def sweep_from(args):
         )
     sweep = custom_sweep(args) if custom else presets.PRESETS["quick" if args.quick else "default"]()
     if args.budget and not custom:
-        budget = validate.integer_text(args.budget, "budget")
+        budget = _budget(args.budget)
         sweep = dataclasses.replace(
             sweep, parts=tuple(dataclasses.replace(part, budget=budget) for part in sweep.parts)
         )
-    repeats = validate.integer_text(args.repeats, "repeats") if args.repeats else DEFAULT_REPEATS
+    repeats = DEFAULT_REPEATS
+    if args.repeats:
+        repeats = validate.integer_text(args.repeats, "repeats", maximum=plan.MAX_REPEATS)
     sweep = dataclasses.replace(sweep, repeats=repeats, search_impossible=args.search_impossible)
     plan.check(sweep)
     return sweep
@@ -159,6 +172,8 @@ def prepare(argv):
         if given:
             raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
         folder, _, _ = sweeping.load(args.resume)
+        # refuse now, in one line, a folder another sweep is writing
+        record.RunsFile.open(folder / record.RUNS).close()
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
@@ -173,12 +188,14 @@ def _extras(args):
     return {
         "versus_rounds": None if args.no_versus else (VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS),
         "corners_largest": None if args.no_corners else (corners.LARGEST_QUICK if args.quick else corners.LARGEST),
+        "overhead": None if args.no_overhead else ("quick" if args.quick else "default"),
     }
 
 
 def _run_extras(folder):
-    """Time Numba against C and plain Python, and run the corner study, as
-    the run's meta.json planned them (a resumed run does the same)."""
+    """Time Numba against C and plain Python, run the corner study and time
+    set-up against search, as the run's meta.json planned them (a resumed
+    run does the same)."""
     extras = sweeping.load(folder)[1].get("extras") or {}
     if extras.get("versus_rounds"):
         print("bench: Numba against C and plain Python", file=sys.stderr)
@@ -186,6 +203,9 @@ def _run_extras(folder):
     if extras.get("corners_largest"):
         print(f"bench: every n x n from the corner, n = 5..{extras['corners_largest']}", file=sys.stderr)
         corners.run_into(folder, extras["corners_largest"])
+    if extras.get("overhead"):
+        print("bench: set-up against search (solve, plain count)", file=sys.stderr)
+        overhead.run_into(folder, quick=extras["overhead"] == "quick")
 
 
 def main(argv=None):
@@ -199,6 +219,8 @@ def main(argv=None):
         _run_extras(folder)
         if not args.no_plots:
             report.write(folder, heatmaps)
+    except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
+        return fail(error)
     except KeyboardInterrupt:
         print(
             f"bench: interrupted; the finished runs are kept in {folder}. "

@@ -15,7 +15,6 @@ run each of knight's searches k times and add up their times: a k-times
 slowdown planted without touching the production kernels.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -23,9 +22,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bench import paired
+from bench import command, paired
+from bench.command import Parser
 from bench.references import REFERENCES
 from bench.workloads import WORKLOADS
+from knight import strict_json
+from knight.errors import InvalidArgument
 
 RATIOS = Path(__file__).resolve().parent.parent / "results" / "baseline" / "ratios.json"
 PLANT = "KNIGHT_GUARD_PLANT"
@@ -107,6 +109,33 @@ def table(rows, threshold):
     return "\n".join(lines)
 
 
+def markdown(rows, threshold, title):
+    """The same table as Markdown, for a CI job summary or a run folder."""
+    lines = [
+        f"### {title}", "",
+        "| reference | workload | Mn/cpu-s | ratio | middle half | baseline | change | verdict |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        baseline = "-" if row.baseline is None else f"{row.baseline:.3f}"
+        change = "-" if row.change is None else f"{row.change:+.1%}"
+        low, high = row.ratios.middle_half
+        verdict = row.verdict(threshold)
+        shown = verdict if verdict == paired.OK else f"**{verdict}**"
+        lines.append(
+            f"| {row.reference} | `{row.search}` | {row.knight_rate / 1e6:.1f} | {row.ratios.median:.3f} | "
+            f"{low:.3f}-{high:.3f} | {baseline} | {change} | {shown} |"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
+def append_markdown(path, text):
+    """Append to ``path`` (``$GITHUB_STEP_SUMMARY`` is appended to, never replaced)."""
+    if path:
+        with open(path, "a") as handle:
+            handle.write(text)
+
+
 def load_ratios(path=RATIOS):
     return json.loads(path.read_text())["ratios"] if path.exists() else {}
 
@@ -126,7 +155,7 @@ def save_ratios(rows, rounds, path=RATIOS):
         "ratios": ratios,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(recorded, indent=2) + "\n")
+    path.write_text(strict_json.dumps(recorded, indent=2) + "\n")
 
 
 @contextmanager
@@ -143,9 +172,10 @@ def planted(factor):
             os.environ[PLANT] = before
 
 
-def check(rounds, threshold):
+def check(rounds, threshold, summary=None):
     rows = measure(rounds, load_ratios())
     print(table(rows, threshold))
+    append_markdown(summary, markdown(rows, threshold, f"Speed guard: ratios to the references ({rounds} rounds)"))
     failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
     if failed:
         print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
@@ -155,12 +185,14 @@ def check(rounds, threshold):
     return 0
 
 
-def self_test(rounds, threshold):
+def self_test(rounds, threshold, summary=None):
     """Plant a 2x slowdown of every kernel; pass only if every row says SLOWER."""
     with planted(2):
         rows = measure(rounds, load_ratios())
     print("self-test: every knight search timed twice over (a planted 2x slowdown)")
     print(table(rows, threshold))
+    title = "Speed guard self-test: a planted 2x slowdown, every row must read SLOWER"
+    append_markdown(summary, markdown(rows, threshold, title))
     missed = [row for row in rows if row.verdict(threshold) != paired.SLOWER]
     if missed:
         print(f"\nFAIL: the check missed the planted slowdown in {len(missed)} of {len(rows)} rows")
@@ -179,20 +211,26 @@ def record(rounds, threshold):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.check", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.check", description=__doc__.split("\n")[0])
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")
-    parser.add_argument("--rounds", type=int, help="interleaved rounds per workload")
+    parser.add_argument("--rounds", help="interleaved rounds per workload")
+    parser.add_argument("--threshold", help=f"largest allowed fall of a ratio (default {THRESHOLD}: 25%%)")
     parser.add_argument(
-        "--threshold", type=float, default=THRESHOLD, help="largest allowed fall of a ratio (0.25 = 25%%)"
+        "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
     )
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+        args.rounds = None if args.rounds is None else command.rounds(args.rounds)
+        args.threshold = THRESHOLD if args.threshold is None else command.threshold(args.threshold)
+    except InvalidArgument as error:
+        return command.fail(error)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold)
     if args.self_test:
-        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold)
-    return check(args.rounds or ROUNDS, args.threshold)
+        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold, args.markdown)
+    return check(args.rounds or ROUNDS, args.threshold, args.markdown)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,28 @@ class Parser(argparse.ArgumentParser):
         raise InvalidArgument(f"{message} (see '{self.prog} --help')")
 
 
+# interleaved timing rounds of the speed tools: more is hours, not rigour
+MAX_ROUNDS = 1000
+
+
+def rounds(text):
+    """``--rounds`` of bench.check and bench.compare: an int in 1..MAX_ROUNDS."""
+    return validate.integer_text(text, "rounds", minimum=1, maximum=MAX_ROUNDS)
+
+
+def threshold(text):
+    """``--threshold``: a fraction strictly between 0 and 1 (0.25 = 25%)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < 1:
+        raise InvalidArgument(f"threshold must be a fraction between 0 and 1 (0.25 = 25%), got {validate.shown(text)}")
+    return value
+
+
 def fail(error):
-    print(f"bench: error: {error}", file=sys.stderr)
+    print(f"bench: error: {validate.one_line(error)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -12,81 +12,17 @@ tree; ``--base-python`` and ``--head-python`` run a side under another
 interpreter, which is how to A/B a numba or llvmlite upgrade.
 """
 
-import argparse
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
-from contextlib import ExitStack, contextmanager
-from pathlib import Path
+from contextlib import ExitStack
 
-from bench import paired
-from bench.check import PLANT, THRESHOLD
-from bench.searches import Outcome
+from bench import command, paired
+from bench.check import THRESHOLD, append_markdown
+from bench.command import Parser
+from bench.revisions import ROOT, Worker, checkout
 from bench.workloads import WORKLOADS
+from knight.errors import InvalidArgument
 
-ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).resolve().parent / "ab_worker.py"
 ROUNDS = 15
-
-
-class Worker:
-    """A process that runs searches against the knight of ``tree``."""
-
-    def __init__(self, tree, python):
-        self.process = subprocess.Popen(
-            [python, str(WORKER)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=tree,
-            env={**_environment(), "PYTHONPATH": str(tree)},
-        )
-        imported = Path(self._read()["knight"]).resolve()
-        if Path(tree).resolve() not in imported.parents:
-            self.close()
-            raise RuntimeError(f"worker for {tree} imported knight from {imported}")
-
-    def run(self, search):
-        self.process.stdin.write(json.dumps(search.to_json()) + "\n")
-        self.process.stdin.flush()
-        return Outcome(**self._read())
-
-    def _read(self):
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"worker exited with status {self.process.wait()}")
-        return json.loads(line)
-
-    def close(self):
-        self.process.stdin.close()  # end of input: the worker exits
-        self.process.wait()
-        self.process.stdout.close()
-
-
-def _environment():
-    # the guard's planted slowdown must not leak into an A/B run
-    return {name: value for name, value in os.environ.items() if name != PLANT}
-
-
-@contextmanager
-def checkout(rev):
-    """A detached worktree of ``rev`` in a temporary folder, removed after."""
-    folder = Path(tempfile.mkdtemp(prefix="knight-ab-"))
-    tree = folder / "tree"
-    try:
-        _git("worktree", "add", "--quiet", "--detach", str(tree), rev)
-        yield tree
-    finally:
-        _git("worktree", "remove", "--force", str(tree), check=False)
-        shutil.rmtree(folder, ignore_errors=True)
-        _git("worktree", "prune", check=False)
-
-
-def _git(*arguments, check=True):
-    return subprocess.run(["git", "-C", str(ROOT), *arguments], check=check, capture_output=True, text=True)
 
 
 def table(samples, threshold):
@@ -105,6 +41,21 @@ def table(samples, threshold):
     return "\n".join(lines), worst
 
 
+def markdown(samples, threshold, title):
+    """The comparison as a Markdown table, for a CI job summary."""
+    lines = [f"### {title}", "", "| workload | base Mn/cpu-s | head Mn/cpu-s | ratio | middle half | verdict |",
+             "|---|---:|---:|---:|---:|---|"]
+    for search in WORKLOADS:
+        base, head = samples["base"][search.key], samples["head"][search.key]
+        ratios = paired.throughput_ratios(head, base)
+        low, high = ratios.middle_half
+        lines.append(
+            f"| `{search.key}` | {paired.median_rate(base) / 1e6:.1f} | {paired.median_rate(head) / 1e6:.1f} | "
+            f"{ratios.median:.3f} | {low:.3f}-{high:.3f} | {paired.verdict(ratios.median - 1, threshold)} |"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
 def compare(base, head, rounds, pythons):
     """Interleaved samples of both sides; ``head`` None means the working tree."""
     with ExitStack() as stack:
@@ -118,17 +69,26 @@ def compare(base, head, rounds, pythons):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.compare", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.compare", description=__doc__.split("\n")[0])
     parser.add_argument("base", help="the revision to compare against, e.g. HEAD~1 or main")
     parser.add_argument("--head", help="a revision for the other side; default: the working tree")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per workload")
-    parser.add_argument("--threshold", type=float, default=THRESHOLD, help="largest allowed slowdown (0.25 = 25%%)")
+    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per workload")
+    parser.add_argument("--threshold", default=str(THRESHOLD), help="largest allowed slowdown (0.25 = 25%%)")
     parser.add_argument("--base-python", default=sys.executable, help="interpreter for the BASE side")
     parser.add_argument("--head-python", default=sys.executable, help="interpreter for the other side")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
+    )
+    try:
+        args = parser.parse_args(argv)
+        args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
+    except InvalidArgument as error:
+        return command.fail(error)
     pythons = {"base": args.base_python, "head": args.head_python}
     samples = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
+    title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"
+    append_markdown(args.markdown, markdown(samples, args.threshold, title))
     print(
         f"base {args.base} vs head {args.head or 'working tree'}: "
         f"ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds"

@@ -35,17 +35,20 @@ class Ratios(Timing):
         return first, third
 
 
-def measure(sides, searches, rounds):
+def measure(sides, searches, rounds, cold=()):
     """``{side: {search.key: [Outcome per round]}}`` for ``sides``, a dict of
     name -> ``run(search) -> Outcome``.
 
-    Every side runs every search once first, untimed: that call compiles the
-    kernels or loads them from cache, and faults the memory in.
+    Every side not named in ``cold`` runs every search once first, untimed:
+    that call compiles the kernels or loads them from cache, and faults the
+    memory in. A side with nothing to compile (plain Python) needs no such
+    call, which for it was a whole round of the slowest side.
     """
     names = list(sides)
     for search in searches:
         for name in names:
-            sides[name](search)
+            if name not in cold:
+                sides[name](search)
     samples = {name: {search.key: [] for search in searches} for name in names}
     for round_ in range(rounds):
         for index, search in enumerate(searches):

@@ -16,6 +16,8 @@ from knight.symmetry import representatives
 
 START_KINDS = ("all", "symmetry", "corners")
 TOURS = {"open": (False,), "closed": (True,), "both": (False, True)}
+# timed repeats of one search: more is a typo (the median settles long before)
+MAX_REPEATS = 1000
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,7 @@ def runs(sweep):
 def check(sweep):
     """Raise InvalidArgument for anything wrong with ``sweep``, before any
     work starts; return its runs."""
-    validate.integer(sweep.repeats, "repeats", minimum=1)
+    validate.integer(sweep.repeats, "repeats", minimum=1, maximum=MAX_REPEATS)
     if not sweep.parts:
         raise InvalidArgument("the sweep has no parts")
     for part in sweep.parts:
@@ -167,7 +169,7 @@ def _check_part(part):
         raise InvalidArgument(f"{part.title}: no methods")
     if not part.closed:
         raise InvalidArgument(f"{part.title}: no tour kind (open, closed)")
-    validate.integer(part.budget, "budget", minimum=1)
+    validate.budget(part.budget, None)
     for method in part.methods:
         validate.choice(method, "method", validate.METHODS)
     if not part.tiebreaks:

@@ -1,10 +1,11 @@
 """A run folder's two data files, written so that an interrupt never corrupts them.
 
-``runs.csv`` is append-only: one complete line per finished run, flushed at
-once (so it survives the process being killed) and fsynced at least once a
-second (so it survives the machine going down, give or take that second).
-A line cut short by a crash has no newline; ``read_runs`` skips it and
-``RunsFile`` trims it before appending again.
+``runs.csv`` is a ``knight.journal``: append-only, one complete line per
+finished run, flushed at once and fsynced about once a second, locked while
+a sweep writes it. A line cut short by a crash has no newline; ``read_runs``
+skips it and ``RunsFile`` trims it before appending again. Any other line
+that is not a row is an error naming the file and the line, never skipped
+silently; a file that is not a runs.csv is refused and never written.
 
 ``meta.json`` is rewritten whole: written to a temporary file, fsynced,
 then renamed over the old one, which is atomic on POSIX.
@@ -15,10 +16,10 @@ import io
 import json
 import math
 import os
-import time
 from dataclasses import asdict, dataclass, fields
 
-from knight import status
+from knight import journal, status, strict_json
+from knight.errors import InvalidArgument
 
 RUNS = "runs.csv"
 META = "meta.json"
@@ -26,8 +27,6 @@ META = "meta.json"
 # what a status says about a run
 SEARCHED = tuple(status.WORDS.values())
 IMPOSSIBLE = "impossible"
-
-_FSYNC_EVERY_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -116,81 +115,81 @@ def from_fields(values):
     return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values, strict=True)})
 
 
+def _parse(line):
+    return from_fields(next(csv.reader([line])))
+
+
+def _differs(line):
+    if line.startswith("rows,cols,"):
+        return "has the columns of another version of the harness: finish it with that version, or start a new run"
+    return None
+
+
+RUNS_FORMAT = journal.Format(
+    kind="a runs.csv of python -m bench", header=",".join(COLUMNS), parse=_parse, differs=_differs
+)
+
+
 def read_runs(path):
-    """Every complete, well-formed row of a runs.csv, in file order.
-
-    Tolerant by design: a last line without its newline (cut by a crash) and
-    any line that does not parse are skipped, so that what finished is
-    always readable. Raises ValueError only when the header is wrong.
-    """
-    with open(path, newline="") as stream:
-        text = stream.read()
-    lines = text.split("\n")
-    # the piece after the last newline is empty, or a line cut short
-    complete = lines[:-1]
-    if not complete or next(csv.reader([complete[0]])) != list(COLUMNS):
-        raise ValueError(f"{path} does not start with the runs.csv header")
-    records = []
-    for fields_ in csv.reader(complete[1:]):
-        try:
-            records.append(from_fields(fields_))
-        except (ValueError, TypeError):
-            continue
-    return records
+    """Every row of a runs.csv, in file order. A last line without its
+    newline (cut by a crash) is skipped; any other line that is not a row,
+    or a file that is not a runs.csv, is InvalidArgument naming it."""
+    return journal.read(path, RUNS_FORMAT)
 
 
-class RunsFile:
-    """Appends RunRecords to a runs.csv, creating it with its header."""
+class RunsFile(journal.Journal):
+    """An open runs.csv (``RunsFile.open(path)``): created with its header,
+    locked until closed (a second sweep into the same folder is refused);
+    ``records`` holds the rows it had, ``append`` adds a RunRecord."""
 
-    def __init__(self, path):
-        self.path = path
-        if not os.path.exists(path):
-            with open(path, "w", newline="") as stream:
-                stream.write(",".join(COLUMNS) + "\n")
-        self._trim_partial_line()
-        self._stream = open(path, "a", newline="")
-        self._synced = time.monotonic()
-
-    def _trim_partial_line(self):
-        with open(self.path, "rb+") as stream:
-            data = stream.read()
-            keep = data.rfind(b"\n") + 1
-            if keep < len(data):
-                stream.truncate(keep)
+    @classmethod
+    def open(cls, path):
+        return super().open(path, RUNS_FORMAT)
 
     def append(self, record):
-        self._stream.write(to_line(record))
-        self._stream.flush()
-        if time.monotonic() - self._synced > _FSYNC_EVERY_S:
-            self._sync()
-
-    def _sync(self):
-        os.fsync(self._stream.fileno())
-        self._synced = time.monotonic()
-
-    def close(self):
-        if not self._stream.closed:
-            self._sync()
-            self._stream.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        super().append(to_line(record)[:-1])
 
 
 def write_json(path, data):
-    """Replace ``path`` with ``data`` as JSON, atomically."""
+    """Replace ``path`` with ``data`` as strict JSON (no NaN), atomically."""
     temporary = f"{path}.tmp"
     with open(temporary, "w") as stream:
-        json.dump(data, stream, indent=2)
-        stream.write("\n")
+        stream.write(strict_json.dumps(data, indent=2) + "\n")
         stream.flush()
         os.fsync(stream.fileno())
     os.replace(temporary, path)
 
 
 def read_json(path):
-    with open(path) as stream:
-        return json.load(stream)
+    """The JSON in ``path``; InvalidArgument naming it (and the line) if
+    it cannot be read or parsed."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return json.load(stream)
+    except OSError as error:
+        raise InvalidArgument(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError as error:  # JSONDecodeError says the line; UnicodeDecodeError the byte
+        raise InvalidArgument(f"{path} is not JSON: {error}") from None
+
+
+# meta.json's keys and the types ``sweep.create`` writes them with
+META_TYPES = {
+    "schema": int, "command": list, "sweep": dict, "extras": (dict, type(None)), "runs_planned": int,
+    "runs_done": int, "complete": bool, "started": str, "finished": (str, type(None)), "machine": dict,
+    "software": dict, "numba": dict, "git": dict, "compile_seconds": (dict, type(None)), "sessions": list,
+}
+SCHEMA = 1
+
+
+def read_meta(path):
+    """A run folder's meta.json, its keys and their types checked;
+    InvalidArgument naming the file and the key otherwise."""
+    meta = read_json(path)
+    if not isinstance(meta, dict) or meta.get("schema") != SCHEMA:
+        raise InvalidArgument(f"{path} is not the meta.json of a python -m bench run (schema {SCHEMA})")
+    for key, kind in META_TYPES.items():
+        if key not in meta:
+            raise InvalidArgument(f"{path} has no {key!r}")
+        if not isinstance(meta[key], kind) or (kind is int and isinstance(meta[key], bool)):
+            raise InvalidArgument(f"{path}: {key!r} has the wrong type ({type(meta[key]).__name__})")
+    return meta

@@ -8,7 +8,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import corners, folders, plots, record, versus
+from bench import corners, folders, overhead, page, plots, record, versus
 from bench.command import Parser, fail, parse_boards
 from bench.plots import label, labels
 from knight.errors import InvalidArgument
@@ -366,7 +366,62 @@ def corners_section(measured, figure):
     ]
 
 
-def render(meta, rows, figures, measured_versus=None, measured_corners=None):
+def _ratio(spread):
+    return f"{spread['median']:.2f}x ({spread['min']:.2f}-{spread['max']:.2f})"
+
+
+def overhead_section(measured, measured_corners=None):
+    """REPORT.md's part on set-up against search (bench/overhead.py)."""
+    solve = measured["solve"]
+    sizes = sorted({int(n) for by_size in solve.values() for n in by_size})
+    lines = []
+    for name, by_size in solve.items():
+        cells = []
+        for n in sizes:
+            entry = by_size.get(str(n))
+            cells.append("-" if entry is None else
+                         f"{_ratio(entry['wall_over_kernel'])}, {_seconds(entry['kernel_s'])} {entry['status']}")
+        lines.append((name, *cells))
+    parts = [
+        "## Set-up against search",
+        "",
+        "What a user of the public API waits for, against the kernel's own time. `knight.solve` from the "
+        "corner: wall time of the call over the kernel's `Result.seconds` (median of the repeats, range in "
+        "brackets), each call the first on its board; then the kernel time and status. Budgets: Warnsdorff "
+        "2 n² nodes, backtracking n², greedy none. On a machine running other work, wall times "
+        "stretch by its load.",
+        "",
+        _table(("search", *(f"{n}x{n}: wall / kernel" for n in sizes)), lines),
+        "",
+    ]
+    if measured_corners is not None and "wall_seconds" in measured_corners:
+        kernel = sum(measured_corners["kernel_seconds"].values())
+        parts += [
+            f"- The corner study (n = {measured_corners['boards'][0]['n']}..{measured_corners['largest']}, "
+            f"4 solves per board): {_seconds(measured_corners['wall_seconds'])} of wall time for "
+            f"{_seconds(kernel)} of kernel time, **{measured_corners['wall_seconds'] / kernel:.2f}x**.",
+        ]
+    repeats = measured["greedy_repeats"]
+    parts.append(
+        f"- Greedy (Roth) on {repeats['n']}x{repeats['n']}, {len(repeats['seconds'])} repeats back to back: the "
+        f"slowest took **{repeats['slowest_over_fastest']:.2f}x** the fastest "
+        f"({', '.join(_seconds(s) for s in repeats['seconds'])})."
+    )
+    count = measured["plain_count"]
+    if "missing" in count:
+        parts.append(f"- Plain count against C left out: {count['missing']}")
+    else:
+        parts.append(
+            f"- Plain count of {count['board']}x{count['board']} from every start "
+            f"(`count_tours(pruned=False, symmetry=False)`, {count['nodes']:,} nodes, {count['tours']:,} tours, "
+            f"equal in both) against the same enumeration in C, {count['rounds']} interleaved rounds: knight's "
+            f"nodes per CPU second over C's **{_ratio(count['knight_over_c']['cpu'])}**; in wall time "
+            f"{_ratio(count['knight_over_c']['wall'])} (knight counts on every core, C on one)."
+        )
+    return [*parts, ""]
+
+
+def render(meta, rows, figures, measured_versus=None, measured_corners=None, measured_overhead=None):
     """The text of REPORT.md."""
     state = (
         "complete"
@@ -414,6 +469,8 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None):
         parts += versus_section(measured_versus, figures["versus"])
     if measured_corners is not None:
         parts += corners_section(measured_corners, figures["corners"])
+    if measured_overhead is not None:
+        parts += overhead_section(measured_overhead, measured_corners)
     parts += [
         "## Summary per search and board",
         "",
@@ -456,28 +513,40 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None):
 
 
 def write(folder, heatmap_boards=None):
-    """Redraw the figures and REPORT.md of run ``folder``; return REPORT.md's path."""
+    """Redraw the figures, REPORT.md and index.html of run ``folder``; return REPORT.md's path."""
     folder = folders.resolve(folder)
-    try:
-        meta = record.read_json(folder / record.META)
-        rows = record.read_runs(folder / record.RUNS)
-    except (OSError, ValueError) as error:
-        raise InvalidArgument(f"cannot read the run in {folder}: {error}") from None
+    meta = record.read_meta(folder / record.META)
+    rows = record.read_runs(folder / record.RUNS)
     meta["folder"] = folder.name
     figures = plots.draw_all(rows, folder, heatmap_boards)
-    measured_versus = None
-    if (folder / versus.VERSUS).exists():
-        measured_versus = record.read_json(folder / versus.VERSUS)
-        figures["versus"] = plots.versus(measured_versus, folder / plots.VERSUS_FIGURE)
-    measured_corners = None
-    if (folder / corners.CORNERS).exists():
-        measured_corners = record.read_json(folder / corners.CORNERS)
-        figures["corners"] = plots.corners(measured_corners, folder / plots.CORNERS_FIGURE)
+    measured_versus = _drawn(folder / versus.VERSUS, plots.versus, folder / plots.VERSUS_FIGURE, figures)
+    measured_corners = _drawn(folder / corners.CORNERS, plots.corners, folder / plots.CORNERS_FIGURE, figures)
+    measured_overhead = None
+    if (folder / overhead.OVERHEAD).exists():
+        measured_overhead = record.read_json(folder / overhead.OVERHEAD)
+    try:
+        text = render(meta, rows, figures, measured_versus, measured_corners, measured_overhead)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
     path = folder / REPORT
     temporary = folder / f".{REPORT}.tmp"
-    temporary.write_text(render(meta, rows, figures, measured_versus, measured_corners))
+    temporary.write_text(text)
     temporary.replace(path)
+    page.write(folder, text, title=f"Knight's-tour benchmark: {folder.name}")
     return path
+
+
+def _drawn(source, draw, figure, figures):
+    """The measurements in ``source`` (None when absent), drawn into
+    ``figures`` under the drawing's name; InvalidArgument naming the file if malformed."""
+    if not source.exists():
+        return None
+    measured = record.read_json(source)
+    try:
+        figures[draw.__name__] = draw(measured, figure)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise InvalidArgument(f"{source} is malformed (at {error!r}): rerun it") from None
+    return measured
 
 
 def main(argv=None):

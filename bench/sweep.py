@@ -14,7 +14,6 @@ import knight
 from bench import environment, folders, plan, record
 from bench.progress import Progress, expected_seconds
 from bench.timing import compile_times, time_repeats
-from knight.errors import InvalidArgument
 
 
 def now():
@@ -94,20 +93,12 @@ def load(folder):
     """The run folder ``folder`` names (or ``latest`` points at), its meta
     and its sweep; InvalidArgument if it cannot be read."""
     folder = folders.resolve(folder)
-    try:
-        meta = record.read_json(folder / record.META)
-    except (OSError, ValueError) as error:
-        raise InvalidArgument(f"cannot read {folder / record.META}: {error}") from None
-    if not isinstance(meta, dict) or "sweep" not in meta:
-        raise InvalidArgument(f"{folder / record.META} has no sweep in it")
+    meta = record.read_meta(folder / record.META)
     sweep = plan.Sweep.from_json(meta["sweep"])
     plan.check(sweep)
     runs_path = folder / record.RUNS
     if runs_path.exists():
-        try:
-            record.read_runs(runs_path)
-        except (OSError, ValueError) as error:
-            raise InvalidArgument(f"cannot read {runs_path}: {error}") from None
+        record.read_runs(runs_path)
     return folder, meta, sweep
 
 
@@ -116,34 +107,35 @@ def execute(folder, show_progress=None, after_run=None):
 
     ``after_run(run)`` is called after each run is recorded (tests use it to
     interrupt). On KeyboardInterrupt (or any error) meta.json records how
-    the session ended and the exception propagates.
+    the session ended and the exception propagates. runs.csv stays locked
+    throughout: a second sweep into the same folder is refused at once.
     """
     folder, meta, sweep = load(folder)
     planned = plan.runs(sweep)
-    runs_path = folder / record.RUNS
-    done = {row.key for row in record.read_runs(runs_path)} if runs_path.exists() else set()
-    remaining = [run for run in planned if run.key not in done]
-    session = _begin_session(folder, meta, sweep)
-    ended = "failed"
-    try:
-        _run_all(remaining, sweep, runs_path, show_progress, after_run)
-        ended = "complete"
-    except KeyboardInterrupt:
-        ended = "interrupted"
-        raise
-    finally:
-        rows = record.read_runs(runs_path) if runs_path.exists() else []
-        _end_session(folder, meta, session, ended, len(rows))
-    return len(rows), len(planned)
+    with record.RunsFile.open(folder / record.RUNS) as out:
+        done = {row.key for row in out.records}
+        remaining = [run for run in planned if run.key not in done]
+        session = _begin_session(folder, meta, sweep)
+        ended = "failed"
+        try:
+            _run_all(remaining, sweep, out, show_progress, after_run)
+            ended = "complete"
+        except KeyboardInterrupt:
+            ended = "interrupted"
+            raise
+        finally:
+            rows_done = len(done) + out.appended
+            _end_session(folder, meta, session, ended, rows_done)
+    return rows_done, len(planned)
 
 
-def _run_all(remaining, sweep, runs_path, show_progress, after_run):
+def _run_all(remaining, sweep, out, show_progress, after_run):
     searched = [
         sweep.search_impossible or knight.start_possible(run.rows, run.cols, run.start, run.closed)[0]
         for run in remaining
     ]
     costs = [expected_seconds(run, sweep.repeats, yes) for run, yes in zip(remaining, searched, strict=True)]
-    with record.RunsFile(runs_path) as out, Progress(costs, show_progress) as bar:
+    with Progress(costs, show_progress) as bar:
         for run, cost in zip(remaining, costs, strict=True):
             out.append(measure(run, sweep.repeats, sweep.search_impossible))
             bar.advance(cost, f"{run.rows}x{run.cols} {run.method}")

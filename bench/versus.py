@@ -91,7 +91,7 @@ def sides():
 def measure(rounds, workloads=WORKLOADS):
     """Run every workload on every side; return what versus.json holds."""
     implementations, missing = sides()
-    samples = paired.measure(implementations, workloads, rounds)
+    samples = paired.measure(implementations, workloads, rounds, cold=("python",))
     rows = []
     for search in workloads:
         row = {

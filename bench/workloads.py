@@ -1,6 +1,6 @@
 """The timed searches of the speed guard: append-only, like asv benchmarks.
 
-Each takes some 20-100 ms here, long enough that timer resolution and
+Each takes some 5-100 ms here, long enough that timer resolution and
 scheduling jitter are small against it, short enough that many interleaved
 rounds fit in a CI minute. Between them they cover every kernel and code
 path: move-order DFS to a budget, exhaustive counting, Warnsdorff DFS with
@@ -17,4 +17,13 @@ WORKLOADS = (
     Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=1_000_000, tiebreak="roth"),
     Search("warnsdorff", 300, 300, (0, 0), closed=False, budget=1_000_000, tiebreak="first"),
     Search("greedy", 1500, 1500, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
+    # The guard's CPU time covers the whole call, set-up included, and the
+    # references build their neighbour tables in NumPy as knight did before
+    # (2.5-4x knight's whole call here): a set-up built in NumPy again, or
+    # scratch faulted in twice, shows in these two.
+    Search("warnsdorff", 300, 300, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
+    Search("backtrack", 300, 300, (0, 0), closed=False, budget=900_000),
+    # the plain count of a whole 5x5 tree from one start: its kernel path
+    # compiled apart from the pruned one
+    Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
 )

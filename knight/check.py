@@ -3,7 +3,18 @@
 Written apart from the kernels on purpose: it shares no code with
 ``board.py`` or ``kernels.py`` (it does not even use the move table), so a
 bug there cannot hide here. Plain Python, so it reads as the definition.
+
+A square is an integer (Python's or NumPy's; not a bool, not a float, even
+3.0) or a ``(row, col)`` pair of integers. A tour holding anything else is
+not a tour: the checker says why and ``is_tour`` answers False, never
+raising. Only arguments that are not a board, a flag or an iterable at all
+raise ``InvalidArgument``, as ``solve`` does.
 """
+
+import operator
+
+from knight import validate
+from knight.errors import InvalidArgument
 
 
 def tour_problem(rows, cols, tour, closed=False):
@@ -14,15 +25,21 @@ def tour_problem(rows, cols, tour, closed=False):
     ``row * cols + col`` or as 0-based ``(row, col)`` pairs. ``closed`` also
     asks that the last square be a knight's move from the first.
     """
+    rows, cols = validate.board(rows, cols)
+    closed = validate.flag(closed, "closed")
+    try:
+        items = iter(tour)
+    except TypeError:
+        raise InvalidArgument(f"tour must be an iterable of squares, got {validate.shown(tour)}") from None
     cells = []
-    for item in tour:
-        if hasattr(item, "__len__"):
-            row, col = (int(value) for value in item)
-        elif int(item) < 0:
-            return f"square {int(item)} is negative"
-        else:
-            row, col = divmod(int(item), cols)
-        cells.append((row, col))
+    for step, item in enumerate(items):
+        if step == rows * cols:
+            # stop reading: the tour is already too long (it may never end)
+            return f"the tour has more than {rows * cols} squares, the board {rows * cols}"
+        cell = _cell(item, cols)
+        if isinstance(cell, str):
+            return f"step {step}: {cell}"
+        cells.append(cell)
     if len(cells) != rows * cols:
         return f"the tour has {len(cells)} squares, the board {rows * cols}"
     seen = set()
@@ -38,6 +55,33 @@ def tour_problem(rows, cols, tour, closed=False):
     if closed and not (len(cells) > 1 and _knight_move(cells[-1], cells[0])):
         return "the last square is not a knight's move from the first"
     return None
+
+
+def _integer(value):
+    """``value`` as an int when it is one (not a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _cell(item, cols):
+    """``(row, col)`` of one square of a tour, or why ``item`` is not one."""
+    square = _integer(item)
+    if square is not None:
+        if square < 0:
+            return f"square {square} is negative"
+        return divmod(square, cols)
+    if not isinstance(item, (str, bytes)):
+        try:
+            pair = [_integer(value) for value in item] if len(item) == 2 else None
+        except TypeError:  # no len() or not iterable
+            pair = None
+        if pair is not None and None not in pair:
+            return tuple(pair)
+    return f"{validate.shown(item)} is not a square (an integer or a (row, col) pair of integers)"
 
 
 def _knight_move(a, b):

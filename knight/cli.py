@@ -6,10 +6,10 @@ and ``--help`` answer at once.
 """
 
 import argparse
-import json
+import math
 import sys
 
-from knight import validate
+from knight import strict_json, validate
 from knight.errors import InvalidArgument
 
 EXIT_USAGE = 2
@@ -18,6 +18,12 @@ EXIT_INTERRUPTED = 130
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead
 MAX_PRINTED_SQUARES = 10_000
+# a JSON tour is written this many squares at a time, so that the CLI holds
+# a few MB beyond the search's own arrays however long the tour
+JSON_TOUR_CHUNK = 1 << 13
+# what one chunk costs while it is formatted: two Python ints a square
+# (28 bytes and a tuple slot each), the text, the NumPy temporaries
+JSON_TOUR_CHUNK_BYTES = JSON_TOUR_CHUNK * (2 * (28 + 8) + 24 + 32)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,7 +111,9 @@ def _board(args):
 
 
 def _budget(args):
-    return None if args.budget is None else validate.integer_text(args.budget, "budget", minimum=1)
+    if args.budget is None:
+        return None
+    return validate.integer_text(args.budget, "budget", minimum=1, maximum=validate.MAX_INT64)
 
 
 def run_solve(args, out):
@@ -114,12 +122,11 @@ def run_solve(args, out):
     validate.choice(args.method, "method", validate.METHODS)
     validate.choice(args.tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = _budget(args)
-    validate.fits_in_memory(rows, cols, args.method)
+    validate.fits_in_memory(rows, cols, args.method, held=JSON_TOUR_CHUNK_BYTES if args.json else 0)
 
     from knight.search import solve
 
     result = solve(rows, cols, start, args.method, budget, args.closed, args.tiebreak)
-    tour = None if result.tour is None else (result.coordinates() + 1).tolist()
     if args.json:
         record = {
             "rows": rows,
@@ -132,9 +139,8 @@ def run_solve(args, out):
             "status": result.status,
             "nodes": result.nodes,
             "seconds": result.seconds,
-            "tour": tour,
         }
-        print(json.dumps(record), file=out)
+        _print_json_with_tour(record, result, out)
         return 0
     if result.tour is not None:
         if rows * cols <= MAX_PRINTED_SQUARES:
@@ -150,8 +156,31 @@ def run_solve(args, out):
     return 0
 
 
-def _optional_integer(text, name, minimum):
-    return None if text is None else validate.integer_text(text, name, minimum=minimum)
+def _print_json_with_tour(record, result, out):
+    """``record`` with a last key ``tour``: 1-based ``[row, col]`` pairs,
+    written a chunk at a time straight from the NumPy array (a Python list
+    of pairs would take about 200 bytes a square)."""
+    if result.tour is None:
+        _print_json({**record, "tour": None}, out)
+        return
+    from knight.board import coordinates
+
+    head = strict_json.dumps(record)
+    out.write(head[:-1] + ', "tour": [')
+    squares = len(result.tour)
+    for begin in range(0, squares, JSON_TOUR_CHUNK):
+        pairs = coordinates(result.cols, result.tour[begin : begin + JSON_TOUR_CHUNK]) + 1
+        text = ("[%d, %d], " * len(pairs)) % tuple(pairs.ravel().tolist())
+        out.write(text if begin + JSON_TOUR_CHUNK < squares else text[:-2])
+    out.write("]}\n")
+
+
+def _print_json(record, out):
+    print(strict_json.dumps(record), file=out)
+
+
+def _optional_integer(text, name, minimum, maximum):
+    return None if text is None else validate.integer_text(text, name, minimum=minimum, maximum=maximum)
 
 
 def _json_head(rows, cols, closed, start, **fields):
@@ -171,8 +200,8 @@ def run_count(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else validate.start_text(args.start, rows, cols)
     budget = _budget(args)
-    depth = _optional_integer(args.depth, "depth", 0)
-    workers = _optional_integer(args.workers, "workers", 1)
+    depth = _optional_integer(args.depth, "depth", 0, rows * cols - 1)
+    workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
     validate.fits_in_memory(rows, cols, "count")
 
     from knight import counting
@@ -209,7 +238,7 @@ def run_count(args, out):
             record["grid"] = counted.tours.tolist()
         record.update(tours=counted.total_tours, nodes=counted.total_nodes)
         record.update(_fields(counted, "pruned", "depth", "units", "complete", "seconds"))
-        print(json.dumps(record), file=out)
+        _print_json(record, out)
         return 0
     _print_grid(counted, start, out)
     kind = "closed" if counted.closed else "open"
@@ -236,7 +265,7 @@ def _print_dp_count(counted, start, as_json, out):
             record["grid"] = counted.tours.tolist()
         record.update(tours=counted.total_tours)
         record.update(_fields(counted, "states_peak", "transitions", "merges", "runs", "complete", "seconds"))
-        print(json.dumps(record), file=out)
+        _print_json(record, out)
         return 0
     _print_grid(counted, start, out)
     kind = "closed" if counted.closed else "open"
@@ -295,8 +324,8 @@ def _peak_memory_mib():
 def run_estimate(args, out):
     rows, cols = _board(args)
     start = None if args.start is None else validate.start_text(args.start, rows, cols)
-    probes = validate.integer_text(args.probes, "probes", minimum=1)
-    seed = validate.integer_text(args.seed, "seed", minimum=0)
+    probes = validate.integer_text(args.probes, "probes", minimum=1, maximum=validate.MAX_INT64)
+    seed = validate.integer_text(args.seed, "seed", minimum=0, maximum=validate.MAX_SEED)
     validate.fits_in_memory(rows, cols, "count")
 
     from knight import counting
@@ -307,12 +336,15 @@ def run_estimate(args, out):
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))
-        print(json.dumps(record), file=out)
+        _print_json(record, out)
         return 0
     kind = "closed" if guess.closed else "open"
     print(f"nodes    plain ~{guess.plain_nodes:.3g}, pruned ~{guess.pruned_nodes:.3g}", file=out)
     print(f"tours    ~{guess.tours:.3g} directed {kind} tours", file=out)
-    print(f"rate     {guess.rate / 1e6:.1f} M pruned nodes/s per core, {guess.workers} cores", file=out)
+    if math.isfinite(guess.rate):
+        print(f"rate     {guess.rate / 1e6:.1f} M pruned nodes/s per core, {guess.workers} cores", file=out)
+    else:
+        print("rate     not measured: colour parity leaves no start to search", file=out)
     print(f"time     ~{_duration(guess.seconds)} for the pruned count on this machine", file=out)
     print(f"method   Knuth's random probes: {probes} per searched start, seed {seed}", file=out)
     return 0
@@ -332,7 +364,7 @@ def run_exists(args, out):
     exists = theory.tour_exists(rows, cols, args.closed)
     kind, source = ("closed", theory.CLOSED_SOURCE) if args.closed else ("open", theory.OPEN_SOURCE)
     if args.json:
-        print(json.dumps({"rows": rows, "cols": cols, "closed": args.closed, "exists": exists}), file=out)
+        _print_json({"rows": rows, "cols": cols, "closed": args.closed, "exists": exists}, out)
         return 0
     verdict = "yes" if exists else "no"
     print(
@@ -353,7 +385,7 @@ def main(argv=None, out=None):
         args = build_parser().parse_args(argv)
         return _COMMANDS[args.command](args, out)
     except InvalidArgument as error:
-        print(f"knight: error: {error}", file=sys.stderr)
+        print(f"knight: error: {validate.one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("knight: interrupted", file=sys.stderr)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, status, theory, validate
+from knight import count_kernels, dask_client, status, theory, validate
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 from knight.result import Count
@@ -43,6 +43,13 @@ _PLAN_PROBES = 2000
 DASK_CONNECT_SECONDS = 5
 
 _NO_CUT = -1
+# Units go to the executor in batches sized to run about BATCH_SECONDS each
+# (from the last batch's time; the first is one unit): one task per unit
+# cost some 0.1 ms of pool overhead each, which on the plain 5x5 count
+# (2,800 units of 14,000 nodes) was a third of its CPU time. Short enough
+# that progress moves and Ctrl-C loses little.
+BATCH_SECONDS = 0.05
+MAX_BATCH = 1024
 
 
 def stop_signal():
@@ -140,6 +147,8 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     """
     job = prepare(rows, cols, start, closed, budget, method=method, pruned=pruned, symmetry=symmetry, depth=depth,
                   workers=workers, scheduler=scheduler, resume=resume)
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
     return run(job, progress)
 
 
@@ -148,21 +157,28 @@ def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, p
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
     its starts: the ``Job`` that ``run`` counts."""
     rows, cols = validate.board(rows, cols)
+    closed, pruned, symmetry = (validate.flag(value, name) for value, name in
+                                ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
     method = choose_method(rows, cols, method, pruned=pruned, symmetry=symmetry, depth=depth, workers=workers,
                            scheduler=scheduler, budget=budget)
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
-    if method == "dp":
-        from knight import frontier
+    from knight import frontier
 
+    if method == "dp":
         frontier.check_fits(rows, cols, validate.available_memory())
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
         depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
-    if workers is not None:
-        workers = validate.integer(workers, "workers", minimum=1)
+    workers = validate.workers(workers)
+    if scheduler is not None:
+        scheduler = dask_client.address(scheduler)
+    if resume is not None:
+        # a path that cannot be one, or a stranger's file, is refused before
+        # the minutes of planning; the lock and the count's header after
+        resume = frontier.Checkpoint.check(resume) if method == "dp" else UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     return Job(
         rows,
@@ -209,8 +225,14 @@ def count_by_dfs(job, progress=None):
     executor = local_executor(job.workers) if job.scheduler is None else dask_executor(job.scheduler)
     began = time.perf_counter()
     stop = stop_signal()
-    plan_ = plan(job, stop)
-    store = None if job.resume is None else UnitStore.open(job.resume, plan_.header())
+    try:
+        plan_ = plan(job, stop)
+        # the budget is part of what a unit's answer means: a unit stopped
+        # by a budget of 10^5 must not stand in for one run to 10^12
+        store = None if job.resume is None else UnitStore.open(job.resume, {**plan_.header(), "budget": job.budget})
+    except BaseException:
+        executor.shutdown(wait=False)  # a Dask client's connection included
+        raise
     try:
         results = run_units(plan_, executor, job.budget, store, progress, stop)
     finally:
@@ -382,16 +404,7 @@ def local_executor(workers=None):
 
 def dask_executor(address):
     """An executor on the Dask cluster whose scheduler is at ``address``."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InvalidArgument("--scheduler needs Dask: pip install 'knight[dask]'") from None
-    try:
-        client = Client(address, timeout=DASK_CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InvalidArgument(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
-    return _DaskExecutor(client)
+    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS))
 
 
 class _DaskExecutor:
@@ -401,6 +414,7 @@ class _DaskExecutor:
     def __init__(self, client):
         self.client = client
         self._executor = client.get_executor()
+        self.workers = max(1, sum(client.nthreads().values()))
 
     def submit(self, fn, *args):
         return self._executor.submit(fn, *args)
@@ -410,32 +424,74 @@ class _DaskExecutor:
         self.client.close()
 
 
+def count_units(rows, cols, closed, pruned, budget, prefixes, stop=None):
+    """``count_unit`` of each prefix in turn, as one task: returns the
+    answers (fewer, if ``stop`` is raised meanwhile) and the seconds taken."""
+    began = time.perf_counter()
+    stop = stop_signal() if stop is None else stop
+    answers = []
+    for prefix in prefixes:
+        if stop[0]:
+            break
+        answers.append(count_unit(rows, cols, closed, pruned, budget, prefix, stop))
+    return answers, time.perf_counter() - began
+
+
+def _parallelism(executor):
+    """How many tasks ``executor`` runs at once, as far as it says."""
+    return getattr(executor, "workers", None) or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+
+
+def _next_batch(answers, seconds):
+    """Units per task that take about ``BATCH_SECONDS``, going by the last task."""
+    if seconds <= 0:
+        return MAX_BATCH
+    return max(1, min(MAX_BATCH, int(BATCH_SECONDS * answers / seconds)))
+
+
 def run_units(plan_, executor, budget, store=None, progress=None, stop=None):
     """Count every unit of ``plan_`` not already in ``store`` on
-    ``executor``; record each in ``store`` as it finishes. Returns
-    ``{unit index: (status, tours, nodes)}``. On any exception (Ctrl-C
-    among them) ``stop`` (this count's ``stop_signal``) is raised: units in
-    flight give up and are lost; every unit that finished is recorded."""
+    ``executor``, in batches of about ``BATCH_SECONDS`` each; record each
+    unit in ``store`` as its batch finishes. Returns ``{unit index:
+    (status, tours, nodes)}``. On any exception (Ctrl-C among them)
+    ``stop`` (this count's ``stop_signal``) is raised: units in flight give
+    up and are lost; every unit that finished is recorded."""
     stop = stop_signal() if stop is None else stop
     results = dict(store.finished) if store is not None else {}
     total = len(plan_.units)
     if progress is not None:
         progress(len(results), total)
+
+    def keep(indices, answers):
+        # a batch that saw the stop signal answers for fewer units, the
+        # last of them perhaps STOPPED: neither those nor the rest are kept
+        for index, answer in zip(indices, answers, strict=False):
+            if answer[0] != status.STOPPED:
+                results[index] = answer
+                if store is not None:
+                    store.record(index, plan_.units[index].tolist(), *answer)
+
+    todo = [index for index in range(total) if index not in results]
+    in_flight = 2 * _parallelism(executor)
     pending = {}
+    position, batch = 0, 1
     try:
-        for index, prefix in enumerate(plan_.units):
-            if index not in results:
+        while position < len(todo) or pending:
+            while position < len(todo) and len(pending) < in_flight:
+                indices = todo[position:position + batch]
+                position += len(indices)
+                prefixes = [plan_.units[index].tolist() for index in indices]
                 future = executor.submit(
-                    count_unit, plan_.rows, plan_.cols, plan_.closed, plan_.pruned, budget, prefix.tolist(), stop
+                    count_units, plan_.rows, plan_.cols, plan_.closed, plan_.pruned, budget, prefixes, stop
                 )
-                pending[future] = index
-        for future in concurrent.futures.as_completed(pending):
-            index = pending[future]
-            results[index] = future.result()
-            if store is not None:
-                store.record(index, plan_.units[index].tolist(), *results[index])
-            if progress is not None:
-                progress(len(results), total)
+                pending[future] = indices
+            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                answers, seconds = future.result()
+                keep(pending.pop(future), answers)
+                batch = _next_batch(len(answers), seconds)
+                if progress is not None:
+                    progress(len(results), total)
     except BaseException:
         stop[0] = 1
         for future in pending:
@@ -443,14 +499,10 @@ def run_units(plan_, executor, budget, store=None, progress=None, stop=None):
         executor.shutdown(wait=True, cancel_futures=True)
         # units that finished while the loop was away, or before the stop
         # reached them, are as good as any: keep them for --resume
-        for future, index in pending.items():
-            if index in results or not future.done() or future.cancelled() or future.exception() is not None:
+        for future, indices in pending.items():
+            if not future.done() or future.cancelled() or future.exception() is not None:
                 continue
-            answer = future.result()
-            if answer[0] != status.STOPPED:
-                results[index] = answer
-                if store is not None:
-                    store.record(index, plan_.units[index].tolist(), *answer)
+            keep(indices, future.result()[0])
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, counting
+from knight import count_kernels, counting, validate
 from knight.board import neighbour_table
 
 DEFAULT_PROBES = 10_000
@@ -45,7 +45,9 @@ class Estimate:
 
 def _probe(job, start, pruned, probes, seed):
     neighbours = neighbour_table(job.rows, job.cols)
-    return count_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, seed + start)
+    # each start its own stream; wrapped, as np.random.seed takes 32 bits
+    stream = (seed + start) % (validate.MAX_SEED + 1)
+    return count_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, stream)
 
 
 def _node_rate(job, start):
@@ -68,6 +70,7 @@ def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
     search from every class, the pruned one from those colour parity allows,
     the node rate of one core times ``job.workers`` (default all cores).
     Returns an ``Estimate``."""
+    probes, seed = validate.probes(probes), validate.seed(seed)
     classes = job.starts.classes
     pruned_starts = job.starts.searched(pruned=True)
     plain_nodes = sum(_probe(job, start, False, probes, seed)[0] for start in classes)

@@ -371,6 +371,20 @@ class Checkpoint:
         self._arrays = arrays  # (keys, counts) of the current run, or None
         self._saved = time.monotonic()
 
+    @staticmethod
+    def check(path):
+        """``path`` as a string, if it can be a checkpoint: refuses (before
+        a count starts) a folder, a missing parent, a file that is not one."""
+        path = os.fspath(path)
+        if os.path.isdir(path):
+            raise InvalidArgument(f"{path} is a folder, not a dp checkpoint file")
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise InvalidArgument(f"cannot write a dp checkpoint in {parent}: no such folder")
+        if os.path.exists(path):
+            _read_checkpoint(path)
+        return path
+
     @classmethod
     def open(cls, path, rows, cols, closed, starts):
         path = os.fspath(path)
@@ -384,14 +398,7 @@ class Checkpoint:
         }
         if not os.path.exists(path):
             return cls(path, identity, {}, None, None)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(bytes(data["header"]).decode())
-                keys, counts = data["keys"], data["counts"]
-        except Exception:
-            raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None
-        if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
-            raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it")
+        header, keys, counts = _read_checkpoint(path)
         found = {key: header.get(key) for key in identity}
         if found != identity:
             differ = ", ".join(
@@ -443,3 +450,17 @@ class Checkpoint:
 
 def _brief(value):
     return f"{len(value)} squares" if isinstance(value, list) else value
+
+
+def _read_checkpoint(path):
+    """``(header, keys, counts)`` of the checkpoint at ``path``, or
+    InvalidArgument: a file that is not one is never overwritten."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            keys, counts = data["keys"], data["counts"]
+    except Exception:
+        raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None
+    if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
+        raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it")
+    return header, keys, counts

@@ -1,8 +1,10 @@
 """Compiled search kernels: iterative depth-first searches over arrays.
 
 Kernels trust their arguments: ``search.py`` validates and builds the arrays.
-Each kernel allocates its own scratch arrays, so concurrent calls (threads,
-since kernels release the GIL) never share state.
+Each kernel but the bitboard one (whose scratch is a few hundred bytes)
+takes its scratch arrays from the caller (``*_scratch`` makes them), so
+that a timed call touches no fresh memory; concurrent calls (threads, since
+kernels release the GIL) each need their own.
 
 Shared conventions
 ------------------
@@ -45,42 +47,95 @@ def _tie_key(row, col, rows, cols, tiebreak):
     return -(dr * dr + dc * dc)
 
 
-@jit
+def touched(size, dtype):
+    """A NumPy array of ``size`` items with every page already written.
+
+    Scratch comes from NumPy, not from inside a kernel: NumPy asks Linux for
+    huge pages on large arrays, and touching 144 MB took 24 ms that way
+    against 85 ms through Numba's allocator. Writing it now, before any
+    clock starts, keeps page faults out of timed calls.
+    """
+    array = np.empty(size, dtype=dtype)
+    array.fill(0)
+    return array
+
+
 def tie_keys(rows, cols, tiebreak):
     """``_tie_key`` of every square, for the table-driven searches."""
     keys = np.empty(rows * cols, dtype=np.int64)
-    for row in range(rows):
-        for col in range(cols):
-            keys[row * cols + col] = _tie_key(row, col, rows, cols, tiebreak)
+    _fill_tie_keys(rows, cols, tiebreak, keys)
     return keys
 
 
 @jit
-def _closing_squares(neighbours, start):
-    """1 on each square from which one move returns to ``start``."""
-    closes = np.zeros(neighbours.shape[0], dtype=np.uint8)
+def _fill_tie_keys(rows, cols, tiebreak, keys):
+    for row in range(rows):
+        for col in range(cols):
+            keys[row * cols + col] = _tie_key(row, col, rows, cols, tiebreak)
+
+
+@jit
+def fill_neighbour_table(rows, cols, table):
+    """Write ``board.neighbour_table(rows, cols)`` into ``table``, an
+    ``(rows * cols, 8)`` int32 array, every entry (so that its pages are
+    touched here, once). Built with NumPy, the table cost 4x the search it
+    served on large boards; this takes about 1/5 of a Warnsdorff search."""
+    offsets = np.empty(8, dtype=np.int64)
+    for k in range(8):
+        offsets[k] = MOVE_ROWS[k] * cols + MOVE_COLS[k]
+    for row in range(rows):
+        inner_row = 2 <= row < rows - 2
+        for col in range(cols):
+            square = row * cols + col
+            if inner_row and 2 <= col < cols - 2:
+                # two squares from every edge: all eight moves land on the board
+                for k in range(8):
+                    table[_u(square), k] = square + offsets[k]
+                continue
+            filled = 0
+            for k in range(8):
+                to_row = row + MOVE_ROWS[k]
+                to_col = col + MOVE_COLS[k]
+                if 0 <= to_row < rows and 0 <= to_col < cols:
+                    table[_u(square), filled] = to_row * cols + to_col
+                    filled += 1
+            for k in range(filled, 8):
+                table[_u(square), k] = -1
+
+
+@jit
+def _mark_closing_squares(neighbours, start, closes):
+    """Zero ``closes``, then 1 on each square from which one move returns
+    to ``start``."""
+    closes[:] = 0
     for k in range(8):
         target = neighbours[start, k]
         if target < 0:
             break
         closes[target] = 1
-    return closes
+
+
+def backtrack_scratch(n):
+    """``backtrack``'s scratch for ``n`` squares, touched: closes, visited
+    and the next move to try at each depth (the stack that replaces
+    recursion)."""
+    return touched(n, np.uint8), touched(n, np.uint8), touched(n, np.int64)
 
 
 @jit
-def backtrack(neighbours, start, closed, budget, first_only, path):
+def backtrack(neighbours, start, closed, budget, first_only, path, closes, visited, move_index):
     """Unordered depth-first search: candidates in move order.
 
     With ``first_only`` it stops at the first tour, left in ``path``;
-    without, it enumerates every tour from ``start``.
+    without, it enumerates every tour from ``start``. The last three
+    arguments are ``backtrack_scratch``'s arrays, any contents.
     Returns ``(status, tours, nodes)``.
     """
     n = neighbours.shape[0]
     last = n - 1
-    closes = _closing_squares(neighbours, start)
-    visited = np.zeros(n, dtype=np.uint8)
-    # next move to try at each depth: the explicit stack that replaces recursion
-    move_index = np.zeros(n, dtype=np.int64)
+    _mark_closing_squares(neighbours, start, closes)
+    visited[:] = 0
+    move_index[0] = 0
     path[0] = start
     nodes = 1
     tours = 0
@@ -124,8 +179,22 @@ def backtrack(neighbours, start, closed, budget, first_only, path):
     return (FOUND if tours > 0 else NONE), tours, nodes
 
 
+def warnsdorff_scratch(n):
+    """``warnsdorff``'s scratch for ``n`` squares, touched: closes, degree,
+    the ordered candidates of each depth (8 per depth), and
+    per depth their number and the next one to try."""
+    return (
+        touched(n, np.uint8),
+        touched(n, np.int8),
+        touched(8 * n, np.int32),
+        touched(n, np.int8),
+        touched(n, np.int8),
+    )
+
+
 @jit
-def warnsdorff(neighbours, keys, start, closed, budget, path):
+def warnsdorff(neighbours, keys, start, closed, budget, path, closes, degree, candidates, n_candidates,
+               next_candidate):
     """Depth-first search trying candidates fewest onward moves first.
 
     The onward degree of a candidate counts only unvisited squares, kept up
@@ -133,22 +202,21 @@ def warnsdorff(neighbours, keys, start, closed, budget, path):
     with no onward square is tried like any other: it ends the tour when it
     is the last square, and is a dead end (one node, then a step back)
     otherwise. Ties go to the lower ``keys`` entry, then to move order.
-    Returns ``(status, nodes)``; a found tour is in ``path``.
+    The last five arguments are ``warnsdorff_scratch``'s arrays, any
+    contents. Returns ``(status, nodes)``; a found tour is in ``path``.
     """
     n = neighbours.shape[0]
     last = n - 1
-    closes = _closing_squares(neighbours, start)
+    _mark_closing_squares(neighbours, start, closes)
     # degree[s]: unvisited neighbours of s; -1 marks a visited square
-    degree = np.zeros(n, dtype=np.int8)
     for square in range(n):
+        count = 0
         for k in range(8):
             if neighbours[square, k] < 0:
                 break
-            degree[square] += 1
+            count += 1
+        degree[square] = count
     # the ordered candidates of depth d sit at candidates[8 * d:8 * d + 8]
-    candidates = np.empty(8 * n, dtype=np.int32)
-    n_candidates = np.zeros(n, dtype=np.int8)
-    next_candidate = np.zeros(n, dtype=np.int8)
     path[0] = start
     nodes = 1
     if last == 0:
@@ -231,17 +299,22 @@ def _is_knight_move(a, b, cols):
     return (dr == 1 and dc == 2) or (dr == 2 and dc == 1)
 
 
+def greedy_scratch(n):
+    """``greedy``'s scratch for ``n`` squares, touched: onward degrees."""
+    return touched(n, np.uint8)
+
+
 @jit
-def greedy(rows, cols, start, tiebreak, closed, budget, path):
+def greedy(rows, cols, start, tiebreak, closed, budget, path, degree):
     """Warnsdorff's rule with no backtracking: one candidate per step.
 
     Works from coordinates instead of a neighbour table so that a board of
-    10^8 squares needs only ``path`` plus one byte per square. Each step
-    costs O(1): onward degrees are updated as squares are taken.
+    10^8 squares needs only ``path`` plus one byte per square (``degree``,
+    ``greedy_scratch``'s array, any contents). Each step costs O(1): onward
+    degrees are updated as squares are taken.
     Returns ``(status, nodes)``; ``path[:nodes]`` is the walk.
     """
     n = rows * cols
-    degree = np.zeros(n, dtype=np.uint8)
     for row in range(rows):
         for col in range(cols):
             count = 0

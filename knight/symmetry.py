@@ -38,8 +38,15 @@ def symmetries(rows, cols):
 
 def symmetry_class(rows, cols, square):
     """Every square that a symmetry maps ``square`` (0-based ``(row, col)``)
-    to, itself included, sorted."""
-    row, col = square
+    to, itself included, sorted. InvalidArgument for a square off the board."""
+    from knight import validate
+
+    rows, cols = validate.board(rows, cols)
+    row, col = validate.start(rows, cols, square, name="square")
+    return _class(rows, cols, row, col)
+
+
+def _class(rows, cols, row, col):
     return sorted({move(row, col) for move in symmetries(rows, cols)})
 
 
@@ -55,7 +62,7 @@ def symmetry_classes(rows, cols, starts):
     classes = {}
     for square in sorted(wanted):
         row, col = divmod(square, cols)
-        images = {r * cols + c for r, c in symmetry_class(rows, cols, (row, col))}
+        images = {r * cols + c for r, c in _class(rows, cols, row, col)}
         representative = min(images)
         if representative not in wanted:
             # only part of a class was asked for: search this square itself

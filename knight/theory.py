@@ -38,6 +38,7 @@ def tour_exists(rows, cols, closed=False):
     from knight import validate
 
     rows, cols = validate.board(rows, cols)
+    closed = validate.flag(closed, "closed")
     short, long = sorted((rows, cols))
     return _closed_exists(short, long) if closed else _open_exists(short, long)
 
@@ -53,6 +54,7 @@ def start_possible(rows, cols, start, closed=False):
 
     rows, cols = validate.board(rows, cols)
     row, col = validate.start(rows, cols, start)
+    closed = validate.flag(closed, "closed")
     if not tour_exists(rows, cols, closed):
         kind, source = ("closed", CLOSED_SOURCE) if closed else ("open", OPEN_SOURCE)
         return False, f"no {kind} tour exists on a {rows}x{cols} board ({source})"

@@ -1,78 +1,99 @@
 """A resume file: finished work units, one JSON line each, append-only.
 
-The first line describes the count (its plan's header); a file made for a
-different count is refused rather than mixed in. Each later line records
-one unit as it finishes, flushed at once, so a killed run loses nothing it
-had reported. A crash can leave at most one torn last line (no newline):
-it is cut off on opening, and that unit simply runs again.
+The first line describes the count (its plan's header and node budget); a
+file made for a different count is refused rather than mixed in, and a
+file that is not a resume file is refused and left untouched. Each later
+line records one unit as it finishes. The file is a ``knight.journal``:
+locked while a count runs, flushed per unit, a torn last line dropped.
 """
 
 import json
-import os
-import time
+import operator
 
-from knight.errors import InvalidArgument
+from knight import journal
 
-# fsync (survives power loss, not just a crash of the process) at most this
-# often: a flush alone already survives SIGKILL
-_SYNC_SECONDS = 1.0
+# the first key of every resume file's header: what tells ours from a stranger's
+FILE = "knight count resume"
+_RECORD_KEYS = ("unit", "status", "tours", "nodes")
+KIND = "a knight resume file"
+
+
+def _count(value, name):
+    """A non-negative int of a record (JSON has no other integers)."""
+    if isinstance(value, bool) or operator.index(value) < 0:
+        raise ValueError(f"{name} must be a non-negative integer")
+    return value
+
+
+def _parser(units):
+    def parse(line):
+        record = json.loads(line)
+        if not isinstance(record, dict):
+            raise ValueError("a record is a JSON object")
+        values = [_count(record[key], key) for key in _RECORD_KEYS]
+        if units is not None and values[0] >= units:
+            raise ValueError(f"unit {values[0]} is past the plan's {units} units")
+        return tuple(values)
+
+    return parse
+
+
+def _recognise(line):
+    """Whether ``line`` is the header of a resume file (of any count)."""
+    found = json.loads(line)
+    return isinstance(found, dict) and (found.get("file") == FILE or {"rows", "cols", "units"} <= set(found))
+
+
+def _differs(header, line):
+    """How the count of the header ``line`` differs from ``header``'s, or
+    None when ``line`` is not a resume file's header."""
+    found = json.loads(line)
+    if not isinstance(found, dict):
+        return None
+    if found.get("file") != FILE:
+        if {"rows", "cols", "units"} <= set(found):
+            return "is a resume file of an older knight, which did not record the node budget: resume into a new file"
+        return None
+    differ = ", ".join(
+        f"{key} {found.get(key)} (now {value})" for key, value in header.items() if found.get(key) != value
+    )
+    return f"records a different count: {differ}"
 
 
 class UnitStore:
     """``finished`` maps unit index to ``(status, tours, nodes)``."""
 
-    def __init__(self, path, file, finished):
-        self.path = path
+    def __init__(self, file, finished):
+        self.path = file.path
         self.finished = finished
-        self._file = file
-        self._synced = time.monotonic()
+        self._journal = file
+
+    @staticmethod
+    def check(path):
+        """``path`` as a string, if it can be a resume file: refuses (before
+        a count plans) a folder, a missing parent, a file that is not one."""
+        return journal.check(path, KIND, _recognise)
 
     @classmethod
     def open(cls, path, header):
-        path = os.fspath(path)
-        finished = {}
-        try:
-            with open(path, "rb") as existing:
-                data = existing.read()
-        except FileNotFoundError:
-            data = b""
-        complete = data[: data.rfind(b"\n") + 1]
-        lines = complete.splitlines()
-        if lines:
-            cls._check_header(path, lines[0], header)
-            for line in lines[1:]:
-                record = json.loads(line)
-                finished[record["unit"]] = (record["status"], record["tours"], record["nodes"])
-        file = open(path, "ab")
-        if len(complete) != len(data):
-            file.truncate(len(complete))
-        if not lines:
-            file.write(json.dumps(header).encode() + b"\n")
-            file.flush()
-        return cls(path, file, finished)
-
-    @staticmethod
-    def _check_header(path, line, header):
-        try:
-            found = json.loads(line)
-        except ValueError:
-            raise InvalidArgument(f"{path} is not a knight resume file") from None
-        if found != header:
-            differ = ", ".join(
-                f"{key} {found.get(key)} (now {value})" for key, value in header.items() if found.get(key) != value
-            )
-            raise InvalidArgument(f"{path} records a different count: {differ}")
+        """Open (or start) the resume file at ``path`` of the count that
+        ``header`` describes; InvalidArgument if it is not that count's."""
+        header = {"file": FILE, **header}
+        units = header.get("units")
+        format_ = journal.Format(
+            kind=KIND,
+            header=json.dumps(header),
+            parse=_parser(units if isinstance(units, int) else None),
+            differs=lambda line: _differs(header, line),
+        )
+        file = journal.Journal.open(path, format_)
+        finished = {unit: (status, tours, nodes) for unit, status, tours, nodes in file.records}
+        return cls(file, finished)
 
     def record(self, index, prefix, status, tours, nodes):
         line = {"unit": index, "prefix": list(prefix), "status": status, "tours": tours, "nodes": nodes}
-        self._file.write(json.dumps(line).encode() + b"\n")
-        self._file.flush()
+        self._journal.append(json.dumps(line))
         self.finished[index] = (status, tours, nodes)
-        if time.monotonic() - self._synced > _SYNC_SECONDS:
-            os.fsync(self._file.fileno())
-            self._synced = time.monotonic()
 
     def close(self):
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
+        self._journal.close()

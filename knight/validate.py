@@ -20,40 +20,83 @@ DEFAULT_COUNT_BUDGET = 10**12
 
 # Squares are stored as int32 inside the kernels.
 MAX_SQUARES = 2**31 - 1
+# Node budgets, probe counts and node tallies are int64 inside the kernels.
+MAX_INT64 = 2**63 - 1
+# np.random.seed (NumPy's and Numba's) takes an unsigned 32-bit seed.
+MAX_SEED = 2**32 - 1
+# More local threads than this is a typo, not a machine (each is an OS thread).
+MAX_WORKERS = 1024
+# An argument echoed back in an error message is cut to this many characters,
+# so that a pasted megabyte still gives a one-line error.
+_SHOWN_CHARACTERS = 40
 
-# Bytes each search holds per square (arrays in knight.kernels, the
-# neighbour table and the temporaries that build it), for refusing a board
-# before allocating it rather than dying half-way.
+# Bytes each search holds per square (the neighbour table, built in place
+# with no temporaries, the path, and the scratch of knight.kernels'
+# *_scratch), for refusing a board before allocating it rather than dying
+# half-way.
 _BYTES_PER_SQUARE = {
-    "backtrack": 32 + 4 + 1 + 8 + 1 + 48,
-    "warnsdorff": 32 + 4 + 1 + 32 + 2 + 8 + 1 + 48,
+    "backtrack": 32 + 4 + 1 + 1 + 8,
+    "warnsdorff": 32 + 4 + 8 + 1 + 1 + 32 + 1 + 1,
     "greedy": 4 + 1,
 }
-# counting: the neighbour table and its temporaries once, then the scratch
+# counting: the neighbour table once, then the scratch
 # arrays of knight.count_kernels.count_subtree for every unit running at once
-_COUNT_TABLE_BYTES = 32 + 48
+_COUNT_TABLE_BYTES = 32
 _COUNT_SCRATCH_BYTES = 4 + 1 + 4 + 1 + 5 * 8
+
+
+def shown(value):
+    """``repr(value)``, cut short: for error messages."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's __repr__ must not replace our error
+        text = f"<{type(value).__name__}>"
+    if len(text) > _SHOWN_CHARACTERS:
+        text = text[: _SHOWN_CHARACTERS - 3] + "..."
+    return text
+
+
+def one_line(message):
+    """``message`` with its control characters (a newline typed into an
+    argument, a path holding one) escaped: an error stays one line."""
+    text = str(message)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _valid_range(minimum, maximum):
+    if maximum is None:
+        return f">= {minimum}"
+    if minimum is None:
+        return f"<= {maximum}"
+    return f"in {minimum}..{maximum}"
 
 
 def integer(value, name, minimum=None, maximum=None):
     """``value`` as an int, or InvalidArgument naming ``name`` and its range."""
+    valid = "" if minimum is None and maximum is None else " " + _valid_range(minimum, maximum)
     try:
         number = operator.index(value)
     except TypeError:
-        raise InvalidArgument(f"{name} must be an integer, got {value!r}") from None
+        raise InvalidArgument(f"{name} must be an integer{valid}, got {shown(value)}") from None
     if isinstance(value, bool):
-        raise InvalidArgument(f"{name} must be an integer, got {value!r}")
+        raise InvalidArgument(f"{name} must be an integer{valid}, got {value!r}")
     too_small = minimum is not None and number < minimum
     too_large = maximum is not None and number > maximum
     if too_small or too_large:
-        if maximum is None:
-            valid = f">= {minimum}"
-        elif minimum is None:
-            valid = f"<= {maximum}"
-        else:
-            valid = f"in {minimum}..{maximum}"
-        raise InvalidArgument(f"{name} must be {valid}, got {number}")
+        raise InvalidArgument(f"{name} must be{valid}, got {shown(number)}")
     return number
+
+
+def flag(value, name):
+    """``value`` as a bool: True, False (or 1, 0, NumPy's bools)."""
+    try:
+        if value is True or value is False or value in (0, 1):
+            return bool(value)
+    except (TypeError, ValueError):  # arrays and other things that do not compare to a bool
+        pass
+    raise InvalidArgument(f"{name} must be True or False, got {shown(value)}")
 
 
 def board(rows, cols):
@@ -67,28 +110,58 @@ def board(rows, cols):
     return rows, cols
 
 
-def start(rows, cols, start):
-    """Checked 0-based ``(row, col)`` start square."""
+def start(rows, cols, start, name="start"):
+    """Checked 0-based ``(row, col)`` square (``name`` says which, in errors)."""
+    if isinstance(start, (str, bytes)):  # "12" would unpack to ("1", "2")
+        raise InvalidArgument(f"{name} must be a (row, col) pair, got {shown(start)}")
     try:
         row, col = start
     except (TypeError, ValueError):
-        raise InvalidArgument(f"start must be a (row, col) pair, got {start!r}") from None
-    row = integer(row, "start row", minimum=0, maximum=rows - 1)
-    col = integer(col, "start col", minimum=0, maximum=cols - 1)
+        raise InvalidArgument(f"{name} must be a (row, col) pair, got {shown(start)}") from None
+    row = integer(row, f"{name} row", minimum=0, maximum=rows - 1)
+    col = integer(col, f"{name} col", minimum=0, maximum=cols - 1)
     return row, col
 
 
 def choice(value, name, options):
-    if value not in options:
-        raise InvalidArgument(f"unknown {name} {value!r}; choose one of {', '.join(options)}")
+    if not isinstance(value, str) or value not in options:
+        raise InvalidArgument(f"unknown {name} {shown(value)}; choose one of {', '.join(options)}")
     return value
 
 
+def choices(values, name, options):
+    """A non-empty collection of ``choice``s, as a tuple."""
+    if isinstance(values, str):
+        values = (values,)
+    try:
+        values = tuple(values)
+    except TypeError:
+        raise InvalidArgument(f"{name}s must be a list of {', '.join(options)}, got {shown(values)}") from None
+    if not values:
+        raise InvalidArgument(f"no {name} given; choose from {', '.join(options)}")
+    return tuple(choice(value, name, options) for value in values)
+
+
 def budget(value, default):
-    """Checked node budget; ``None`` means ``default``."""
+    """Checked node budget (it must fit the kernels' int64); ``None`` means ``default``."""
     if value is None:
         return default
-    return integer(value, "budget", minimum=1)
+    return integer(value, "budget", minimum=1, maximum=MAX_INT64)
+
+
+def workers(value):
+    """Checked number of local threads; ``None`` means every core."""
+    return None if value is None else integer(value, "workers", minimum=1, maximum=MAX_WORKERS)
+
+
+def probes(value):
+    """Checked number of Knuth probes per start (an int64 in the kernel)."""
+    return integer(value, "probes", minimum=1, maximum=MAX_INT64)
+
+
+def seed(value):
+    """Checked random seed: what np.random.seed takes."""
+    return integer(value, "seed", minimum=0, maximum=MAX_SEED)
 
 
 def available_memory():
@@ -112,9 +185,18 @@ def memory_needed(rows, cols, method):
     return rows * cols * _BYTES_PER_SQUARE[method]
 
 
-def fits_in_memory(rows, cols, method):
-    """Refuse, before allocating, a board the search could not hold."""
-    needed = memory_needed(rows, cols, method)
+# below this many bytes a search is let through without reading
+# /proc/meminfo, which took 30 us: 40% of the whole call on small boards,
+# where a sweep makes tens of thousands of calls
+_SURELY_FITS = 64 * 2**20
+
+
+def fits_in_memory(rows, cols, method, held=0):
+    """Refuse, before allocating, a board the search could not hold;
+    ``held``: bytes the caller needs besides (the CLI's output buffer)."""
+    needed = memory_needed(rows, cols, method) + held
+    if needed <= _SURELY_FITS:
+        return
     available = available_memory()
     if needed > available:
         raise InvalidArgument(
@@ -123,13 +205,26 @@ def fits_in_memory(rows, cols, method):
         )
 
 
-def integer_text(text, name, minimum=1):
+def integer_text(text, name, minimum=1, maximum=None):
     """An integer typed on the command line, checked like ``integer``."""
     try:
         number = int(text.strip())
-    except ValueError:
-        raise InvalidArgument(f"{name} must be an integer >= {minimum}, got {text!r}") from None
-    return integer(number, name, minimum=minimum)
+    except ValueError:  # not digits, or more digits than Python converts
+        raise InvalidArgument(
+            f"{name} must be an integer {_valid_range(minimum, maximum)}, got {shown(text)}"
+        ) from None
+    return integer(number, name, minimum=minimum, maximum=maximum)
+
+
+# digits past this are no square on any board (a side is below 2**31): they
+# are refused before int() is asked to convert thousands of them
+_START_DIGITS = 12
+
+
+def _start_number(digits, name, maximum):
+    if len(digits.lstrip("-")) > _START_DIGITS:
+        raise InvalidArgument(f"{name} must be in 1..{maximum}, got {shown(digits)}")
+    return integer(int(digits), name, minimum=1, maximum=maximum)
 
 
 def start_text(text, rows, cols):
@@ -142,18 +237,17 @@ def start_text(text, rows, cols):
     text = text.strip()
     pair = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", text)
     if pair:
-        row, col = int(pair[1]), int(pair[2])
-        integer(row, "start row", minimum=1, maximum=rows)
-        integer(col, "start col", minimum=1, maximum=cols)
+        row = _start_number(pair[1], "start row", rows)
+        col = _start_number(pair[2], "start col", cols)
         return row - 1, col - 1
     chess = re.fullmatch(r"([a-zA-Z])(\d+)", text)
     if chess:
         if cols > 26:
             raise InvalidArgument(f"chess notation needs at most 26 columns, the board has {cols}; use R,C")
         file = ord(chess[1].lower()) - ord("a") + 1
-        rank = int(chess[2])
+        rank = int(chess[2]) if len(chess[2]) <= _START_DIGITS else rows + 1
         last_file = chr(ord("a") + cols - 1)
         if file > cols or not 1 <= rank <= rows:
-            raise InvalidArgument(f"start {text!r} is off the board: files a-{last_file}, ranks 1-{rows}")
+            raise InvalidArgument(f"start {shown(text)} is off the board: files a-{last_file}, ranks 1-{rows}")
         return rows - rank, file - 1
-    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {text!r}")
+    raise InvalidArgument(f"start must be R,C (1-based, e.g. 1,1) or chess notation (e.g. e4), got {shown(text)}")

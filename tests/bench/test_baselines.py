@@ -27,7 +27,8 @@ def test_c_backtrack_and_count_match_kernels(rows, cols, start, closed):
     neighbours = neighbour_table(rows, cols)
     for first_only, budget in [(True, 200_000), (False, 300_000)]:
         paths = [np.zeros(rows * cols, np.int32) for _ in range(2)]
-        ours = kernels.backtrack(neighbours, start, closed, budget, first_only, paths[0])
+        scratch = kernels.backtrack_scratch(rows * cols)
+        ours = kernels.backtrack(neighbours, start, closed, budget, first_only, paths[0], *scratch)
         theirs = C.backtrack(neighbours, start, closed, budget, first_only, paths[1])
         assert ours == theirs
         if first_only and ours[0] == kernels.FOUND:
@@ -42,10 +43,12 @@ def test_c_warnsdorff_and_greedy_match_kernels(rows, cols, start, closed, tiebre
     neighbours = neighbour_table(rows, cols)
     keys = kernels.tie_keys(rows, cols, tiebreak)
     paths = [np.zeros(rows * cols, np.int32) for _ in range(4)]
-    assert kernels.warnsdorff(neighbours, keys, start, closed, 100_000, paths[0]) == C.warnsdorff(
+    scratch = kernels.warnsdorff_scratch(rows * cols)
+    assert kernels.warnsdorff(neighbours, keys, start, closed, 100_000, paths[0], *scratch) == C.warnsdorff(
         neighbours, keys, start, closed, 100_000, paths[1]
     )
-    assert kernels.greedy(rows, cols, start, tiebreak, closed, 10**9, paths[2]) == C.greedy(
+    degree = kernels.greedy_scratch(rows * cols)
+    assert kernels.greedy(rows, cols, start, tiebreak, closed, 10**9, paths[2], degree) == C.greedy(
         rows, cols, start, tiebreak, closed, 10**9, paths[3]
     )
     assert (paths[0] == paths[1]).all() and (paths[2] == paths[3]).all()
@@ -60,7 +63,8 @@ def test_c_warnsdorff_and_greedy_match_kernels(rows, cols, start, closed, tiebre
 @needs_c
 def test_c_greedy_on_a_large_board():
     path_ours, path_c = np.zeros(300 * 301, np.int32), np.zeros(300 * 301, np.int32)
-    ours = kernels.greedy(300, 301, 0, kernels.TIEBREAK_ROTH, False, 10**12, path_ours)
+    degree = kernels.greedy_scratch(300 * 301)
+    ours = kernels.greedy(300, 301, 0, kernels.TIEBREAK_ROTH, False, 10**12, path_ours, degree)
     assert ours == C.greedy(300, 301, 0, kernels.TIEBREAK_ROTH, False, 10**12, path_c)
     assert (path_ours == path_c).all()
 

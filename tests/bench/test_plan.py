@@ -75,7 +75,7 @@ def test_a_sweep_round_trips_through_json():
         ({"methods": ("dfs",)}, "unknown method"),
         ({"methods": ()}, "no methods"),
         ({"shapes": ()}, "no board"),
-        ({"budget": 0}, "budget must be >= 1"),
+        ({"budget": 0}, "budget must be in 1..9223372036854775807"),
         ({"starts": "6,6"}, "start row must be in 1..5"),
         ({"starts": "middle"}, "start must be R,C"),
         ({"tiebreaks": ("last",)}, "unknown tiebreak"),

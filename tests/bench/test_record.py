@@ -36,31 +36,49 @@ def test_rows_round_trip(tmp_path):
              nodes_per_s=None, reason="colour parity: on a board, with commas"),
         _row(method="backtrack", tiebreak="", closed=True, status="budget", nodes=1000),
     ]
-    with record.RunsFile(tmp_path / "runs.csv") as out:
+    with record.RunsFile.open(tmp_path / "runs.csv") as out:
         for row in rows:
             out.append(row)
     assert (tmp_path / "runs.csv").read_text().splitlines()[0] == HEADER
     assert record.read_runs(tmp_path / "runs.csv") == rows
 
 
-def test_the_reader_skips_a_line_cut_short_and_junk(tmp_path):
+def test_the_reader_skips_a_line_cut_short(tmp_path):
     path = tmp_path / "runs.csv"
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row())
     whole = record.to_line(_row(start_col=3))
     with open(path, "a") as stream:
-        stream.write("not,a,row\n")
         stream.write(whole[: len(whole) // 2])
     assert record.read_runs(path) == [_row()]
 
 
+@pytest.mark.parametrize(
+    "junk", ["not,a,row", "5,5,1,1,warnsdorff,first,maybe,1,found,25,1000,3,,,,,", "\x00\x01", "[1,2,3]"]
+)
+def test_junk_in_the_middle_is_refused_naming_the_line(tmp_path, junk):
+    """Issue 13, item 5: junk lines were skipped silently (and a resumed
+    sweep then ran them again, or lost them from the report)."""
+    path = tmp_path / "runs.csv"
+    with record.RunsFile.open(path) as out:
+        out.append(_row())
+    with open(path, "a") as stream:
+        stream.write(junk + "\n" + record.to_line(_row(start_col=2)))
+    before = path.read_bytes()
+    with pytest.raises(InvalidArgument, match=r"runs\.csv, line 3: not a record"):
+        record.read_runs(path)
+    with pytest.raises(InvalidArgument, match="line 3"):
+        record.RunsFile.open(path)
+    assert path.read_bytes() == before
+
+
 def test_appending_after_a_crash_trims_the_cut_line(tmp_path):
     path = tmp_path / "runs.csv"
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row())
     with open(path, "a") as stream:
         stream.write(record.to_line(_row(start_col=3))[:10])
-    with record.RunsFile(path) as out:
+    with record.RunsFile.open(path) as out:
         out.append(_row(start_col=4))
     assert [row.start_col for row in record.read_runs(path)] == [1, 4]
 
@@ -68,7 +86,7 @@ def test_appending_after_a_crash_trims_the_cut_line(tmp_path):
 def test_a_file_without_the_header_is_refused(tmp_path):
     path = tmp_path / "runs.csv"
     path.write_text("5,5,1\n")
-    with pytest.raises(ValueError, match="header"):
+    with pytest.raises(InvalidArgument, match=r"is not a runs\.csv"):
         record.read_runs(path)
 
 

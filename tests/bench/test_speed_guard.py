@@ -114,3 +114,18 @@ def test_a_reference_that_cannot_load_says_why():
         raise RuntimeError("no C compiler")
 
     assert KernelsReference("c", missing).available() == (False, "RuntimeError: no C compiler")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rounds", "0"], "rounds must be in 1..1000"),
+        (["--rounds", "9" * 30], "rounds must be in 1..1000"),
+        (["--threshold", "nan"], "threshold must be a fraction"),
+        (["--threshold", "-0.5"], "threshold must be a fraction"),
+    ],
+)
+def test_bad_options_are_one_line_before_any_timing(argv, message, capsys):
+    assert check.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bench: error: ") and err.count("\n") == 1 and message in err

@@ -71,7 +71,7 @@ def test_meta_records_machine_software_and_compile_times(tiny):
 def test_the_run_folder_holds_every_output(tiny):
     names = {path.name for path in tiny.iterdir()}
     assert names == {
-        "runs.csv", "meta.json", "REPORT.md",
+        "runs.csv", "meta.json", "REPORT.md", "index.html",
         "1-time-vs-size.png", "2-nodes-vs-size.png", "3-heatmaps.png", "4-success-vs-size.png", "5-throughput.png",
     }
 
@@ -126,7 +126,12 @@ def test_resume_after_a_crash_mid_line(tmp_path):
     [
         (["--methods", "dfs"], "unknown method 'dfs'"),
         (["--sizes", "8-5"], "size range '8-5' is empty"),
-        (["--budget", "0"], "budget must be >= 1, got 0"),
+        (["--budget", "0"], "budget must be in 1..9223372036854775807, got 0"),
+        # item 1 of issue 13: an OverflowError, and a run folder --resume could never finish
+        (["--budget", "99999999999999999999"], "budget must be in 1..9223372036854775807"),
+        (["--quick", "--budget", "99999999999999999999"], "budget must be in 1..9223372036854775807"),
+        (["--sizes", "1-99999999999"], "board size must be in 1..46340"),
+        (["--repeats", "99999999999999"], "repeats must be in 1..1000"),
         (["--repeats", "0"], "repeats must be"),
         (["--starts", "9,9"], "start row must be in 1..5"),
         (["--tours", "round"], "invalid choice"),
@@ -169,3 +174,78 @@ def test_ctrl_c_keeps_what_finished(tmp_path):
     assert rows and len({row.key for row in rows}) == len(rows)
     meta = json.loads((runs.parent / record.META).read_text())
     assert meta["sessions"][-1]["ended"] == "interrupted" and meta["runs_done"] == len(rows)
+
+
+def _refused(capsys, *argv):
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bench: error: ") and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def _copy(tiny, tmp_path):
+    import shutil
+
+    return Path(shutil.copytree(tiny, tmp_path / "run"))
+
+
+def test_out_that_cannot_hold_run_folders_is_refused_before_any_work(tmp_path, capsys, unwritable_folder):
+    """Issue 13, item 4: a file, or an unwritable folder, as --out."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    assert "is not a folder" in _refused(capsys, *TINY, "--out", str(notes / "results"))
+    assert "is not a folder" in _refused(capsys, *TINY, "--out", str(notes))
+    assert notes.read_text() == "my notes"
+    assert "results" in _refused(capsys, *TINY, "--out", str(unwritable_folder / "results"))
+
+
+def test_a_latest_the_harness_did_not_write_is_never_replaced(tmp_path, capsys):
+    """Issue 13, item 6: --out's 'latest' was replaced whatever it was."""
+    (tmp_path / "latest").write_text("my notes\nabout the last run\n")
+    assert "was not written by python -m bench" in _refused(capsys, *TINY, "--out", str(tmp_path))
+    assert (tmp_path / "latest").read_text() == "my notes\nabout the last run\n"
+    assert os.listdir(tmp_path) == ["latest"]  # no run folder made
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        ("[1,2,3]", "is not the meta.json of a python -m bench run"),
+        ("42", "is not the meta.json of a python -m bench run"),
+        ("{not json", "is not JSON: Expecting property name"),
+        ('{"schema": 1, "sweep": {}}', "has no 'command'"),
+    ],
+)
+def test_resume_refuses_a_foreign_or_broken_meta(tiny, tmp_path, capsys, meta, message):
+    """Issue 13, item 5: KeyError and AttributeError tracebacks before."""
+    folder = _copy(tiny, tmp_path)
+    (folder / record.META).write_text(meta)
+    assert message in _refused(capsys, "--resume", str(folder))
+    assert (folder / record.META).read_text() == meta
+
+
+def test_resume_refuses_a_meta_with_a_wrong_type(tiny, tmp_path, capsys):
+    folder = _copy(tiny, tmp_path)
+    meta = json.loads((folder / record.META).read_text())
+    meta["sessions"] = "none"
+    (folder / record.META).write_text(json.dumps(meta))
+    assert "'sessions' has the wrong type" in _refused(capsys, "--resume", str(folder))
+
+
+def test_resume_refuses_junk_in_runs_csv_and_a_foreign_runs_csv(tiny, tmp_path, capsys):
+    folder = _copy(tiny, tmp_path)
+    runs = folder / record.RUNS
+    lines = runs.read_text().splitlines(keepends=True)
+    runs.write_text("".join([*lines[:5], "junk\n", *lines[5:]]))
+    assert "runs.csv, line 6: not a record" in _refused(capsys, "--resume", str(folder))
+    runs.write_text("my notes")
+    assert "is not a runs.csv" in _refused(capsys, "--resume", str(folder))
+    assert runs.read_text() == "my notes"
+
+
+def test_two_sweeps_into_one_folder(tiny, tmp_path, capsys):
+    """Issue 13, item 8: the second is refused while the first holds runs.csv."""
+    folder = _copy(tiny, tmp_path)
+    with record.RunsFile.open(folder / record.RUNS):
+        assert "is in use by another run" in _refused(capsys, "--resume", str(folder), "--no-plots")
+    assert main(["--resume", str(folder), "--no-plots"]) == 0

@@ -57,7 +57,9 @@ def test_only_preset_sweeps_plan_the_extras():
     def planned(*argv):
         return _extras(build_parser().parse_args(list(argv)))
 
-    assert planned("--quick") == {"versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK}
-    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST}
-    assert planned("--no-versus", "--no-corners") == {"versus_rounds": None, "corners_largest": None}
+    assert planned("--quick") == {"versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick"}
+    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default"}
+    assert planned("--no-versus", "--no-corners", "--no-overhead") == {
+        "versus_rounds": None, "corners_largest": None, "overhead": None
+    }
     assert planned("--sizes", "5-6") is None

@@ -3,6 +3,7 @@
 import pytest
 
 from knight.check import is_tour, tour_problem
+from knight.errors import InvalidArgument
 
 
 def _valid_3x4():
@@ -66,3 +67,46 @@ def test_closed_tour_stays_closed_when_rotated_or_reversed():
     swapped = cells[:]
     swapped[0], swapped[35] = swapped[35], swapped[0]
     assert not is_tour(6, 6, swapped, closed=True)
+
+
+def test_item_11_squares_with_fractions_are_no_squares():
+    """Issue 13, item 11: int() truncated 0.9 away, so this was a tour."""
+    squares = [r * 4 + c for r, c in _valid_3x4()]
+    assert not is_tour(3, 4, [square + 0.9 for square in squares])
+    assert "is not a square" in tour_problem(3, 4, [square + 0.9 for square in squares])
+    assert not is_tour(3, 4, [float(square) for square in squares])
+
+
+@pytest.mark.parametrize("bad", ["7", None, (1, 2, 3), (1.5, 2), True, [0], b"\x01", (None, 1)])
+def test_item_11_items_that_are_not_squares_give_false(bad):
+    """Strings, None and tuples raised TypeError or ValueError before."""
+    cells = _valid_3x4()
+    assert not is_tour(3, 4, [*cells[:-1], bad])
+    assert "is not a square" in tour_problem(3, 4, [*cells[:-1], bad])
+
+
+def test_numpy_squares_are_squares():
+    import numpy as np
+
+    cells = _valid_3x4()
+    assert is_tour(3, 4, np.array(cells))
+    assert is_tour(3, 4, np.array([r * 4 + c for r, c in cells], dtype=np.int32))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((3, 4, None), "tour must be an iterable"),
+        ((0, 4, []), "rows"),
+        ((3, 4, [], "yes"), "closed must be True or False"),
+    ],
+)
+def test_arguments_that_are_not_a_board_or_a_container_are_invalid(args, message):
+    with pytest.raises(InvalidArgument, match=message):
+        is_tour(*args)
+
+
+def test_an_endless_tour_is_read_only_as_far_as_the_board():
+    import itertools
+
+    assert "more than 12 squares" in tour_problem(3, 4, itertools.count())

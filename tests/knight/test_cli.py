@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import knight
 from bench.baselines import python as naive
 from knight import cli, is_tour, validate
 
@@ -97,17 +98,31 @@ ERRORS = [
     (["solve", "5", "30", "--start", "a1"], "at most 26 columns"),
     (["solve", "5", "5", "--method", "dfs"], "unknown method 'dfs'"),
     (["solve", "5", "5", "--tiebreak", "last"], "unknown tiebreak"),
-    (["solve", "5", "5", "--budget", "0"], "budget must be >= 1"),
+    (["solve", "5", "5", "--budget", "0"], "budget must be in 1..9223372036854775807"),
     (["solve", "5", "5", "--budget", "lots"], "budget must be an integer"),
     (["solve", "50000", "50000"], "at most 2147483647"),
     (["count", "5", "5", "--start", "0,0"], "start row must be in 1..5"),
     (["exists", "0", "1"], "rows must be >= 1"),
     (["fly", "5", "5"], "invalid choice"),
     (["solve", "5"], "required"),
+    # found by the property tests: a newline typed into an argument split the error
+    (["solve", "5", "5", "x\ny"], "unrecognized arguments: x\\ny"),
+    # item 1 of issue 13: past 64 bits, where the kernels' int64 overflowed
+    (["solve", "5", "5", "--budget", "9223372036854775808"], "budget must be in 1..9223372036854775807"),
+    (["count", "5", "5", "--budget", str(2**64)], "budget must be in 1..9223372036854775807"),
+    (["count", "5", "5", "--workers", "9" * 30], "workers must be in 1..1024"),
+    (["count", "5", "5", "--depth", "9" * 30], "depth must be in 0..24"),
+    (["solve", "9" * 30, "5"], "at most 2147483647"),
+    (["solve", "5", "5", "--start", "1," + "9" * 30], "start col must be in 1..5"),
+    (["solve", "5", "5", "--budget", "9" * 5000], "budget must be an integer in 1..9223372036854775807"),
+    # item 2: a Numba typing error before
+    (["estimate", "5", "5", "--seed", "99999999999999999999999"], "seed must be in 0..4294967295"),
+    (["estimate", "5", "5", "--seed", "-1"], "seed must be in 0..4294967295"),
+    (["estimate", "5", "5", "--probes", "10000000000000000000000"], "probes must be in 1..9223372036854775807"),
 ]
 
 
-@pytest.mark.parametrize(("argv", "message"), ERRORS, ids=[" ".join(a) for a, _ in ERRORS])
+@pytest.mark.parametrize(("argv", "message"), ERRORS, ids=[" ".join(a)[:60] for a, _ in ERRORS])
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     status, text = run(*argv)
     err = capsys.readouterr().err
@@ -122,6 +137,17 @@ def test_board_too_large_for_memory_is_refused_before_allocating(monkeypatch, ca
     status, _ = run("solve", "1000", "1000")
     assert status == 2
     assert "needs about" in capsys.readouterr().err
+
+
+def test_small_boards_skip_the_memory_reading(monkeypatch):
+    # reading /proc/meminfo was 40% of a small solve; under 64 MiB it is skipped
+    def unreadable():
+        raise AssertionError("available_memory read for a small board")
+
+    monkeypatch.setattr(validate, "available_memory", unreadable)
+    validate.fits_in_memory(100, 100, "warnsdorff")
+    with pytest.raises(AssertionError):
+        validate.fits_in_memory(1000, 1000, "warnsdorff")
 
 
 def test_interrupt_exits_cleanly(monkeypatch, capsys):
@@ -165,3 +191,58 @@ def test_count_memory_estimate_covers_each_concurrent_unit(monkeypatch):
         monkeypatch.setattr(validate.os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)), raising=False)
         needed[cores] = validate.memory_needed(100, 100, "count")
     assert needed[8] > needed[1] > validate.memory_needed(100, 100, "greedy")
+
+
+class _Sink(io.TextIOBase):
+    """Output that is counted and dropped: what the CLI holds is then its own."""
+
+    def __init__(self):
+        self.characters = 0
+
+    def write(self, text):
+        self.characters += len(text)
+        return len(text)
+
+
+def test_item_9_the_json_tour_holds_little_beyond_the_search():
+    """Issue 13, item 9: the CLI turned the whole tour into Python lists (about
+    150 bytes a square) although the search needs 5. Traced (NumPy arrays
+    included), the CLI's peak must stay within 1.5x of the API's; the real
+    process's resident peak on 10^8 squares is bench/cli_memory.py's."""
+    import tracemalloc
+
+    argv = ["solve", "600", "600", "--method", "greedy", "--start", "301,301", "--tiebreak", "roth", "--json"]
+    knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")  # compile first
+    tracemalloc.start()
+    try:
+        result = knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")
+        api = tracemalloc.get_traced_memory()[1]
+        del result
+        tracemalloc.reset_peak()
+        sink = _Sink()
+        assert cli.main(argv, out=sink) == 0
+        command = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sink.characters > 600 * 600 * 8
+    assert command <= 1.5 * api, (command, api)
+
+
+def test_the_streamed_json_tour_is_the_tour():
+    out = io.StringIO()
+    assert cli.main(["solve", "90", "100", "--method", "greedy", "--json"], out=out) == 0
+    record = json.loads(out.getvalue())
+    assert record["status"] == "found" and len(record["tour"]) == 9000
+    assert is_tour(90, 100, [(r - 1, c - 1) for r, c in record["tour"]])
+
+
+def test_the_memory_check_counts_the_json_buffer(monkeypatch, capsys):
+    """Item 9: what the CLI holds besides the search is in the check."""
+    from knight import search
+
+    needed = validate.memory_needed(300, 300, "greedy")
+    monkeypatch.setattr(validate, "available_memory", lambda: needed + 1)
+    assert search.solve(300, 300, method="greedy").nodes > 0  # the API alone fits
+    assert run("solve", "300", "300", "--method", "greedy")[0] == 0
+    assert run("solve", "300", "300", "--method", "greedy", "--json")[0] == cli.EXIT_USAGE
+    assert "needs about" in capsys.readouterr().err

@@ -141,15 +141,6 @@ def test_local_cluster_gives_the_local_answer():
     assert remote.total_tours == 30 * 2 * 8
 
 
-def test_bad_scheduler_address_is_one_line_exit_2(monkeypatch, capsys):
-    pytest.importorskip("distributed")
-    monkeypatch.setattr(counting, "DASK_CONNECT_SECONDS", 1)
-    for address in ("tcp://127.0.0.1:9", "no-port-here"):
-        assert cli.main(["count", "3", "4", "--scheduler", address], out=io.StringIO()) == cli.EXIT_USAGE
-        error = capsys.readouterr().err
-        assert error.startswith("knight: error: cannot reach the Dask scheduler") and error.count("\n") == 1
-
-
 def test_count_cli_json_reports_search_and_split():
     out = io.StringIO()
     assert cli.main(["count", "5", "5", "--plain", "--depth", "2", "--json"], out=out) == 0

@@ -64,7 +64,8 @@ def test_every_dispatcher_has_the_policy_options():
     dispatchers = dict(_dispatchers())
     # the kernels the searches and counts run are among those checked
     # (knight._bits.popcount is an intrinsic: inlined into its callers)
-    assert {"knight.kernels.backtrack", "knight.count_kernels.count_subtree"} <= set(dispatchers)
+    counters = {"knight.count_kernels.count_subtree_plain", "knight.count_kernels.count_subtree_pruned"}
+    assert {"knight.kernels.backtrack", *counters} <= set(dispatchers)
     for name, dispatcher in dispatchers.items():
         options = {key: dispatcher.targetoptions.get(key) for key in policy}
         assert options == policy, name

@@ -122,7 +122,8 @@ def test_bitboard_warnsdorff_matches_array_kernel(rows, cols, closed, tiebreak):
     keys = kernels.tie_keys(rows, cols, tiebreak)
     for start in range(rows * cols):
         paths = np.zeros((2, rows * cols), dtype=np.int32)
-        array = kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[0])
+        scratch = kernels.warnsdorff_scratch(rows * cols)
+        array = kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[0], *scratch)
         bits = kernels.warnsdorff_bits(neighbours, keys, start, closed, 20_000, paths[1])
         assert array == bits
         if array[0] == kernels.FOUND:
@@ -133,3 +134,31 @@ def test_bitboard_warnsdorff_matches_array_kernel(rows, cols, closed, tiebreak):
 def test_solve_switches_kernel_at_64_squares():
     assert warnsdorff_kernel(8, 8) is kernels.warnsdorff_bits
     assert warnsdorff_kernel(5, 13) is kernels.warnsdorff
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_kernels_ignore_what_their_scratch_held(closed):
+    # search.py hands kernels scratch it allocated (and may one day reuse):
+    # whatever it held, the answer is the same
+    rows, cols = 9, 10
+    neighbours = neighbour_table(rows, cols)
+    keys = kernels.tie_keys(rows, cols, kernels.TIEBREAK_ROTH)
+    for start in (0, 37, 89):
+        answers = []
+        for garbage in (0, 0x5A):
+            scratches = [kernels.backtrack_scratch(rows * cols), kernels.warnsdorff_scratch(rows * cols),
+                         (kernels.greedy_scratch(rows * cols),)]
+            for scratch in scratches:
+                for array in scratch:
+                    array.view(np.uint8).fill(garbage)
+            paths = np.full((3, rows * cols), garbage, dtype=np.int32)
+            found = (
+                kernels.backtrack(neighbours, start, closed, 20_000, True, paths[0], *scratches[0]),
+                kernels.warnsdorff(neighbours, keys, start, closed, 20_000, paths[1], *scratches[1]),
+                kernels.greedy(rows, cols, start, kernels.TIEBREAK_ROTH, closed, 20_000, paths[2], *scratches[2]),
+            )
+            # a tour fills the path; a greedy walk fills its first nodes squares
+            walked = paths[2][: found[2][1]].tolist()
+            tours = [path.tolist() for path, answer in zip(paths, found, strict=True) if answer[0] == kernels.FOUND]
+            answers.append((found, walked, tours))
+        assert answers[0] == answers[1]

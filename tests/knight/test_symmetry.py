@@ -91,3 +91,15 @@ def test_first_tour_searches_are_not_symmetric():
     assert nodes == [41, 288, 8840, 14009]
     statuses = {knight.solve(5, 5, corner, "backtrack").status for corner in corners}
     assert statuses == {"found"}
+
+
+@pytest.mark.parametrize(
+    ("square", "message"),
+    [((9, 9), "square row must be in 0..4"), ((0, -1), "square col must be in 0..4"), ("12", "pair"), (None, "pair")],
+)
+def test_item_12_a_square_off_the_board_is_refused(square, message):
+    """Issue 13, item 12: symmetry_class(5, 5, (9, 9)) returned squares off the board."""
+    with pytest.raises(knight.InvalidArgument, match=message):
+        knight.symmetry_class(5, 5, square)
+    with pytest.raises(knight.InvalidArgument, match="rows must be >= 1"):
+        knight.symmetry_class(0, 5, (0, 0))

@@ -1,0 +1,83 @@
+"""Connecting to a Dask scheduler (``knight count --scheduler ADDRESS``).
+
+The address's form is checked before anything is imported or searched.
+The connection then has one overall deadline: Dask's own ``timeout`` bounds
+the TCP connect but not the handshake after it, so a server that accepts
+and never answers would hold the count until the peer gives up (minutes),
+and a server that answers but is not Dask makes Dask read garbage as a
+frame length ("Unable to allocate 3.07 EiB"). Both become one-line errors.
+Imports ``distributed`` only when connecting.
+"""
+
+import re
+import threading
+
+from knight.errors import InvalidArgument
+from knight.validate import shown
+
+PROTOCOLS = ("tcp", "tls", "ws", "wss")
+_ADDRESS = re.compile(
+    r"(?:(?P<protocol>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+    r":(?P<port>[0-9]{1,5})"
+)
+_FORM = f"PROTOCOL://HOST:PORT ({'|'.join(PROTOCOLS)}; e.g. tcp://10.0.0.5:8786)"
+# a cluster in this very process (LocalCluster(processes=False)): API only
+_IN_PROCESS = re.compile(r"inproc://[A-Za-z0-9._:/-]+")
+
+
+def address(text):
+    """``text`` as a scheduler address Dask accepts, or InvalidArgument."""
+    if not isinstance(text, str):
+        raise InvalidArgument(f"the scheduler address must be {_FORM}, got {shown(text)}")
+    if _IN_PROCESS.fullmatch(text.strip()):
+        return text.strip()
+    found = _ADDRESS.fullmatch(text.strip())
+    if found is None:
+        raise InvalidArgument(f"the scheduler address must be {_FORM}, got {shown(text)}")
+    protocol = found["protocol"] or "tcp"
+    if protocol not in PROTOCOLS:
+        raise InvalidArgument(f"unknown scheduler protocol {protocol!r}; the address must be {_FORM}")
+    port = int(found["port"])
+    if not 1 <= port <= 65535:
+        raise InvalidArgument(f"the scheduler port must be in 1..65535, got {port}")
+    return f"{protocol}://{found['host']}:{port}"
+
+
+def connect(text, seconds):
+    """A ``distributed.Client`` of the scheduler at ``text``, connected
+    within ``seconds`` all told, or InvalidArgument saying why not."""
+    where = address(text)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidArgument("--scheduler needs Dask: pip install 'knight[dask]'") from None
+    outcome = {}
+
+    def attempt():
+        try:
+            outcome["client"] = Client(where, timeout=seconds)
+        except BaseException as error:  # whatever a stranger's bytes make Dask raise
+            outcome["error"] = error
+
+    # a daemon thread: one that hangs in the handshake cannot keep the
+    # process alive after the error is reported
+    thread = threading.Thread(target=attempt, name="knight-dask-connect", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if "client" in outcome:
+        return outcome["client"]
+    if thread.is_alive():
+        reason = f"no answer within {seconds} s (is it a Dask scheduler?)"
+    else:
+        reason = _reason(outcome["error"])
+    raise InvalidArgument(f"cannot reach the Dask scheduler at {where!r}: {reason}")
+
+
+def _reason(error):
+    """One line on why connecting failed."""
+    if isinstance(error, (OSError, TimeoutError)):
+        text = str(error).strip()
+        return text.splitlines()[0] if text else type(error).__name__
+    # anything else (a MemoryError for a length read from a stranger's
+    # bytes, a decoding error) means the server does not speak Dask
+    return f"the server there does not answer as a Dask scheduler ({type(error).__name__})"

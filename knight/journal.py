@@ -1,0 +1,243 @@
+"""An append-only journal file: a header line saying what the file is, then
+one record per line. knight's resume files and the harness's runs.csv are
+both journals; this module is the one place that decides how such a file is
+opened, checked, locked, appended to and read back.
+
+* A file is ours only if its first line is the header we expect. Anything
+  else is refused with one line and never written to: a journal of the same
+  kind for other work (the caller's ``differs`` says how it differs), or a
+  file that is no journal of this kind at all ("my notes").
+* Every line after the header must parse as a record; one that does not is
+  refused, naming the file and the line. The one recovery: a last line
+  without its newline, cut short by a crash, is dropped (and trimmed from
+  the file before appending, once the header has shown the file is ours).
+* An open journal holds an exclusive ``flock``: a second writer is refused
+  at once, and the OS releases the lock when the holder dies, even by
+  SIGKILL.
+* Each record is flushed at once (it survives the process being killed) and
+  fsynced at most every ``SYNC_SECONDS`` (it survives the machine going
+  down, give or take that).
+* A path that cannot hold a journal (a folder, a missing parent folder, no
+  permission) is one line, before anything is written.
+"""
+
+import fcntl
+import os
+import stat
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from knight.errors import InvalidArgument
+
+SYNC_SECONDS = 1.0
+# errors a record parser raises for a line that is not a record
+MALFORMED = (ValueError, KeyError, TypeError, IndexError, AttributeError)
+# a first line longer than the header by this much is not the header: the
+# file is refused without reading the rest of it (it may be huge)
+_PEEK_BYTES = 1 << 16
+
+
+@dataclass(frozen=True)
+class Format:
+    """What a journal holds. ``kind`` names the file in messages (``a knight
+    resume file``); ``header`` is its exact first line; ``parse`` turns one
+    record line (text, no newline) into a record, raising one of
+    ``MALFORMED`` for a line that is not one; ``differs``, given the first
+    line of a file with another header, says how that journal differs (for
+    a journal of this kind made for other work) or returns None (for a file
+    that is not of this kind)."""
+
+    kind: str
+    header: str
+    parse: Callable
+    differs: Callable | None = None
+
+
+def _path(path):
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise InvalidArgument(f"a file name must be a path, got {type(path).__name__}") from None
+
+
+def _check_path(path, kind):
+    """One line on why ``path`` cannot hold a journal, before opening it."""
+    if os.path.isdir(path):
+        raise InvalidArgument(f"{path} is a folder; give a file name for {kind}")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise InvalidArgument(f"cannot create {path}: folder {parent} does not exist")
+
+
+def _os_error(path, error):
+    return InvalidArgument(f"cannot open {path}: {error.strerror or error}")
+
+
+def _records(path, format_, data):
+    """The records of a journal's bytes ``data``; InvalidArgument if its
+    header is not ``format_``'s or a line (but a torn last one) is not a
+    record. Returns ``(records, complete bytes)``."""
+    complete = data[: data.rfind(b"\n") + 1]
+    lines = complete.split(b"\n")[:-1]
+    _check_header(path, format_, lines[0] if lines else data)
+    records = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            records.append(format_.parse(line.decode("utf-8")))
+        except MALFORMED as error:
+            raise InvalidArgument(f"{path}, line {number}: not a record of {format_.kind} ({_why(error)})") from None
+    return records, complete
+
+
+def _why(error):
+    text = str(error).splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:80]
+
+
+def _check_header(path, format_, first):
+    try:
+        text = first.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text == format_.header:
+        return
+    difference = None
+    if text is not None and format_.differs is not None:
+        try:
+            difference = format_.differs(text)
+        except MALFORMED:
+            difference = None
+    if difference:
+        raise InvalidArgument(f"{path} {difference}")
+    raise InvalidArgument(f"{path} is not {format_.kind}; it is left untouched")
+
+
+def _read_all(path, format_, file):
+    """A journal's bytes, its header checked on the first bytes alone."""
+    if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+        raise InvalidArgument(f"{path} is not a regular file; give a file name for {format_.kind}")
+    data = file.read(len(format_.header.encode("utf-8")) + _PEEK_BYTES)
+    if b"\n" in data or len(data) > len(format_.header.encode("utf-8")):
+        _check_header(path, format_, data.split(b"\n", 1)[0])
+    return data + file.read()
+
+
+def check(path, kind, recognise):
+    """Before the work that decides a journal's header: InvalidArgument if
+    ``path`` cannot hold one, or holds a file whose first line
+    ``recognise`` (text -> bool) does not take for a journal of ``kind``.
+    Nothing is written; ``Journal.open`` checks it all again, and locks."""
+    path = _path(path)
+    _check_path(path, kind)
+    if not os.path.exists(path):
+        if not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+            raise InvalidArgument(f"cannot create {path}: Permission denied")
+        return path
+    if not os.path.isfile(path):
+        raise InvalidArgument(f"{path} is not a regular file; give a file name for {kind}")
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_PEEK_BYTES)
+    except OSError as error:
+        raise _os_error(path, error) from None
+    if b"\n" in head or len(head) == _PEEK_BYTES:
+        try:
+            ours = recognise(head.split(b"\n", 1)[0].decode("utf-8"))
+        except MALFORMED:
+            ours = False
+        if not ours:
+            raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
+    return path
+
+
+def read(path, format_):
+    """The records of the journal at ``path`` (no lock: for readers).
+    InvalidArgument if it cannot be read or is not ``format_``'s."""
+    path = _path(path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise InvalidArgument(f"{path} is not a regular file; give a file name for {format_.kind}")
+    try:
+        with open(path, "rb") as file:
+            data = _read_all(path, format_, file)
+    except OSError as error:
+        raise _os_error(path, error) from None
+    return _records(path, format_, data)[0]
+
+
+class Journal:
+    """An open, locked journal: ``records`` were there when it was opened;
+    ``append`` adds one line; ``appended`` counts the lines added since."""
+
+    def __init__(self, path, file, records):
+        self.path = path
+        self.records = records
+        self.appended = 0
+        self._file = file
+        self._synced = time.monotonic()
+
+    @classmethod
+    def open(cls, path, format_):
+        """Open (or create) the journal at ``path`` for appending."""
+        path = _path(path)
+        _check_path(path, format_.kind)
+        try:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
+        except OSError as error:
+            raise _os_error(path, error) from None
+        file = os.fdopen(descriptor, "r+b", buffering=0)
+        try:
+            _lock(path, file)
+            records = cls._recover(path, format_, file)
+        except BaseException:
+            file.close()
+            raise
+        return cls(path, file, records)
+
+    @staticmethod
+    def _recover(path, format_, file):
+        """Read what the file holds, check it, trim a torn last line and
+        write the header to a new file; returns the records."""
+        data = _read_all(path, format_, file)
+        header = format_.header.encode("utf-8") + b"\n"
+        if b"\n" not in data and header.startswith(data):
+            # empty, or our own header cut short by a crash
+            file.truncate(0)
+            file.write(header)
+            return []
+        records, complete = _records(path, format_, data)
+        if len(complete) < len(data):
+            file.truncate(len(complete))
+        return records
+
+    def append(self, line):
+        """Add one record line (text without its newline)."""
+        self._file.write(line.encode("utf-8") + b"\n")
+        self.appended += 1
+        if time.monotonic() - self._synced > SYNC_SECONDS:
+            self._sync()
+
+    def _sync(self):
+        os.fsync(self._file.fileno())
+        self._synced = time.monotonic()
+
+    def close(self):
+        """fsync, then close (which releases the lock)."""
+        if not self._file.closed:
+            self._sync()
+            self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _lock(path, file):
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise InvalidArgument(f"{path} is in use by another run; wait for it to finish or give another file") from None
+    except OSError as error:
+        raise InvalidArgument(f"cannot lock {path}: {error.strerror or error}") from None

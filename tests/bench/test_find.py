@@ -1,0 +1,99 @@
+"""bench-find: the bisection by speed, first with a fake timer (every
+position of the culprit, missing probes), then on a scratch repository with
+a real planted slowdown."""
+
+import math
+import shutil
+import subprocess
+
+import pytest
+
+from bench import find, revisions
+from bench.searches import Search
+
+
+def fake_probe(culprit, calls, missing=(), noise=0.0):
+    """Ratios of 1.0 before the culprit, 0.6 from it on; ``missing`` cannot run."""
+
+    def probe(index):
+        calls.append(index)
+        if index in missing:
+            return {}
+        wobble = noise * (-1) ** index
+        return {"w": (1.0 if index < culprit else 0.6) + wobble, "other": 2.0}
+
+    return probe
+
+
+@pytest.mark.parametrize("count", [2, 3, 8, 21])
+def test_every_position_of_the_culprit_is_found_in_few_probes(count):
+    for culprit in range(1, count):
+        calls = []
+        assert find.first_slower(count, fake_probe(culprit, calls), 0.25) == culprit
+        assert len(calls) == len(set(calls)) <= math.ceil(math.log2(count)) + 2
+
+
+def test_nothing_to_find_when_the_last_commit_is_not_slower():
+    calls = []
+    assert find.first_slower(10, fake_probe(99, calls, noise=0.05), 0.25) is None
+    assert calls == [0, 9]
+
+
+def test_a_fall_within_the_threshold_is_not_a_slowdown():
+    assert find.first_slower(6, fake_probe(3, []), 0.5) is None
+
+
+def test_commits_that_cannot_run_the_workload_are_stepped_over():
+    assert find.first_slower(12, fake_probe(8, [], missing={5, 6}), 0.25) == 8
+    assert find.first_slower(12, fake_probe(7, [], missing={5, 6}), 0.25) == 7
+    # the culprit could not be timed: the first slower one that could be is named
+    assert find.first_slower(12, fake_probe(6, [], missing={5, 6}), 0.25) == 7
+
+
+SMALL = Search("greedy", 400, 400, (0, 0), closed=False, budget=10**8, tiebreak="roth")
+PLANT = '''
+
+@jit
+def greedy(rows, cols, start, tiebreak, closed, budget, path):
+    # planted by tests/bench/test_find.py: the walk done twice
+    _greedy_once(rows, cols, start, tiebreak, closed, budget, path)
+    return _greedy_once(rows, cols, start, tiebreak, closed, budget, path)
+'''
+
+
+def _git(repository, *arguments):
+    subprocess.run(["git", "-C", str(repository), *arguments], check=True, capture_output=True)
+
+
+def _commit(repository, message):
+    _git(repository, "add", "-A")
+    _git(repository, "-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-q", "-m", message)
+
+
+def scratch_repository(folder):
+    """This tree's knight in a new repository: a good commit, a neutral one,
+    the planted slowdown, two more neutral ones."""
+    shutil.copytree(revisions.ROOT / "knight", folder / "knight", ignore=shutil.ignore_patterns("__pycache__"))
+    _git(folder, "init", "-q")
+    _commit(folder, "good")
+    for number, message in enumerate(["neutral 1", "plant", "neutral 2", "neutral 3"]):
+        if message == "plant":
+            kernels = folder / "knight" / "kernels.py"
+            source = kernels.read_text().replace("def greedy(", "def _greedy_once(", 1)
+            kernels.write_text(source + PLANT)
+        else:
+            (folder / f"notes-{number}.txt").write_text(message)
+        _commit(folder, message)
+    return folder
+
+
+# four probes, each a worker compiling greedy in a fresh worktree: 25 s on a calm
+# 2-core machine, 55 s under a load of 7; the fake-timer tests above cover the
+# bisection itself in every run
+@pytest.mark.slow
+def test_the_planted_slowdown_is_named(tmp_path):
+    repository = scratch_repository(tmp_path / "repo")
+    culprit = find.find("HEAD~4", "HEAD", [SMALL], rounds=3, threshold=0.25, repository=repository, say=lambda _: None)
+    subject = subprocess.run(["git", "-C", str(repository), "log", "-1", "--format=%s", culprit],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert subject == "plant"

@@ -1,0 +1,133 @@
+"""The journal under hostile files: foreign files refused and never
+written, malformed lines named, paths that cannot hold one, and the lock."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from knight import journal
+from knight.errors import InvalidArgument
+
+FORMAT = journal.Format(kind="a test journal", header="test journal v1", parse=lambda line: int(line))
+
+
+def _write(path, lines):
+    with journal.Journal.open(path, FORMAT) as file:
+        for line in lines:
+            file.append(line)
+
+
+def test_records_round_trip_and_a_torn_last_line_is_trimmed(tmp_path):
+    path = tmp_path / "j"
+    _write(path, ["1", "2"])
+    with open(path, "ab") as file:
+        file.write(b"3")  # cut short: no newline
+    assert journal.read(path, FORMAT) == [1, 2]
+    _write(path, ["4"])
+    assert path.read_text() == "test journal v1\n1\n2\n4\n"
+
+
+def test_a_torn_header_is_ours_and_restarts(tmp_path):
+    path = tmp_path / "j"
+    path.write_bytes(b"test jour")
+    _write(path, ["7"])
+    assert journal.read(path, FORMAT) == [7]
+
+
+@pytest.mark.parametrize("content", [b"my notes", b"my notes\n", b"[1,2,3]\n", b"42\n", b"\xff\xfe\x00binary", b"\n"])
+def test_a_foreign_file_is_refused_and_never_written(tmp_path, content):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    with pytest.raises(InvalidArgument, match="is not a test journal; it is left untouched"):
+        journal.Journal.open(path, FORMAT)
+    with pytest.raises(InvalidArgument, match="is not a test journal"):
+        journal.read(path, FORMAT)
+    assert path.read_bytes() == content
+
+
+def test_a_huge_foreign_file_is_refused_without_reading_it_all(tmp_path):
+    path = tmp_path / "big"
+    with open(path, "wb") as file:
+        file.truncate(2**34)  # 16 GiB, sparse: reading it whole would take minutes
+    with pytest.raises(InvalidArgument, match="is not a test journal"):
+        journal.Journal.open(path, FORMAT)
+
+
+@pytest.mark.parametrize("line", ["x", "", "1.5", "[1]"])
+def test_a_bad_line_in_the_middle_names_file_and_line(tmp_path, line):
+    path = tmp_path / "j"
+    path.write_text(f"test journal v1\n1\n{line}\n3\n")
+    before = path.read_bytes()
+    with pytest.raises(InvalidArgument, match=r"j, line 3: not a record of a test journal"):
+        journal.Journal.open(path, FORMAT)
+    assert path.read_bytes() == before
+
+
+def test_a_journal_of_the_same_kind_for_other_work_says_how_it_differs(tmp_path):
+    differs = journal.Format(
+        kind="a test journal",
+        header="test journal v2",
+        parse=int,
+        differs=lambda line: "is for version 1" if line == "test journal v1" else None,
+    )
+    path = tmp_path / "j"
+    _write(path, ["1"])
+    with pytest.raises(InvalidArgument, match="j is for version 1"):
+        journal.Journal.open(path, differs)
+
+
+def test_paths_that_cannot_hold_a_journal(tmp_path):
+    with pytest.raises(InvalidArgument, match="is a folder"):
+        journal.Journal.open(tmp_path, FORMAT)
+    with pytest.raises(InvalidArgument, match="does not exist"):
+        journal.Journal.open(tmp_path / "missing" / "j", FORMAT)
+    with pytest.raises(InvalidArgument, match="not a regular file"):
+        journal.Journal.open("/dev/null", FORMAT)
+    with pytest.raises(InvalidArgument, match="must be a path"):
+        journal.Journal.open(42, FORMAT)
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(InvalidArgument, match="not a regular file"):
+        journal.read(tmp_path / "fifo", FORMAT)
+
+
+def test_an_unwritable_place_is_one_line(unwritable_folder):
+    with pytest.raises(InvalidArgument, match=r"cannot open .*: (Permission denied|Read-only file system)"):
+        journal.Journal.open(unwritable_folder / "j", FORMAT)
+
+
+def test_a_second_writer_is_refused_at_once(tmp_path):
+    path = tmp_path / "j"
+    with journal.Journal.open(path, FORMAT) as first:
+        first.append("1")
+        # flock locks belong to an open file description: a second open
+        # conflicts even in the same process
+        with pytest.raises(InvalidArgument, match="is in use by another run"):
+            journal.Journal.open(path, FORMAT)
+    _write(path, ["2"])  # closed: free again
+    assert journal.read(path, FORMAT) == [1, 2]
+
+
+def test_the_lock_dies_with_its_process(tmp_path):
+    path = tmp_path / "j"
+    code = textwrap.dedent(f"""
+        import os, sys
+        from knight import journal
+        file = journal.Journal.open({str(path)!r}, journal.Format("a test journal", "test journal v1", int))
+        print("locked", flush=True)
+        sys.stdin.read()
+    """)
+    with subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as holder:
+        try:
+            assert holder.stdout.readline() == "locked\n"
+            with pytest.raises(InvalidArgument, match="in use"):
+                journal.Journal.open(path, FORMAT)
+        finally:
+            holder.kill()  # SIGKILL: no chance to unlock; the OS must
+            holder.wait(timeout=30)
+    _write(path, ["5"])
+    assert journal.read(path, FORMAT) == [5]

@@ -1,0 +1,131 @@
+"""Resume files under hostile conditions (issue 13, items 4 to 8): paths
+that cannot hold one, files that are not one, records that do not parse,
+another budget, and two counts at once. Each ends in one line and exit
+status 2, and no file the count did not write is ever changed."""
+
+import io
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from knight import cli
+from knight.unit_store import UnitStore
+
+
+def _count(*argv):
+    out = io.StringIO()
+    return cli.main(["count", "3", "4", "--depth", "2", *argv], out=out), out.getvalue()
+
+
+def _refused(capsys, *argv):
+    status, out = _count(*argv)
+    error = capsys.readouterr().err
+    assert status == cli.EXIT_USAGE and out == "", error
+    assert error.startswith("knight: error: ") and error.count("\n") == 1 and "Traceback" not in error
+    return error
+
+
+@pytest.fixture
+def resume_file(tmp_path, capsys):
+    """A finished resume file of ``count 3 4 --depth 2``."""
+    path = tmp_path / "units.jsonl"
+    assert _count("--resume", str(path))[0] == 0
+    capsys.readouterr()
+    return path
+
+
+def test_item_4_paths_that_cannot_hold_a_resume_file(tmp_path, capsys, unwritable_folder, monkeypatch):
+    assert "is a folder" in _refused(capsys, "--resume", str(tmp_path))
+    assert "does not exist" in _refused(capsys, "--resume", str(tmp_path / "no" / "such" / "file"))
+    assert "Permission denied" in _refused(capsys, "--resume", str(unwritable_folder / "units.jsonl"))
+    monkeypatch.chdir(unwritable_folder)  # a relative path in a read-only working folder
+    assert "Permission denied" in _refused(capsys, "--resume", "units.jsonl")
+
+
+@pytest.mark.parametrize("content", ["my notes", "my notes\n", "[1,2,3]\n", "42\n", "null\n", '{"rows": 3}\n'])
+def test_item_5_and_6_a_file_that_is_not_a_resume_file_is_never_written(tmp_path, capsys, content):
+    path = tmp_path / "notes.txt"
+    path.write_text(content)
+    assert "is not a knight resume file; it is left untouched" in _refused(capsys, "--resume", str(path))
+    assert path.read_text() == content
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "garbage",
+        "[1,2,3]",
+        '{"unit": 0, "status": 0, "tours": 1}',
+        '{"unit": "0", "status": 0, "tours": 1, "nodes": 2}',
+        '{"unit": 0, "status": 0, "tours": -1, "nodes": 2}',
+        '{"unit": 0, "status": true, "tours": 1, "nodes": 2}',
+        '{"unit": 999999, "status": 0, "tours": 1, "nodes": 2}',
+        '{"unit": 0.5, "status": 0, "tours": 1, "nodes": 2}',
+    ],
+)
+def test_item_5_a_malformed_record_names_the_file_and_line(resume_file, capsys, line):
+    lines = resume_file.read_text().splitlines()
+    lines.insert(2, line)
+    resume_file.write_text("\n".join(lines) + "\n")
+    before = resume_file.read_bytes()
+    error = _refused(capsys, "--resume", str(resume_file))
+    assert f"{resume_file}, line 3: not a record of a knight resume file" in error
+    assert resume_file.read_bytes() == before
+
+
+def test_item_5_a_torn_last_line_is_the_one_recovery(resume_file, capsys):
+    records = resume_file.read_text().splitlines()
+    resume_file.write_text("\n".join(records[:-1]) + "\n" + records[-1][:7])
+    status, out = _count("--resume", str(resume_file), "--json")
+    assert status == 0 and json.loads(out)["tours"] == 16
+    # the torn unit ran again and was recorded once, whole
+    units = [json.loads(line)["unit"] for line in resume_file.read_text().splitlines()[1:]]
+    assert sorted(units) == sorted(json.loads(line)["unit"] for line in records[1:])
+
+
+def test_item_7_the_budget_is_part_of_the_identity(tmp_path, capsys):
+    path = tmp_path / "units.jsonl"
+    assert _count("--budget", "5", "--resume", str(path))[0] == 0
+    capsys.readouterr()
+    error = _refused(capsys, "--resume", str(path))
+    assert "records a different count: budget 5 (now 1000000000000)" in error
+
+
+def test_item_8_a_second_count_on_the_same_file_is_refused(resume_file, capsys):
+    header = json.loads(resume_file.read_text().splitlines()[0])
+    header.pop("file")
+    store = UnitStore.open(resume_file, header)  # a count in progress holds the file
+    try:
+        before = resume_file.read_bytes()
+        assert "is in use by another run" in _refused(capsys, "--resume", str(resume_file))
+        assert resume_file.read_bytes() == before
+    finally:
+        store.close()
+    assert _count("--resume", str(resume_file))[0] == 0  # free once the first is done
+
+
+def test_item_8_two_processes(tmp_path):
+    """Two real counts resuming from one file: the second is refused at
+    once while the first runs; killing the first (SIGKILL: no chance to
+    unlock) frees the file."""
+    path = tmp_path / "units.jsonl"
+    # a cut at depth 2: planned in a moment, then a few big units (seconds)
+    argv = [sys.executable, "-m", "knight", "count", "6", "6", "--depth", "2", "--workers", "1", "--resume", str(path)]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as first:
+        deadline = time.monotonic() + 60
+        while (not path.exists() or b"\n" not in path.read_bytes()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        second = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        running = first.poll() is None
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=30)
+    assert running, "the first count ended before the second was tried"
+    assert second.returncode == 2 and second.stderr.count("\n") == 1
+    assert "is in use by another run" in second.stderr
+    header = json.loads(path.read_text().splitlines()[0])
+    header.pop("file")
+    UnitStore.open(path, header).close()  # free again

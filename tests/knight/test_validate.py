@@ -1,0 +1,58 @@
+"""Argument checks: ranges named in one-line messages, whatever the value."""
+
+import numpy as np
+import pytest
+
+from knight import validate
+from knight.errors import InvalidArgument
+
+
+@pytest.mark.parametrize("value", [2**63, 2**100, -(2**70), 0])
+def test_budgets_must_fit_the_kernels_int64(value):
+    with pytest.raises(InvalidArgument, match=r"budget must be in 1\.\.9223372036854775807"):
+        validate.budget(value, None)
+    assert validate.budget(2**63 - 1, None) == 2**63 - 1
+
+
+def test_seeds_are_what_numpy_takes():
+    assert validate.seed(2**32 - 1) == 2**32 - 1
+    for value in (-1, 2**32, 10**30):
+        with pytest.raises(InvalidArgument, match=r"seed must be in 0\.\.4294967295"):
+            validate.seed(value)
+
+
+@pytest.mark.parametrize("value", [1.0, "3", None, True, np.float64(2), [1]])
+def test_non_integers_are_refused(value):
+    with pytest.raises(InvalidArgument, match="must be an integer"):
+        validate.integer(value, "depth", minimum=0)
+
+
+def test_numpy_integers_are_integers():
+    assert validate.integer(np.int64(5), "rows", minimum=1) == 5
+
+
+def test_long_values_are_cut_short_in_messages():
+    with pytest.raises(InvalidArgument) as error:
+        validate.integer_text("9" * 100_000, "budget", maximum=validate.MAX_INT64)
+    assert len(str(error.value)) < 200
+
+
+def test_messages_are_one_line_whatever_they_quote():
+    assert validate.one_line("a\nb\x00c é") == "a\\nb\\x00c é"
+
+
+@pytest.mark.parametrize("value", [True, False, 1, 0, np.bool_(True)])
+def test_flags(value):
+    assert validate.flag(value, "closed") is bool(value)
+
+
+@pytest.mark.parametrize("value", ["yes", 2, None, np.array([1, 0]), 0.5])
+def test_non_flags_are_refused(value):
+    with pytest.raises(InvalidArgument, match="closed must be True or False"):
+        validate.flag(value, "closed")
+
+
+@pytest.mark.parametrize("value", [["greedy"], None, np.array(["a", "b"]), 3])
+def test_choices_must_be_one_of_the_names(value):
+    with pytest.raises(InvalidArgument, match="unknown method"):
+        validate.choice(value, "method", validate.METHODS)

@@ -306,6 +306,10 @@ def test_resume_refuses_other_files(tmp_path):
     with pytest.raises(InvalidArgument, match="different count"):
         _dp(4, 5, closed=True, resume=path)
     assert not os.path.exists(f"{path}.tmp")
+    with pytest.raises(InvalidArgument, match="folder"):
+        _dp(4, 5, resume=tmp_path)
+    with pytest.raises(InvalidArgument, match="no such folder"):
+        _dp(4, 5, resume=tmp_path / "missing" / "4x5.npz")
 
 
 # --- the command line ---

@@ -54,7 +54,7 @@ def _plain_count_options(knight):
     import inspect
 
     accepted = inspect.signature(knight.count_tours).parameters
-    wanted = {"pruned": False, "symmetry": False, "depth": 0, "workers": 1}
+    wanted = {"method": "dfs", "pruned": False, "symmetry": False, "depth": 0, "workers": 1}
     return {name: value for name, value in wanted.items() if name in accepted}
 
 

@@ -82,6 +82,11 @@ def build_parser():
     count.add_argument("--workers", help="local threads; default every core")
     count.add_argument("--scheduler", help="run the work units on the Dask cluster at this address (tcp://HOST:PORT)")
     count.add_argument("--resume", metavar="FILE", help="record finished work units in FILE; skip those already there")
+    count.add_argument(
+        "--method",
+        help="dfs (enumerate: the search the benchmark measures) | dp (frontier dynamic program, no enumeration) "
+        "| auto; default auto: the one expected to finish first on this board",
+    )
     _json_arg(count)
 
     estimate = commands.add_parser(
@@ -212,8 +217,9 @@ def run_count(args, out):
         workers=workers,
         scheduler=args.scheduler,
         resume=args.resume,
+        method=args.method,
     )
-    if rows * cols > PROJECT_COUNTS_ABOVE:
+    if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
     try:
         counted = _count_with_progress(counting.run, job)
@@ -224,6 +230,8 @@ def run_count(args, out):
                 file=sys.stderr,
             )
         raise
+    if counted.method == "dp":
+        return _print_dp_count(counted, start, args.json, out)
     if args.json:
         record = _json_head(rows, cols, counted.closed, start, budget=counted.budget)
         if start is None:
@@ -232,16 +240,38 @@ def run_count(args, out):
         record.update(_fields(counted, "pruned", "depth", "units", "complete", "seconds"))
         _print_json(record, out)
         return 0
-    if start is None:
-        width = max(len(str(value)) for value in counted.tours.flat)
-        for line in counted.tours:
-            print(" ".join(f"{value:>{width}}" for value in line), file=out)
+    _print_grid(counted, start, out)
     kind = "closed" if counted.closed else "open"
     note = "" if counted.complete else " (lower bound: a search hit its budget)"
     search = "pruned" if counted.pruned else "plain"
     print(f"tours    {counted.total_tours} directed {kind} tours{note}", file=out)
     print(f"nodes    {counted.total_nodes} ({search} search)", file=out)
     print(f"units    {counted.units} work units, cut at depth {counted.depth}", file=out)
+    print(f"seconds  {counted.seconds:.3f}", file=out)
+    return 0
+
+
+def _print_grid(counted, start, out):
+    if start is None:
+        width = max(len(str(value)) for value in counted.tours.flat)
+        for line in counted.tours:
+            print(" ".join(f"{value:>{width}}" for value in line), file=out)
+
+
+def _print_dp_count(counted, start, as_json, out):
+    if as_json:
+        record = _json_head(counted.rows, counted.cols, counted.closed, start, method="dp")
+        if start is None:
+            record["grid"] = counted.tours.tolist()
+        record.update(tours=counted.total_tours)
+        record.update(_fields(counted, "states_peak", "transitions", "merges", "runs", "complete", "seconds"))
+        _print_json(record, out)
+        return 0
+    _print_grid(counted, start, out)
+    kind = "closed" if counted.closed else "open"
+    print(f"tours    {counted.total_tours} directed {kind} tours", file=out)
+    print(f"states   {counted.states_peak} at the peak (frontier dynamic program)", file=out)
+    print(f"work     {counted.transitions} transitions, {counted.merges} merged, in {counted.runs} runs", file=out)
     print(f"seconds  {counted.seconds:.3f}", file=out)
     return 0
 
@@ -270,14 +300,25 @@ def _count_with_progress(run, job):
         return run(job)
     from tqdm import tqdm
 
-    with tqdm(unit="unit", file=sys.stderr, leave=False) as bar:
+    # the DFS reports work units; the DP reports steps and its table's size
+    unit = "step" if job.method == "dp" else "unit"
+    with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
-        def progress(done, total):
+        def progress(done, total, held=None):
             bar.total = total
             bar.n = done
+            if held is not None:
+                bar.set_postfix_str(f"{held:,} states, peak memory {_peak_memory_mib():,} MiB", refresh=False)
             bar.refresh()
 
         return run(job, progress)
+
+
+def _peak_memory_mib():
+    import resource
+
+    # ru_maxrss is in KiB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 def run_estimate(args, out):
@@ -290,7 +331,8 @@ def run_estimate(args, out):
     from knight import counting
     from knight.estimate import estimate_count
 
-    guess = estimate_count(counting.prepare(rows, cols, start, args.closed), probes, seed)
+    # it estimates the DFS's tree, whichever engine a count would pick
+    guess = estimate_count(counting.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))

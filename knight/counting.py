@@ -120,14 +120,20 @@ class Tally:
     seconds: float
     depth: int = 0
     units: int = 0
+    work: dict | None = None  # an engine's own measures of work, as Count fields
 
 
-def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, method="dfs", pruned=True,
+def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, method=None, pruned=True,
                 symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
 
-    ``method`` names the engine (``ENGINES``; ``dfs``: exhaustive search).
+    ``method`` names the engine (``ENGINES``): ``dfs``, the exhaustive
+    search described below, or ``dp``, the frontier dynamic program of
+    ``knight.frontier`` (same counts, no enumeration; it takes ``start``,
+    ``closed``, ``resume`` and ``progress``, called with ``(steps done,
+    steps in all, states held)``). None or ``auto``: the one expected to
+    finish first on this board (``choose_method``).
     ``pruned`` cuts branches that provably cannot finish a tour (same
     counts, far fewer nodes); ``symmetry`` searches one start per class of
     symmetric squares. The search is split into work units at ``depth``
@@ -146,16 +152,22 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     return run(job, progress)
 
 
-def prepare(rows, cols, start=None, closed=False, budget=None, *, method="dfs", pruned=True, symmetry=True,
+def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, pruned=True, symmetry=True,
             depth=None, workers=None, scheduler=None, resume=None):
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
     its starts: the ``Job`` that ``run`` counts."""
     rows, cols = validate.board(rows, cols)
-    budget = validate.budget(budget, DEFAULT_COUNT_BUDGET)
-    method = validate.choice(method, "count method", tuple(ENGINES))
     closed, pruned, symmetry = (validate.flag(value, name) for value, name in
                                 ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
+    method = choose_method(rows, cols, method, pruned=pruned, symmetry=symmetry, depth=depth, workers=workers,
+                           scheduler=scheduler, budget=budget)
+    # the DP places no nodes: it has no budget
+    budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
+    from knight import frontier
+
+    if method == "dp":
+        frontier.check_fits(rows, cols, validate.available_memory())
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
@@ -166,7 +178,7 @@ def prepare(rows, cols, start=None, closed=False, budget=None, *, method="dfs", 
     if resume is not None:
         # a path that cannot be one, or a stranger's file, is refused before
         # the minutes of planning; the lock and the count's header after
-        resume = UnitStore.check(resume)
+        resume = frontier.Checkpoint.check(resume) if method == "dp" else UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     return Job(
         rows,
@@ -189,7 +201,9 @@ def run(job, progress=None):
     symmetry class given its representative's tours."""
     tally = ENGINES[job.method](job, progress)
     n = job.rows * job.cols
-    tours = np.zeros(n, dtype=np.int64)
+    # the DP counts past int64 on long boards: Python integers then
+    big = any(value >= 2**63 for value in tally.tours.values())
+    tours = np.zeros(n, dtype=object if big else np.int64)
     nodes = np.zeros(n, dtype=np.int64)
     for searched, members in job.starts.classes.items():
         tours[members] = tally.tours[searched]
@@ -201,7 +215,7 @@ def run(job, progress=None):
         tours, nodes = int(tours[square]), int(nodes[square])
     complete = all(tally.complete.values())
     return Count(job.rows, job.cols, job.start, job.closed, job.budget, tours, nodes, complete, tally.seconds,
-                 pruned=job.pruned, depth=tally.depth, units=tally.units)
+                 pruned=job.pruned, depth=tally.depth, units=tally.units, method=job.method, **(tally.work or {}))
 
 
 def count_by_dfs(job, progress=None):
@@ -227,9 +241,59 @@ def count_by_dfs(job, progress=None):
     return totals(plan_, results, time.perf_counter() - began)
 
 
+def count_by_dp(job, progress=None):
+    """The frontier dynamic program's engine (``knight.frontier``)."""
+    from knight import frontier
+
+    return frontier.count_job(job, progress)
+
+
 # the engines ``count_tours(method=...)`` can run: each takes a ``Job`` and
 # an optional progress callback and returns a ``Tally``
-ENGINES = {"dfs": count_by_dfs}
+ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
+
+# Measured crossover (grids, 2-core machine, 2026-11-30, medians under
+# load; docs/counting-dp.md): the DFS finishes first up to 20 squares on
+# boards with a side of 3 or 4 (4x5: a tie; 4x6, 3x10: the DP), and up to
+# 40 squares with both sides 5 or more (5x7: DFS 1.2 s, DP 12.6 s; 6x6:
+# DFS about 1.5 s, DP over a minute); past those the DFS's tree grows by
+# a factor per column and the DP's work only linearly.
+DFS_SQUARES_AT_MOST = 40
+DFS_NARROW_SQUARES_AT_MOST = 20
+
+
+def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
+                  scheduler=None, budget=None):
+    """The engine for a count: ``method`` checked, or (None, ``auto``) the
+    one expected to finish first. Options only the DFS has are refused
+    with ``dp``, and make ``auto`` pick the DFS."""
+    method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
+    dfs_only = {
+        "plain (pruned=False)": not pruned,
+        "symmetry=False": not symmetry,
+        "depth": depth is not None,
+        "workers": workers is not None,
+        "scheduler": scheduler is not None,
+        "budget": budget is not None,
+    }
+    asked = [name for name, given in dfs_only.items() if given]
+    if method == "dp" and asked:
+        them = "it" if len(asked) == 1 else "them"
+        raise InvalidArgument(f"{', '.join(asked)}: only the dfs count takes {them}, not --method dp")
+    if method != "auto":
+        return method
+    if asked:
+        return "dfs"
+    limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
+    if rows * cols <= limit:
+        return "dfs"
+    from knight import frontier
+
+    try:
+        frontier.check_fits(rows, cols, validate.available_memory())
+    except InvalidArgument:
+        return "dfs"  # slow, but the DP could not run at all
+    return "dp"
 
 
 def count_unit(rows, cols, closed, pruned, budget, prefix, stop=None):

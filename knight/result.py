@@ -53,6 +53,14 @@ class Count:
     not searched from shows 0 nodes. ``pruned``: the search cut branches
     that cannot finish a tour; ``depth`` and ``units``: the split into work
     units (see ``knight.counting``).
+
+    ``method`` is the engine: ``dfs`` (the search above) or ``dp`` (the
+    frontier dynamic program, ``knight.frontier``), which places no nodes
+    (``nodes`` is 0) and reports its own work instead: ``states_peak``,
+    the most frontier states its table held after a step; ``transitions``,
+    successor states emitted into the table (a hash insertion each);
+    ``merges``, those that landed on a state already there; ``runs``, DP
+    runs (one per symmetry class of starts, or one for closed tours).
     """
 
     rows: int
@@ -67,6 +75,11 @@ class Count:
     pruned: bool = False
     depth: int = 0
     units: int = 0
+    method: str = "dfs"
+    states_peak: int = 0
+    transitions: int = 0
+    merges: int = 0
+    runs: int = 0
 
     @property
     def total_tours(self):

@@ -218,5 +218,5 @@ def test_stopping_one_count_leaves_a_concurrent_count_alone():
 
 
 def test_an_unknown_count_method_is_refused_in_one_line():
-    with pytest.raises(InvalidArgument, match="unknown count method 'nope'; choose one of dfs"):
+    with pytest.raises(InvalidArgument, match="unknown count method 'nope'; choose one of auto, dfs, dp"):
         count_tours(3, 4, method="nope")

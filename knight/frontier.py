@@ -1,0 +1,466 @@
+"""The frontier dynamic program's driver: plan the square order, build the
+arrays each step's kernel trusts, run the steps, add up the answer.
+
+It validates nothing itself (``knight.counting.prepare`` does). What the
+DP computes, and why it is exact, is in ``knight.frontier_kernels`` and
+``docs/counting-dp.md``.
+
+Counts in knight's convention (directed tours, as the DFS counts them):
+
+* open, from one start ``s``: undirected Hamiltonian paths with ``s`` as an
+  end (each is one directed tour starting at ``s``), from a DP in which
+  ``s`` is forced to be a tour end;
+* open, every start: the same per symmetry class (colour parity zeroes the
+  minority colour of an odd board without a run);
+* closed: every start has twice the number of undirected Hamiltonian
+  cycles (one cycle, two directions), from one DP.
+"""
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from knight import frontier_kernels
+from knight.board import neighbour_table
+from knight.errors import InvalidArgument
+
+MAX_SLOTS = frontier_kernels.MAX_SLOTS
+
+# a table entry: the dense arrays (key, count: 24 bytes) plus the next
+# step's hash table at a load of 1/4..1/2 (48..96 bytes), plus the dense
+# copy made from it: bytes per state held at the peak, with margin
+BYTES_PER_STATE = 128
+_MIN_CAPACITY_BITS = 10
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The DP's plan for one board: squares in insertion order and, for
+    each step, the slot arrays the kernel reads."""
+
+    rows: int
+    cols: int
+    order: list
+    old_sizes: list
+    neighbour_slots: list
+    kept_slots: list
+    leaving_slots: list
+    stays: list
+    frontiers: list  # the squares on the frontier after each step
+    remaining: list  # per step, per square on the next frontier: neighbours still to come
+    leave_step: dict
+
+    @property
+    def widest(self):
+        return max(len(f) for f in self.frontiers) if self.frontiers else 0
+
+
+def column_order(rows, cols, within=None):
+    """Column by column across the short side: a knight moves one or two
+    columns, so a square leaves the frontier about two columns after it
+    came, and the frontier spans about 2 x short side + 1 squares.
+    ``within(c)``: the order of the short side's cells in column ``c``."""
+    short, long = min(rows, cols), max(rows, cols)
+    within = within or (lambda c: range(short))
+    if rows <= cols:
+        return [r * cols + c for c in range(long) for r in within(c)]
+    return [r * cols + c for r in range(long) for c in within(r)]
+
+
+def schedule(rows, cols, order=None):
+    """The step arrays for inserting the squares in ``order`` (default
+    ``column_order``)."""
+    if order is None:
+        order = column_order(rows, cols)
+    table = neighbour_table(rows, cols)
+    position = {square: step for step, square in enumerate(order)}
+    neighbours = {square: [int(n) for n in table[square] if n >= 0] for square in order}
+    leave_step = {
+        square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order
+    }
+    frontier = []
+    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers, remaining = [], [], [], [], [], [], []
+    for step, square in enumerate(order):
+        slot_of = {s: i for i, s in enumerate(frontier)}
+        old_sizes.append(len(frontier))
+        earlier = [slot_of[n] for n in neighbours[square] if position[n] < step]
+        neighbour_slots.append(np.array(sorted(earlier), dtype=np.intp))
+        kept = [i for i, s in enumerate(frontier) if leave_step[s] != step]
+        leaving_slots.append(np.array([i for i, s in enumerate(frontier) if leave_step[s] == step], dtype=np.intp))
+        kept_slots.append(np.array(kept, dtype=np.intp))
+        stays.append(leave_step[square] > step)
+        frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
+        frontiers.append(list(frontier))
+        later = [sum(1 for n in neighbours[s] if position[n] > step) for s in frontier]
+        remaining.append(np.array(later, dtype=np.uint8))
+    return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
+                    remaining, leave_step)
+
+
+# Peak states held by one open run with no forced end (the heaviest kind),
+# measured on long boards of each short side (2026-11-30): 3 x 40: 2,152;
+# 4 x 40: 19,583; 5 x 8 and 5 x 10: 714,380 and 981,755; 6 x 6: 5,644,449
+# (6 x 8: more, see docs/counting-dp.md); 7 x 7 passed 68 million at step
+# 30 of 49 and was still growing. Rounded up: the basis of the memory
+# projection. Past the last entry, growth per extra row is extrapolated.
+_MEASURED_PEAK_STATES = {1: 1, 2: 4, 3: 3_000, 4: 25_000, 5: 1_500_000, 6: 30_000_000, 7: 300_000_000}
+_GROWTH_PER_ROW = 10
+
+
+def projected_peak_states(rows, cols):
+    short = min(rows, cols)
+    known = max(_MEASURED_PEAK_STATES)
+    if short <= known:
+        return _MEASURED_PEAK_STATES[short]
+    return _MEASURED_PEAK_STATES[known] * _GROWTH_PER_ROW ** (short - known)
+
+
+def memory_needed(rows, cols):
+    """Projected peak bytes of the DP's tables on ``rows x cols``."""
+    return projected_peak_states(rows, cols) * BYTES_PER_STATE
+
+
+def widest_frontier(rows, cols):
+    """The most squares on the frontier at once. It is reached within the
+    first few columns, so a board cut to 8 columns of its long side has the
+    same (and its schedule costs nothing on a very long board)."""
+    short, long = min(rows, cols), min(max(rows, cols), 8)
+    return schedule(short, long).widest
+
+
+def check_fits(rows, cols, available):
+    """Refuse, before allocating, a board the DP cannot hold: a frontier
+    wider than one key, or a projected peak table past ``available``."""
+    widest = widest_frontier(rows, cols)
+    if widest > MAX_SLOTS:
+        raise InvalidArgument(
+            f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
+        )
+    needed = memory_needed(rows, cols)
+    if needed > available:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
+            f"(~{projected_peak_states(rows, cols):.2g} states), but only {available / 2**30:.1f} GiB is available"
+        )
+
+
+@dataclass
+class Work:
+    """The DP's measure of work, per step: states held after the step,
+    successors emitted (each one a hash insertion), of which merged into an
+    existing state, and attempts that died."""
+
+    held: list = field(default_factory=list)
+    emitted: list = field(default_factory=list)
+    merged: list = field(default_factory=list)
+    dead: list = field(default_factory=list)
+
+    def add(self, other):
+        for name in ("held", "emitted", "merged", "dead"):
+            getattr(self, name).extend(getattr(other, name))
+
+    @property
+    def states_peak(self):
+        return max(self.held, default=0)
+
+    @property
+    def transitions(self):
+        return int(sum(self.emitted))
+
+    @property
+    def merges(self):
+        return int(sum(self.merged))
+
+
+def _capacity_bits(expected):
+    bits = _MIN_CAPACITY_BITS
+    # room for the expected states at a load of at most 1/2
+    while (1 << bits) < 2 * expected:
+        bits += 1
+    return bits
+
+
+# counts start in two 64-bit limbs; a count that outgrows them runs again
+# with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
+FIRST_LIMBS = 2
+MAX_LIMBS = 16
+
+
+class _CountTooWide(Exception):
+    pass
+
+
+def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
+    """One DP over ``plan`` (a ``Schedule``): the number of undirected
+    Hamiltonian paths (open; with ``forced``, those with that square as an
+    end) or cycles (closed). Returns ``(count, work)``.
+
+    ``state``, to resume: ``(step, keys, counts, completed)`` as
+    ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
+    called after each step (checkpoints); ``progress(step, steps, held)``
+    too. A count past its limbs runs again (from ``state``, or from the
+    start) with twice as many; past ``max_limbs`` it is an
+    ``OverflowError``.
+    """
+    if state is None:
+        keys = np.zeros(1, dtype=np.uint64)
+        counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
+        counts[0, 0] = 1
+        state = (0, keys, counts, 0)
+    while True:
+        try:
+            return _run(plan, closed, forced, progress, state, on_step)
+        except _CountTooWide as error:
+            first, keys, counts, completed = state
+            limbs = 2 * counts.shape[1]
+            if limbs > max_limbs:
+                raise OverflowError(
+                    f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {error}: "
+                    f"the dp carries at most {64 * max_limbs}-bit counts"
+                ) from None
+            wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+            wider[:, : counts.shape[1]] = counts
+            state = (first, keys, wider, completed)
+
+
+def _run(plan, closed, forced, progress, state, on_step):
+    work = Work()
+    first, keys, counts, completed = state
+    terminals = 0 if closed else 2
+    steps = len(plan.order)
+    ratio = 4.0
+    for step in range(first, steps):
+        square = plan.order[step]
+        old = plan.frontiers[step - 1] if step else []
+        forced_slot = -1
+        allowed = terminals
+        if forced is not None:
+            forced_slot = old.index(forced) if forced in old else -1
+            # one tour end is the forced square's: another may go before it
+            allowed = 2 if plan.leave_step[forced] <= step else 1
+        expected = int(keys.shape[0] * ratio) + 1
+        new_keys, new_counts, found, emitted, dead, overflow = frontier_kernels.frontier_step(
+            keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
+            plan.leaving_slots[step], plan.stays[step], forced_slot, square == forced, allowed,
+            step == steps - 1, bool(closed), _capacity_bits(expected), plan.remaining[step],
+            plan.frontiers[step].index(forced) if forced in plan.frontiers[step] else -1,
+        )
+        limbs = counts.shape[1]
+        if overflow:
+            raise _CountTooWide(step)
+        completed += sum(int(found[limb]) << (64 * limb) for limb in range(limbs))
+        if completed >= 2 ** (64 * limbs):
+            raise _CountTooWide(step)
+        if keys.shape[0]:
+            ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
+        keys, counts = new_keys, new_counts
+        work.held.append(int(keys.shape[0]))
+        work.emitted.append(int(emitted))
+        work.merged.append(int(emitted) - int(keys.shape[0]))
+        work.dead.append(int(dead))
+        if on_step is not None:
+            on_step(step + 1, keys, counts, completed)
+        if progress is not None:
+            progress(step + 1, steps, int(keys.shape[0]))
+    return completed, work
+
+
+def count_job(job, progress=None):
+    """The DP engine of ``knight.counting``: directed tours per searched
+    start of ``job`` (a ``counting.Job``, validated and its starts
+    planned), as a ``counting.Tally`` whose ``work`` holds the DP's
+    measures. ``progress(done, total, held)`` counts steps over every run;
+    ``job.resume`` names a checkpoint file."""
+    from knight.counting import Tally
+
+    compile_kernels()  # before the clock starts
+    began = time.perf_counter()
+    rows, cols, closed = job.rows, job.cols, job.closed
+    squares = rows * cols
+    classes = list(job.starts.classes)
+    if squares == 1:
+        # one square: the empty walk is the open tour, and (as the DFS
+        # counts it) no closed tour: there is no move back to the start
+        runs = {}
+        fixed = {s: 0 if closed else 1 for s in classes}
+    elif closed:
+        # every start of a closed tour has the same count: one run
+        runs = {None: classes}
+        fixed = {}
+    else:
+        # a tour of an odd number of squares starts on the corner's colour
+        # (knight.theory): no run for the other one
+        runs = {s: [s] for s in job.starts.searched(pruned=True)}
+        fixed = {s: 0 for s in classes if s in job.starts.excluded}
+    wanted = range(squares) if job.start is None else [job.start[0] * cols + job.start[1]]
+    store = None if job.resume is None else Checkpoint.open(job.resume, rows, cols, closed, wanted)
+    plan = schedule(rows, cols) if runs else None
+    steps = len(plan.order) if plan else 0
+    total_steps = steps * len(runs)
+    tours = dict(fixed)
+    work = Work()
+    for done_runs, (forced, members) in enumerate(runs.items()):
+        key = -1 if forced is None else forced
+        if store is not None and key in store.finished:
+            found = store.finished[key]
+            if progress is not None:
+                progress((done_runs + 1) * steps, total_steps, 0)
+        else:
+            def step_progress(step, _steps, held, offset=done_runs * steps):
+                if progress is not None:
+                    progress(offset + step, total_steps, held)
+
+            resume_state = store.resume_state(key) if store is not None else None
+            on_step = store.saver(key) if store is not None else None
+            found, run_work = run(plan, closed, forced, step_progress, resume_state, on_step)
+            work.add(run_work)
+            if store is not None:
+                store.finish(key, found)
+        for member in members:
+            tours[member] = 2 * found if closed else found
+    measures = dict(states_peak=work.states_peak, transitions=work.transitions, merges=work.merges, runs=len(runs))
+    return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began,
+                 work=measures)
+
+
+def total_tours(rows, cols, closed):
+    """Directed tours from every start together, from one run with no
+    forced end: open, each undirected path is two directed tours (from
+    either end); closed, each cycle is two directed tours from each of its
+    squares. The grid's sum, at the cost of a single run."""
+    squares = rows * cols
+    if squares == 1:
+        return 0 if closed else 1
+    found, _ = run(schedule(rows, cols), closed)
+    return 2 * found * (squares if closed else 1)
+
+
+def compile_kernels():
+    """Compile (or load from Numba's cache) the step kernel, every variant
+    a count uses, so that no count's ``seconds`` includes it."""
+    plan = schedule(3, 4)
+    for closed in (False, True):
+        run(plan, closed)
+    run(plan, False, forced=plan.order[0])
+
+
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/1"
+# a checkpoint is written at most this often: a 7x7 table is a few GB, and
+# writing it after every step would cost more than the steps
+CHECKPOINT_SECONDS = 60.0
+
+
+class Checkpoint:
+    """A resumable DP count in one ``.npz`` file: the runs finished (their
+    counts) and the table after the last saved step of the run under way.
+
+    Written whole to a temporary file, then renamed over the old one
+    (``os.replace`` is atomic), so a kill at any moment leaves the last
+    complete checkpoint. A file that is not a checkpoint is never
+    overwritten; one made for a different count is refused.
+    """
+
+    def __init__(self, path, identity, finished, current, arrays):
+        self.path = path
+        self.identity = identity
+        self.finished = finished
+        self._current = current  # (run key, step, completed) or None
+        self._arrays = arrays  # (keys, counts) of the current run, or None
+        self._saved = time.monotonic()
+
+    @staticmethod
+    def check(path):
+        """``path`` as a string, if it can be a checkpoint: refuses (before
+        a count starts) a folder, a missing parent, a file that is not one."""
+        path = os.fspath(path)
+        if os.path.isdir(path):
+            raise InvalidArgument(f"{path} is a folder, not a dp checkpoint file")
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise InvalidArgument(f"cannot write a dp checkpoint in {parent}: no such folder")
+        if os.path.exists(path):
+            _read_checkpoint(path)
+        return path
+
+    @classmethod
+    def open(cls, path, rows, cols, closed, starts):
+        path = os.fspath(path)
+        identity = {
+            "format": CHECKPOINT_FORMAT,
+            "rows": rows,
+            "cols": cols,
+            "closed": closed,
+            "starts": sorted(int(s) for s in starts),
+            "order": "columns-across-short-side",
+        }
+        if not os.path.exists(path):
+            return cls(path, identity, {}, None, None)
+        header, keys, counts = _read_checkpoint(path)
+        found = {key: header.get(key) for key in identity}
+        if found != identity:
+            differ = ", ".join(
+                f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in identity if found[key] != identity[key]
+            )
+            raise InvalidArgument(f"{path} records a different count: {differ}")
+        finished = {int(key): int(value) for key, value in header["finished"].items()}
+        current = header.get("current")
+        arrays = (keys, counts) if current is not None else None
+        return cls(path, identity, finished, None if current is None else tuple(current), arrays)
+
+    def resume_state(self, run_key):
+        """``(step, keys, counts, completed)`` saved for this run, or None."""
+        if self._current is None or self._current[0] != run_key:
+            return None
+        _, step, completed = self._current
+        keys, counts = self._arrays
+        return step, keys, counts, completed
+
+    def saver(self, run_key):
+        """An ``on_step`` for ``run``: saves the table at most every
+        ``CHECKPOINT_SECONDS``."""
+
+        def on_step(step, keys, counts, completed):
+            if time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
+                self._current = (run_key, step, completed)
+                self._write(keys, counts)
+
+        return on_step
+
+    def finish(self, run_key, count):
+        self.finished[int(run_key)] = int(count)
+        self._current = None
+        self._write(np.zeros(0, dtype=np.uint64), np.zeros((0, 2), dtype=np.uint64))
+
+    def _write(self, keys, counts):
+        header = dict(self.identity)
+        header["finished"] = {str(key): value for key, value in self.finished.items()}
+        header["current"] = None if self._current is None else list(self._current)
+        encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+        temporary = f"{self.path}.tmp"
+        with open(temporary, "wb") as file:
+            np.savez(file, header=encoded, keys=keys, counts=counts)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, self.path)
+        self._saved = time.monotonic()
+
+
+def _brief(value):
+    return f"{len(value)} squares" if isinstance(value, list) else value
+
+
+def _read_checkpoint(path):
+    """``(header, keys, counts)`` of the checkpoint at ``path``, or
+    InvalidArgument: a file that is not one is never overwritten."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            keys, counts = data["keys"], data["counts"]
+    except Exception:
+        raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None
+    if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
+        raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it")
+    return header, keys, counts

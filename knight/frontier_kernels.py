@@ -1,0 +1,415 @@
+"""Frontier dynamic-programming kernels: count Hamiltonian paths and cycles
+of the knight's graph without enumerating them.
+
+The driver (``knight.frontier``) inserts the board's squares one at a time
+in a fixed order. When a square ``v`` is inserted, the DP decides which of
+the edges to its already-inserted neighbours the tour uses (none, one or
+two); edges are never decided at any other time. The *frontier* is the set
+of inserted squares that still have a neighbour to come: only they can gain
+edges, so only they need remembering. Everything else about a partial
+solution is summed away: the table maps each frontier *state* to the number
+of partial solutions (edge sets on the inserted squares) that reach it.
+
+State of one frontier square (a 4-bit *slot*, slot ``i`` at bits ``4i``):
+
+* ``BARE`` (0): no edge yet;
+* ``INTERIOR`` (1): two edges, finished;
+* ``TERMINAL_END`` (2): one edge, the end of a path whose other end has
+  left the frontier with one edge: that other end is one of the tour's two
+  ends (open tours only);
+* a label ``>= FIRST_LABEL``: one edge, the end of a path whose other end
+  is the frontier square with the same label.
+
+Labels are renumbered in order of first appearance (slot 0 first), so equal
+partial structures have equal keys. With at most 16 slots there are at most
+8 paths with both ends on the frontier: labels 3..10 always fit in 4 bits.
+
+A square *leaves* the frontier after its last neighbour is inserted. It must
+leave with two edges, or with one as a tour end: open tours have two ends,
+and the number of tour ends already gone is exactly the number of
+``TERMINAL_END`` slots (each gone end's path ends on the frontier until the
+path is complete, which can only happen at the very last square). Closed
+tours have no ends: a cycle may close only when the last square is
+inserted, every other frontier square already has two edges.
+
+Exactness: a transition copies a count unchanged; counts meet only by
+addition of non-negative integers, carried in as many 64-bit limbs as the
+``counts`` array has columns (3 x 40 has about 1.8 x 10^20 tours, past
+2^64; 5 x 40 passes 2^128), and every addition checks for a carry out of
+the top limb (``sum < addend``). A carry out sets the overflow flag: the
+driver runs again with more limbs, and no wrapped number is ever
+returned.
+"""
+
+import numpy as np
+
+from knight._jit import jit
+
+# The helpers are inlined into the step kernel (Numba IR inlining): called
+# as functions, every call passed its arrays with reference-count updates,
+# and that cost more than the work itself (about 300 ns an attempt).
+
+BARE = 0
+INTERIOR = 1
+TERMINAL_END = 2
+FIRST_LABEL = 3
+# a label no canonical state uses (at most 8 labels: 3..10), given to the
+# path a step creates before the state is renumbered
+_FRESH_LABEL = 15
+MAX_SLOTS = 16
+BITS_PER_SLOT = 4
+
+# the key no state can have (every slot would be 15): marks an empty bucket
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+_SLOT_MASK = np.uint64(0xF)
+
+# what a successor attempt ended as (the kernel's own tallies)
+_ALIVE = 0
+_DEAD = 1
+_DONE = 2  # a complete tour: counted, not stored
+
+
+@jit(inline="always")
+def _bucket(key, shift):
+    # Fibonacci hashing: the top bits of key * 2^64/phi spread the packed
+    # slot patterns, whose low bits alone would cluster badly
+    return np.intp((key * _HASH_MULTIPLIER) >> shift)
+
+
+@jit(inline="always")
+def _find(table, entry, shift, key):
+    """The word offset of ``key``'s entry in ``table`` (entries of
+    ``entry`` words: the key, then its count's limbs), claiming an empty
+    one if ``key`` is not there; returns (offset, 1 if claimed)."""
+    mask = np.intp(table.shape[0] // entry - 1)
+    index = _bucket(key, shift)
+    while True:
+        held = table[entry * index]
+        if held == key:
+            return entry * index, 0
+        if held == EMPTY:
+            table[entry * index] = key
+            return entry * index, 1
+        index = (index + 1) & mask
+
+
+@jit(inline="always")
+def _add_count(target, at, counts, state, limbs):
+    """``target[at:at + limbs] += counts[state]``, limbs of 64 bits, least
+    significant first; returns 1 if the sum carried out of the last."""
+    carry = np.uint64(0)
+    for limb in range(limbs):
+        addend = counts[state, limb]
+        partial = target[at + limb] + addend
+        carried = partial < addend
+        total = partial + carry
+        if total < carry:
+            carried = True
+        target[at + limb] = total
+        carry = np.uint64(1) if carried else np.uint64(0)
+    return 1 if carry else 0
+
+
+@jit
+def _new_table(capacity, entry):
+    table = np.zeros(entry * capacity, dtype=np.uint64)
+    for index in range(capacity):
+        table[entry * index] = EMPTY
+    return table
+
+
+@jit
+def _grow(table, entry, shift):
+    """The same table at twice the capacity."""
+    grown = _new_table(2 * (table.shape[0] // entry), entry)
+    grown_shift = shift - np.uint64(1)
+    for index in range(table.shape[0] // entry):
+        if table[entry * index] != EMPTY:
+            at, _ = _find(grown, entry, grown_shift, table[entry * index])
+            for word in range(1, entry):
+                grown[at + word] = table[entry * index + word]
+    return grown, grown_shift
+
+
+@jit(inline="always")
+def _replace_label(slots, size, old, new):
+    for index in range(size):
+        if slots[index] == old:
+            slots[index] = new
+
+
+@jit(inline="always")
+def _add_edge(slots, size, a, b, final, closed):
+    """Join frontier slots ``a`` and ``b`` (``b`` is the square being
+    inserted). Returns _ALIVE, _DEAD, or _DONE when this edge completes the
+    tour (legal only at the last square)."""
+    x = slots[a]
+    y = slots[b]
+    if x == INTERIOR or y == INTERIOR:
+        return _DEAD
+    if x == BARE and y == BARE:
+        slots[a] = _FRESH_LABEL
+        slots[b] = _FRESH_LABEL
+        return _ALIVE
+    if x == BARE:
+        slots[a] = y
+        slots[b] = INTERIOR
+        return _ALIVE
+    if y == BARE:
+        slots[b] = x
+        slots[a] = INTERIOR
+        return _ALIVE
+    # two path ends meet
+    slots[a] = INTERIOR
+    slots[b] = INTERIOR
+    if x == y and x >= FIRST_LABEL:
+        # both ends of one path: a cycle. Only the closing edge of a closed
+        # tour at the last square, with every square finished, may do that
+        if not (closed and final):
+            return _DEAD
+        for index in range(size):
+            if slots[index] != INTERIOR:
+                return _DEAD
+        return _DONE
+    if x == TERMINAL_END and y == TERMINAL_END:
+        # two different paths (one path has at most one gone end), each with a gone tour end join: the whole tour, which
+        # must then hold every square
+        if not final:
+            return _DEAD
+        return _DONE
+    if x == TERMINAL_END:
+        _replace_label(slots, size, y, TERMINAL_END)
+    elif y == TERMINAL_END:
+        _replace_label(slots, size, x, TERMINAL_END)
+    else:
+        _replace_label(slots, size, y, x)
+    return _ALIVE
+
+
+@jit(inline="always")
+def _leave(slots, size, index, forced, closed, final, completed):
+    """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
+    or _DONE when its leaving completes the tour."""
+    value = slots[index]
+    slots[index] = INTERIOR  # no later label scan may find it again
+    if value == INTERIOR:
+        # the forced tour end must leave with exactly one edge
+        return _DEAD if forced else _ALIVE
+    if value == BARE or closed or completed:
+        # a square never entered; an end in a closed tour; a second path
+        # after the tour was already complete
+        return _DEAD
+    if value == TERMINAL_END:
+        # its path's other end is a gone tour end: the path is complete
+        return _DONE if final else _DEAD
+    _replace_label(slots, size, value, TERMINAL_END)
+    return _ALIVE
+
+
+@jit(inline="always")
+def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
+               forced_slot, inserted_forced, terminals_allowed, final, closed, renumber, remaining,
+               forced_position):
+    """Apply one option (edges from the inserted square to ``first_slot``
+    and ``second_slot``, -1 for none) to ``slots``, in the scratch
+    ``work``. Returns ``(outcome, key)``; ``key`` is the packed canonical
+    next state when the outcome is _ALIVE."""
+    size = inserted + 1
+    for index in range(size):
+        work[index] = slots[index]
+    done = False
+    for target in (first_slot, second_slot):
+        if target < 0:
+            continue
+        outcome = _add_edge(work, size, target, inserted, final, closed)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    if not inserted_stays:
+        outcome = _leave(work, size, inserted, inserted_forced, closed, final, done)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    for index in range(leaving_slots.shape[0]):
+        slot = leaving_slots[index]
+        outcome = _leave(work, size, slot, slot == forced_slot, closed, final, done)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    if done:
+        # a complete tour: every square still on the frontier was checked
+        # as it left (the last step empties the frontier)
+        return _DONE, np.uint64(0)
+    if final:
+        # the frontier emptied without completing a tour
+        return _DEAD, np.uint64(0)
+    # pack the next state, labels renumbered by first appearance
+    for index in range(renumber.shape[0]):
+        renumber[index] = 0
+    next_label = FIRST_LABEL
+    terminal_ends = 0
+    key = np.uint64(0)
+    n_kept = kept_slots.shape[0]
+    for position in range(n_kept + (1 if inserted_stays else 0)):
+        slot = kept_slots[position] if position < n_kept else inserted
+        value = work[slot]
+        if value >= FIRST_LABEL:
+            if renumber[value] == 0:
+                renumber[value] = next_label
+                next_label += 1
+            value = renumber[value]
+        elif value == TERMINAL_END:
+            terminal_ends += 1
+        elif value == BARE and remaining[position] == 1 and position != forced_position:
+            # one neighbour left to come: this square can only get one
+            # edge, so it is a tour end to be: count it now, and a state
+            # with too many ends dies here instead of squares later
+            terminal_ends += 1
+        key |= np.uint64(value) << np.uint64(BITS_PER_SLOT * position)
+    if terminal_ends > terminals_allowed:
+        return _DEAD, np.uint64(0)
+    return _ALIVE, key
+
+
+@jit
+def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
+                  forced_slot, inserted_forced, terminals_allowed, final, closed, capacity_bits, remaining,
+                  forced_position):
+    """Insert one square: map every state of the table ``keys``/``counts``
+    (dense, one state per entry, frontier of ``old_size`` slots) to its
+    successors and merge equal ones.
+
+    ``neighbour_slots``: the slots of the inserted square's earlier
+    neighbours. ``kept_slots``: the old slots still on the frontier after
+    this step, in order; the inserted square follows them when
+    ``inserted_stays``. ``leaving_slots``: old slots whose last neighbour
+    this is. ``forced_slot`` (-1: none) / ``inserted_forced``: the square
+    that must be a tour end (one start's count). ``terminals_allowed``: how
+    many tour ends may have gone by the end of this step, counting bare
+    squares that have one neighbour left to come (``remaining``, by
+    position on the next frontier) as ends to be, except the forced
+    square (at ``forced_position`` on the next frontier, or -1).
+    ``capacity_bits``: log2 of the hash table's first size.
+
+    ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
+    significant first.
+
+    Returns ``(keys, counts, completed, emitted, dead, overflow)``: the next
+    table (dense), the number of complete tours found at this step (in
+    limbs), the
+    successors emitted into the table (the DP's work, like the DFS's
+    nodes), the attempts that died, and 1 if a count carried out of 64 bits.
+    """
+    limbs = counts.shape[1]
+    entry = 1 + limbs
+    table = _new_table(1 << capacity_bits, entry)
+    shift = np.uint64(64 - capacity_bits)
+    held = 0
+    emitted = 0
+    dead = 0
+    overflow = 0
+    completed = np.zeros(limbs, dtype=np.uint64)
+
+    inserted = old_size
+    slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    renumber = np.zeros(16, dtype=np.uint8)
+    candidates = np.zeros(4, dtype=np.intp)
+    most_edges = 1 if inserted_forced else 2
+
+    for state in range(keys.shape[0]):
+        key = keys[state]
+        for index in range(old_size):
+            slots[index] = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
+        slots[inserted] = BARE
+        # a square leaving now that needs an edge can only get it from the
+        # inserted square: find them first, and skip every option without
+        # them (most of the options of most states)
+        needed = 0
+        state_dead = False
+        for index in range(leaving_slots.shape[0]):
+            value = slots[leaving_slots[index]]
+            if value == BARE or (closed and value != INTERIOR):
+                needed += 1
+                if value == BARE and closed:
+                    state_dead = True
+        n_candidates = 0
+        must = 0  # bit i: candidate i must be taken
+        for index in range(neighbour_slots.shape[0]):
+            slot = neighbour_slots[index]
+            value = slots[slot]
+            # a finished square takes no edge; the forced end takes one
+            if value == INTERIOR or (slot == forced_slot and value != BARE):
+                continue
+            for leaving in range(leaving_slots.shape[0]):
+                if leaving_slots[leaving] == slot and (value == BARE or closed):
+                    must |= 1 << n_candidates
+            candidates[n_candidates] = slot
+            n_candidates += 1
+        n_must = 0
+        for index in range(n_candidates):
+            n_must += (must >> index) & 1
+        if state_dead or n_must < needed or n_must > most_edges:
+            dead += 1
+            continue
+        # the fewest edges the inserted square may get: a square with no
+        # later neighbour leaves now (closed: with two edges)
+        fewest = 0 if inserted_stays else (2 if closed else 1)
+        # options: no edge, one edge, or two (a pair of candidates)
+        for first in range(-1, n_candidates):
+            second = -1
+            while True:
+                taken = 0
+                if first >= 0:
+                    taken |= 1 << first
+                if second >= 0:
+                    taken |= 1 << second
+                edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
+                if (taken & must) != must or edges < fewest:
+                    dead += 1
+                    if first < 0 or most_edges < 2:
+                        break
+                    second = first + 1 if second < 0 else second + 1
+                    if second >= n_candidates:
+                        break
+                    continue
+                outcome, next_key = _successor(
+                    slots, work, inserted,
+                    candidates[first] if first >= 0 else -1,
+                    candidates[second] if second >= 0 else -1,
+                    kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
+                    terminals_allowed, final, closed, renumber, remaining, forced_position,
+                )
+                if outcome == _DEAD:
+                    dead += 1
+                elif outcome == _DONE:
+                    overflow |= _add_count(completed, 0, counts, state, limbs)
+                else:
+                    emitted += 1
+                    at, new = _find(table, entry, shift, next_key)
+                    if new:
+                        for limb in range(limbs):
+                            table[at + 1 + limb] = counts[state, limb]
+                    else:
+                        overflow |= _add_count(table, at + 1, counts, state, limbs)
+                    held += new
+                    if 2 * entry * held > table.shape[0]:
+                        table, shift = _grow(table, entry, shift)
+                if first < 0 or most_edges < 2:
+                    break
+                second = first + 1 if second < 0 else second + 1
+                if second >= n_candidates:
+                    break
+
+    # compact to a dense table: the next step reads it in order
+    out_keys = np.empty(held, dtype=np.uint64)
+    out_counts = np.empty((held, limbs), dtype=np.uint64)
+    filled = 0
+    for index in range(table.shape[0] // entry):
+        if table[entry * index] != EMPTY:
+            out_keys[filled] = table[entry * index]
+            for limb in range(limbs):
+                out_counts[filled, limb] = table[entry * index + 1 + limb]
+            filled += 1
+    return out_keys, out_counts, completed, emitted, dead, overflow

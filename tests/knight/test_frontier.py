@@ -1,0 +1,340 @@
+"""The frontier dynamic program (knight.frontier): the same counts as the
+DFS, per start and in total, open and closed; published values; its
+checks (overflow, memory, resume, options).
+
+Published values: directed open tours on n x n, OEIS A165134; 3 x n
+directed, A118067; 4 x n and 5 x n undirected Hamiltonian paths, A079137
+and A083386 (via A389755, a(5n) = A083386(n)); closed tours undirected,
+A001230 (6x6) and A383661 (5x10: its a(25), the first 50 cells of a 5-row
+board). A closed tour passes through every square, so each start has twice
+the undirected count.
+"""
+
+import json
+import os
+import random
+
+import numpy as np
+import pytest
+
+from knight import InvalidArgument, cli, count_tours, frontier, frontier_kernels
+
+
+def _dp(rows, cols, start=None, closed=False, **options):
+    return count_tours(rows, cols, start, closed, method="dp", **options)
+
+
+def _dfs(rows, cols, start=None, closed=False, pruned=True):
+    return count_tours(rows, cols, start, closed, method="dfs", pruned=pruned)
+
+
+# --- an independent reference: Held and Karp's subset DP, plain Python ---
+
+
+def _knight_graph(rows, cols):
+    squares = rows * cols
+    neighbours = [[] for _ in range(squares)]
+    for square in range(squares):
+        row, col = divmod(square, cols)
+        for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+            r, c = row + dr, col + dc
+            if 0 <= r < rows and 0 <= c < cols:
+                neighbours[square].append(r * cols + c)
+    return neighbours
+
+
+def _paths_by_subset(rows, cols, start):
+    """``ways[mask][v]``: directed paths from ``start`` covering ``mask``
+    and ending at ``v``."""
+    neighbours = _knight_graph(rows, cols)
+    squares = rows * cols
+    ways = [dict() for _ in range(1 << squares)]
+    ways[1 << start][start] = 1
+    for mask in range(1 << squares):
+        for end, count in ways[mask].items():
+            for nxt in neighbours[end]:
+                if not mask >> nxt & 1:
+                    bucket = ways[mask | 1 << nxt]
+                    bucket[nxt] = bucket.get(nxt, 0) + count
+    return neighbours, ways[(1 << squares) - 1]
+
+
+def brute_force(rows, cols, closed):
+    """Per-start directed tours, by a method that shares nothing with the
+    DFS or the frontier DP."""
+    grid = np.zeros(rows * cols, dtype=np.int64)
+    for start in range(rows * cols):
+        neighbours, full = _paths_by_subset(rows, cols, start)
+        if closed:
+            grid[start] = sum(count for end, count in full.items() if start in neighbours[end])
+            if rows * cols == 1:
+                grid[start] = 0  # the DFS's convention: no move back to the start
+        else:
+            grid[start] = sum(full.values())
+    return grid.reshape(rows, cols)
+
+
+_SMALL = [(r, c) for r in range(1, 5) for c in range(1, 6) if r * c <= 15]
+
+
+@pytest.mark.parametrize(("rows", "cols"), random.Random(9).sample(_SMALL, 8) + [(3, 4), (5, 3)])
+@pytest.mark.parametrize("closed", [False, True])
+def test_grid_equals_a_brute_force_on_small_rectangles(rows, cols, closed):
+    assert (_dp(rows, cols, closed=closed).tours == brute_force(rows, cols, closed)).all()
+
+
+# --- the DFS, plain and pruned ---
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (3, 4), (4, 3), (4, 5), (5, 4), (3, 7), (3, 8), (5, 5), (4, 4)])
+@pytest.mark.parametrize("closed", [False, True])
+def test_grid_equals_the_dfs(rows, cols, closed):
+    dp = _dp(rows, cols, closed=closed)
+    assert dp.method == "dp" and dp.complete
+    assert (dp.tours == _dfs(rows, cols, closed=closed).tours).all()
+
+
+def _rectangles_up_to(squares):
+    return [(r, c) for r in range(3, 7) for c in range(3, 7) if r * c <= squares]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rows", "cols"), _rectangles_up_to(36) + [(3, 9), (3, 10), (3, 11), (3, 12), (4, 7), (4, 8), (5, 7)])
+@pytest.mark.parametrize("closed", [False, True])
+def test_grid_equals_the_pruned_dfs_on_rectangles(rows, cols, closed):
+    assert (_dp(rows, cols, closed=closed).tours == _dfs(rows, cols, closed=closed).tours).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rows", "cols"), _rectangles_up_to(25))
+@pytest.mark.parametrize("closed", [False, True])
+def test_grid_equals_the_plain_dfs(rows, cols, closed):
+    assert (_dp(rows, cols, closed=closed).tours == _dfs(rows, cols, closed=closed, pruned=False).tours).all()
+
+
+def test_one_start_is_its_grid_square():
+    grid = _dp(4, 5).tours
+    for start in [(0, 0), (1, 2), (2, 3), (3, 4)]:
+        counted = _dp(4, 5, start)
+        assert counted.start == start
+        assert counted.tours == grid[start]
+    assert _dp(5, 5, (0, 0)).tours == 304
+    assert _dp(5, 5, (0, 1)).tours == 0  # colour parity: no run at all
+
+
+# --- published values ---
+
+
+@pytest.mark.parametrize(("n", "directed"), [(1, 1), (2, 0), (3, 0), (4, 0), (5, 1728)])
+def test_square_boards_open_a165134(n, directed):
+    assert _dp(n, n).total_tours == directed
+
+
+def test_rectangles_open():
+    assert _dp(3, 4).total_tours == 16
+    assert _dp(4, 5).total_tours == 164
+    assert _dp(3, 12).total_tours == 114_496  # A118067
+    assert frontier.total_tours(4, 12, closed=False) == 2 * 36_486_328  # A079137
+
+
+def test_closed_from_one_start():
+    assert _dp(5, 6, (0, 0), closed=True).tours == 2 * 8
+    assert _dp(3, 10, (1, 4), closed=True).tours == 2 * 16
+    assert (_dp(3, 10, closed=True).tours == 32).all()
+
+
+@pytest.mark.slow
+def test_6x6():
+    assert frontier.total_tours(6, 6, closed=False) == 6_637_920  # A165134
+    assert frontier.total_tours(6, 6, closed=True) == 2 * 9862 * 36  # A001230, every start
+    assert _dp(6, 6, (0, 0), closed=True).tours == 2 * 9862
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rows", "cols", "directed"),
+    [
+        (3, 28, 58_641_619_298_000),  # A118067
+        (4, 24, 2 * 12_270_473_056_485_396),  # A079137
+        (4, 20, 2 * 20_241_304_810_488),  # A079137
+        (5, 8, 2 * 18_061_054),  # A083386
+        (5, 9, 2 * 264_895_640),
+        (5, 40, None),  # past 2^128: only that it runs, in more limbs
+        (9, 5, 2 * 264_895_640),
+    ],
+)
+def test_long_rectangles_open(rows, cols, directed):
+    counted = frontier.total_tours(rows, cols, closed=False)
+    assert counted == directed if directed is not None else counted > 2**128
+
+
+@pytest.mark.slow
+def test_5x10_closed_a383661():
+    assert frontier.total_tours(5, 10, closed=True) == 2 * 13_311_268 * 50
+
+
+def test_totals_add_up_the_grid():
+    for rows, cols in [(3, 8), (5, 5), (4, 6)]:
+        assert frontier.total_tours(rows, cols, closed=False) == _dp(rows, cols).total_tours
+        assert frontier.total_tours(rows, cols, closed=True) == _dp(rows, cols, closed=True).total_tours
+
+
+# --- what the count reports ---
+
+
+def test_work_is_reported():
+    counted = _dp(5, 5)
+    assert counted.states_peak > 0 and counted.transitions >= counted.merges > 0
+    assert counted.runs == 4  # symmetry classes of the corner's colour on 5x5
+    assert counted.total_nodes == 0
+    assert _dfs(5, 5).method == "dfs"
+
+
+def test_schedule_frontier_is_two_short_sides_and_one():
+    assert frontier.widest_frontier(7, 7) == 15
+    assert frontier.widest_frontier(7, 100) == 15
+    assert frontier.widest_frontier(100, 6) == 13
+    plan = frontier.schedule(4, 6)
+    assert sorted(plan.order) == list(range(24))
+    assert plan.frontiers[-1] == []
+
+
+# --- checks ---
+
+
+def test_counts_carry_into_the_high_word():
+    plan = frontier.schedule(3, 4)
+    # two copies of the empty state, each with 2^63 ways: they merge
+    keys = np.zeros(2, dtype=np.uint64)
+    counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
+    _, merged, *_, overflow = frontier_kernels.frontier_step(
+        keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
+        2, False, False, 10, plan.remaining[0], -1,
+    )
+    assert merged.tolist() == [[0, 1]] and overflow == 0
+
+
+def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
+    plan = frontier.schedule(3, 4)
+    top = (1 << 64) - 1
+    keys = np.zeros(2, dtype=np.uint64)
+    # two copies of the empty state whose counts add up to exactly 2^128
+    counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
+    *_, overflow = frontier_kernels.frontier_step(
+        keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
+        2, False, False, 10, plan.remaining[0], -1,
+    )
+    assert overflow == 1
+    with pytest.raises(OverflowError, match="2\\^128"):
+        frontier.run(plan, False, state=(0, keys, counts, 0), max_limbs=2)
+    # with more limbs: 3x4 has 8 undirected paths, each now 2^128 ways
+    assert frontier.run(plan, False, state=(0, keys, counts, 0))[0] == 8 * 2**128
+
+
+def test_a_board_too_big_for_memory_is_refused(monkeypatch):
+    from knight import validate
+
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    with pytest.raises(InvalidArgument, match="GiB"):
+        _dp(6, 9)
+    with pytest.raises(InvalidArgument, match="frontier spans"):
+        _dp(9, 9)
+
+
+def test_dfs_only_options_are_refused_with_dp():
+    for options in [dict(pruned=False), dict(depth=3), dict(workers=2), dict(budget=10)]:
+        with pytest.raises(InvalidArgument, match="only the dfs"):
+            _dp(4, 5, **options)
+    with pytest.raises(InvalidArgument, match="count method"):
+        count_tours(4, 5, method="bfs")
+
+
+def test_auto_picks_the_engine(monkeypatch):
+    from knight import validate
+    from knight.counting import choose_method
+
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**40)
+    assert choose_method(5, 5) == "dfs"
+    assert choose_method(5, 8) == "dfs"
+    assert choose_method(5, 9) == "dp"
+    assert choose_method(4, 6) == "dp"
+    assert choose_method(6, 7) == "dp"
+    assert choose_method(8, 8) == "dfs"  # the DP's frontier would not fit a key
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    assert choose_method(6, 7) == "dfs"  # nor its table the memory
+    assert choose_method(3, 12) == "dp"
+    assert choose_method(6, 7, depth=3) == "dfs"
+    assert count_tours(3, 12).method == "dp"
+
+
+# --- resume ---
+
+
+def test_resume_after_an_interruption(tmp_path, monkeypatch):
+    monkeypatch.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)
+    path = tmp_path / "4x6.npz"
+    expected = _dp(4, 6).tours
+
+    def interrupt(done, total, held):
+        if done == 40:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_tours(4, 6, method="dp", resume=path, progress=interrupt)
+    with np.load(path) as saved:
+        header = json.loads(bytes(saved["header"]).decode())
+    assert header["finished"] and header["current"] is not None
+    steps = []
+    resumed = count_tours(4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done))
+    assert (resumed.tours == expected).all()
+    runs, squares = resumed.runs, 24
+    assert len(steps) < runs * squares - squares  # finished runs and steps were not done again
+    again = count_tours(4, 6, method="dp", resume=path)
+    assert (again.tours == expected).all() and again.transitions == 0
+
+
+def test_resume_refuses_other_files(tmp_path):
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("mine\n")
+    with pytest.raises(InvalidArgument, match="not a knight dp checkpoint"):
+        _dp(4, 5, resume=foreign)
+    assert foreign.read_text() == "mine\n"
+    path = tmp_path / "4x5.npz"
+    _dp(4, 5, resume=path)
+    with pytest.raises(InvalidArgument, match="different count"):
+        _dp(4, 6, resume=path)
+    with pytest.raises(InvalidArgument, match="different count"):
+        _dp(4, 5, closed=True, resume=path)
+    assert not os.path.exists(f"{path}.tmp")
+    with pytest.raises(InvalidArgument, match="folder"):
+        _dp(4, 5, resume=tmp_path)
+    with pytest.raises(InvalidArgument, match="no such folder"):
+        _dp(4, 5, resume=tmp_path / "missing" / "4x5.npz")
+
+
+# --- the command line ---
+
+
+def test_cli_count_with_dp(capsys):
+    assert cli.main(["count", "5", "5", "--method", "dp"]) == 0
+    text = capsys.readouterr().out
+    assert "304" in text and "1728 directed open tours" in text and "states" in text
+    assert cli.main(["count", "3", "4", "--method", "dp", "--json", "--start", "1,1"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["method"] == "dp" and record["tours"] == 2 and record["start"] == [1, 1]
+    assert record["states_peak"] > 0 and record["runs"] == 1
+
+
+def test_cli_refuses_dfs_options_with_dp(capsys):
+    assert cli.main(["count", "5", "5", "--method", "dp", "--plain"]) == cli.EXIT_USAGE
+    assert "only the dfs" in capsys.readouterr().err
+    assert cli.main(["count", "5", "5", "--method", "nope"]) == cli.EXIT_USAGE
+
+
+def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
+    from knight import validate
+
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "GiB" in error

@@ -401,9 +401,8 @@ class Checkpoint:
         header, keys, counts = _read_checkpoint(path)
         found = {key: header.get(key) for key in identity}
         if found != identity:
-            differ = ", ".join(
-                f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in identity if found[key] != identity[key]
-            )
+            changed = [key for key in identity if found[key] != identity[key]]
+            differ = ", ".join(f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in changed)
             raise InvalidArgument(f"{path} records a different count: {differ}")
         finished = {int(key): int(value) for key, value in header["finished"].items()}
         current = header.get("current")

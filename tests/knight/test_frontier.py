@@ -77,7 +77,7 @@ def brute_force(rows, cols, closed):
 _SMALL = [(r, c) for r in range(1, 5) for c in range(1, 6) if r * c <= 15]
 
 
-@pytest.mark.parametrize(("rows", "cols"), random.Random(9).sample(_SMALL, 8) + [(3, 4), (5, 3)])
+@pytest.mark.parametrize(("rows", "cols"), [*random.Random(9).sample(_SMALL, 8), (3, 4), (5, 3)])
 @pytest.mark.parametrize("closed", [False, True])
 def test_grid_equals_a_brute_force_on_small_rectangles(rows, cols, closed):
     assert (_dp(rows, cols, closed=closed).tours == brute_force(rows, cols, closed)).all()
@@ -99,7 +99,9 @@ def _rectangles_up_to(squares):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rows", "cols"), _rectangles_up_to(36) + [(3, 9), (3, 10), (3, 11), (3, 12), (4, 7), (4, 8), (5, 7)])
+@pytest.mark.parametrize(
+    ("rows", "cols"), [*_rectangles_up_to(36), (3, 9), (3, 10), (3, 11), (3, 12), (4, 7), (4, 8), (5, 7)]
+)
 @pytest.mark.parametrize("closed", [False, True])
 def test_grid_equals_the_pruned_dfs_on_rectangles(rows, cols, closed):
     assert (_dp(rows, cols, closed=closed).tours == _dfs(rows, cols, closed=closed).tours).all()

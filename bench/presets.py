@@ -1,7 +1,8 @@
 """The named sweeps: ``default`` (make bench) and ``quick`` (make bench-quick).
 
-Sized by measurement on the project's 2-core machine: the default sweep
-takes about 4 minutes there, the quick one about 10 seconds. Budgets
+Sized by measurement on the project's 2-core machine (docs/outputs.md has
+the figures: on 2026-11-30 the default run took 233 s of CPU time, the quick
+one 14 s). Budgets
 are what makes that possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """

@@ -221,7 +221,10 @@ def run(job, progress=None):
 def count_by_dfs(job, progress=None):
     """The DFS engine: plan ``job``'s work units, count them on its
     executor (recording them in its resume file), add them up."""
-    count_unit(3, 4, False, job.pruned, 10, [0])  # compile (or load) before the clock starts
+    # compile (or load) before the clock starts: the unit kernel, and the
+    # probes that size the automatic split
+    count_unit(3, 4, False, job.pruned, 10, [0])
+    count_kernels.probe_tree(neighbour_table(3, 4), 0, False, job.pruned, 1, 0)
     executor = local_executor(job.workers) if job.scheduler is None else dask_executor(job.scheduler)
     began = time.perf_counter()
     stop = stop_signal()

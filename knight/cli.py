@@ -149,11 +149,20 @@ def run_solve(args, out):
             print(f"(board of {rows * cols} squares not printed; --json gives the tour)", file=out)
     kind = "closed" if result.closed else "open"
     ties = "" if result.method == "backtrack" else f", tiebreak {result.tiebreak}"
-    print(f"status   {result.status}", file=out)
-    print(f"search   {result.method} ({kind}{ties}) from {start[0] + 1},{start[1] + 1}", file=out)
-    print(f"nodes    {result.nodes} (budget {result.budget})", file=out)
-    print(f"seconds  {result.seconds:.6f}", file=out)
+    _print_fields(
+        out,
+        ("status", result.status),
+        ("search", f"{result.method} ({kind}{ties}) from {start[0] + 1},{start[1] + 1}"),
+        ("nodes", f"{result.nodes} (budget {result.budget})"),
+        ("seconds", f"{result.seconds:.6f}"),
+    )
     return 0
+
+
+def _print_fields(out, *fields):
+    """One ``name value`` line per field, the values aligned in one column."""
+    for name, value in fields:
+        print(f"{name:<8} {value}", file=out)
 
 
 def _print_json_with_tour(record, result, out):
@@ -244,10 +253,13 @@ def run_count(args, out):
     kind = "closed" if counted.closed else "open"
     note = "" if counted.complete else " (lower bound: a search hit its budget)"
     search = "pruned" if counted.pruned else "plain"
-    print(f"tours    {counted.total_tours} directed {kind} tours{note}", file=out)
-    print(f"nodes    {counted.total_nodes} ({search} search)", file=out)
-    print(f"units    {counted.units} work units, cut at depth {counted.depth}", file=out)
-    print(f"seconds  {counted.seconds:.3f}", file=out)
+    _print_fields(
+        out,
+        ("tours", f"{counted.total_tours} directed {kind} tours{note}"),
+        ("nodes", f"{counted.total_nodes} ({search} search)"),
+        ("units", f"{counted.units} work units, cut at depth {counted.depth}"),
+        ("seconds", f"{counted.seconds:.3f}"),
+    )
     return 0
 
 
@@ -269,10 +281,13 @@ def _print_dp_count(counted, start, as_json, out):
         return 0
     _print_grid(counted, start, out)
     kind = "closed" if counted.closed else "open"
-    print(f"tours    {counted.total_tours} directed {kind} tours", file=out)
-    print(f"states   {counted.states_peak} at the peak (frontier dynamic program)", file=out)
-    print(f"work     {counted.transitions} transitions, {counted.merges} merged, in {counted.runs} runs", file=out)
-    print(f"seconds  {counted.seconds:.3f}", file=out)
+    _print_fields(
+        out,
+        ("tours", f"{counted.total_tours} directed {kind} tours"),
+        ("states", f"{counted.states_peak} at the peak (frontier dynamic program)"),
+        ("work", f"{counted.transitions} transitions, {counted.merges} merged, in {counted.runs} runs"),
+        ("seconds", f"{counted.seconds:.3f}"),
+    )
     return 0
 
 
@@ -339,14 +354,18 @@ def run_estimate(args, out):
         _print_json(record, out)
         return 0
     kind = "closed" if guess.closed else "open"
-    print(f"nodes    plain ~{guess.plain_nodes:.3g}, pruned ~{guess.pruned_nodes:.3g}", file=out)
-    print(f"tours    ~{guess.tours:.3g} directed {kind} tours", file=out)
     if math.isfinite(guess.rate):
-        print(f"rate     {guess.rate / 1e6:.1f} M pruned nodes/s per core, {guess.workers} cores", file=out)
+        rate = f"{guess.rate / 1e6:.1f} M pruned nodes/s per core, {guess.workers} cores"
     else:
-        print("rate     not measured: colour parity leaves no start to search", file=out)
-    print(f"time     ~{_duration(guess.seconds)} for the pruned count on this machine", file=out)
-    print(f"method   Knuth's random probes: {probes} per searched start, seed {seed}", file=out)
+        rate = "not measured: colour parity leaves no start to search"
+    _print_fields(
+        out,
+        ("nodes", f"plain ~{guess.plain_nodes:.3g}, pruned ~{guess.pruned_nodes:.3g}"),
+        ("tours", f"~{guess.tours:.3g} directed {kind} tours"),
+        ("rate", rate),
+        ("time", f"~{_duration(guess.seconds)} for the pruned count on this machine"),
+        ("method", f"Knuth's random probes: {probes} per searched start, seed {seed}"),
+    )
     return 0
 
 

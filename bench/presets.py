@@ -1,8 +1,8 @@
 """The named sweeps: ``default`` (make bench) and ``quick`` (make bench-quick).
 
 Sized by measurement on the project's 2-core machine (docs/outputs.md has
-the figures: on 2026-11-30 the default run took 233 s of CPU time, the quick
-one 14 s). Budgets
+the figures: on 2026-11-30 the default run took 3 min 14 s, the quick one
+15 s, on the idle machine). Budgets
 are what makes that possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """

@@ -18,12 +18,13 @@ Counts in knight's convention (directed tours, as the DFS counts them):
 
 import json
 import os
+import tempfile
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_kernels
+from knight import frontier_kernels, journal
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 
@@ -375,12 +376,8 @@ class Checkpoint:
     def check(path):
         """``path`` as a string, if it can be a checkpoint: refuses (before
         a count starts) a folder, a missing parent, a file that is not one."""
-        path = os.fspath(path)
-        if os.path.isdir(path):
-            raise InvalidArgument(f"{path} is a folder, not a dp checkpoint file")
-        parent = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(parent):
-            raise InvalidArgument(f"cannot write a dp checkpoint in {parent}: no such folder")
+        # the same refusals as a resume file's (knight.journal)
+        path = journal.usable_path(path, "a knight dp checkpoint")
         if os.path.exists(path):
             _read_checkpoint(path)
         return path
@@ -438,12 +435,18 @@ class Checkpoint:
         header["finished"] = {str(key): value for key, value in self.finished.items()}
         header["current"] = None if self._current is None else list(self._current)
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-        temporary = f"{self.path}.tmp"
-        with open(temporary, "wb") as file:
-            np.savez(file, header=encoded, keys=keys, counts=counts)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, self.path)
+        # a fresh name beside the checkpoint: a file of the user's that
+        # happens to be called CHECKPOINT.tmp is never overwritten
+        folder, name = os.path.split(os.path.abspath(self.path))
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+            with os.fdopen(handle, "wb") as file:
+                np.savez(file, header=encoded, keys=keys, counts=counts)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.path)
+        except OSError as error:
+            raise InvalidArgument(f"cannot write the dp checkpoint {self.path}: {error.strerror or error}") from None
         self._saved = time.monotonic()
 
 

@@ -123,16 +123,25 @@ def _read_all(path, format_, file):
     return data + file.read()
 
 
+def usable_path(path, kind):
+    """``path`` as a string, if a file for ``kind`` (a journal, a
+    checkpoint) can be read or made there: InvalidArgument for a value that
+    is not a path, a folder, a missing parent folder, or a new file in a
+    folder this process cannot write."""
+    path = _path(path)
+    _check_path(path, kind)
+    if not os.path.exists(path) and not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+        raise InvalidArgument(f"cannot create {path}: Permission denied")
+    return path
+
+
 def check(path, kind, recognise):
     """Before the work that decides a journal's header: InvalidArgument if
     ``path`` cannot hold one, or holds a file whose first line
     ``recognise`` (text -> bool) does not take for a journal of ``kind``.
     Nothing is written; ``Journal.open`` checks it all again, and locks."""
-    path = _path(path)
-    _check_path(path, kind)
+    path = usable_path(path, kind)
     if not os.path.exists(path):
-        if not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
-            raise InvalidArgument(f"cannot create {path}: Permission denied")
         return path
     if not os.path.isfile(path):
         raise InvalidArgument(f"{path} is not a regular file; give a file name for {kind}")

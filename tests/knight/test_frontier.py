@@ -307,11 +307,21 @@ def test_resume_refuses_other_files(tmp_path):
         _dp(4, 6, resume=path)
     with pytest.raises(InvalidArgument, match="different count"):
         _dp(4, 5, closed=True, resume=path)
-    assert not os.path.exists(f"{path}.tmp")
+    assert not os.path.exists(f"{path}.tmp") and not list(tmp_path.glob(".*.tmp"))
     with pytest.raises(InvalidArgument, match="folder"):
         _dp(4, 5, resume=tmp_path)
-    with pytest.raises(InvalidArgument, match="no such folder"):
+    with pytest.raises(InvalidArgument, match="does not exist"):
         _dp(4, 5, resume=tmp_path / "missing" / "4x5.npz")
+    with pytest.raises(InvalidArgument, match="must be a path"):
+        _dp(4, 5, resume=5)
+
+
+def test_a_checkpoint_never_overwrites_a_file_named_like_its_temporary(tmp_path):
+    path = tmp_path / "4x5.npz"
+    bystander = tmp_path / "4x5.npz.tmp"
+    bystander.write_text("mine\n")
+    _dp(4, 5, resume=path)
+    assert bystander.read_text() == "mine\n" and path.exists()
 
 
 # --- the command line ---

@@ -9,7 +9,7 @@ import dataclasses
 import math
 import sys
 
-from bench import corners, folders, overhead, plan, presets, record, report, versus
+from bench import corners, count_study, folders, overhead, plan, presets, record, report, versus
 from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from knight import validate
@@ -102,6 +102,11 @@ def build_parser():
         "--no-overhead", action="store_true", help="preset sweeps: skip timing set-up against search (solve, count)"
     )
     every.add_argument(
+        "--no-counts",
+        action="store_true",
+        help="preset sweeps: skip the counting study, DFS against the DP (figure 8)",
+    )
+    every.add_argument(
         "--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)"
     )
     every.add_argument("--heatmaps", help="boards for the heatmap figure, like 6x6,8x8 (default those)")
@@ -189,13 +194,14 @@ def _extras(args):
         "versus_rounds": None if args.no_versus else (VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS),
         "corners_largest": None if args.no_corners else (corners.LARGEST_QUICK if args.quick else corners.LARGEST),
         "overhead": None if args.no_overhead else ("quick" if args.quick else "default"),
+        "counts": None if args.no_counts else ("quick" if args.quick else "default"),
     }
 
 
 def _run_extras(folder):
-    """Time Numba against C and plain Python, run the corner study and time
-    set-up against search, as the run's meta.json planned them (a resumed
-    run does the same)."""
+    """Time Numba against C and plain Python, run the corner study, time
+    set-up against search and run the counting study, as the run's
+    meta.json planned them (a resumed run does the same)."""
     extras = sweeping.load(folder)[1].get("extras") or {}
     if extras.get("versus_rounds"):
         print("bench: Numba against C and plain Python", file=sys.stderr)
@@ -206,6 +212,9 @@ def _run_extras(folder):
     if extras.get("overhead"):
         print("bench: set-up against search (solve, plain count)", file=sys.stderr)
         overhead.run_into(folder, quick=extras["overhead"] == "quick")
+    if extras.get("counts"):
+        print("bench: counting, DFS (plain, pruned) against the DP, each engine under its cap", file=sys.stderr)
+        count_study.run_into(folder, presets.counting(quick=extras["counts"] == "quick"))
 
 
 def main(argv=None):

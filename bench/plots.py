@@ -26,6 +26,8 @@ from matplotlib import patheffects
 from matplotlib.colors import LogNorm
 from matplotlib.ticker import NullFormatter
 
+from bench import count_study
+from bench.count_worker import DONE, STOPPED
 from bench.record import IMPOSSIBLE
 from knight.symmetry import symmetry_class
 
@@ -38,6 +40,7 @@ FIGURES = {
 }
 VERSUS_FIGURE = "6-versus.png"
 CORNERS_FIGURE = "7-corners.png"
+COUNTS_FIGURE = "8-counts.png"
 PREFERRED_HEATMAP_BOARDS = ((6, 6), (8, 8))
 
 _DPI = 110
@@ -394,3 +397,79 @@ def corners(measured, path):
     searches.grid(True, which="major", alpha=0.3)
     searches.legend(loc="upper left", fontsize="small")
     return _save(figure, path)
+
+
+# one line style and marker per series of the counting study, in its order
+_SERIES_STYLES = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"))
+_SQUARE_TICKS = (12, 16, 20, 25, 30, 36, 42, 49, 60, 80, 100)
+
+
+def _work(row):
+    """A count's work: the DFS's nodes, the DP's transitions."""
+    return row["work"].get("nodes", row["work"].get("transitions"))
+
+
+def counts(measured, path):
+    """Figure 8: time and work of each counting engine against the board's
+    squares, one line per engine and series, log-log; a count stopped at
+    its cap is a cross on the cap's line, and a star marks where the DP's
+    grid overtakes the pruned DFS in each series. ``measured`` is
+    counts.json's content."""
+    figure, (timed, worked) = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
+    figure.suptitle("Counting every open tour: DFS (plain, pruned) against the frontier DP")
+    engines = count_study.engines_of(measured)
+    colours = {name: _PALETTE[i] for i, name in enumerate(engines)}
+    styles = {name: _SERIES_STYLES[i % len(_SERIES_STYLES)] for i, name in enumerate(measured["series"])}
+    sizes = set()
+    for series in measured["series"]:
+        marker, line = styles[series]
+        for name in engines:
+            rows = count_study.series_rows(measured, series, name)
+            done = [row for row in rows if row["status"] == DONE]
+            stopped = [row for row in rows if row["status"] == STOPPED]
+            squares = [row["rows"] * row["cols"] for row in done]
+            sizes.update(squares + [row["rows"] * row["cols"] for row in stopped])
+            common = dict(color=colours[name], marker=marker, linestyle=line, markersize=4, linewidth=1.1)
+            timed.plot(squares, [row["seconds"] for row in done], **common)
+            worked.plot(squares, [_work(row) for row in done], **common)
+            cap = measured["engines"][name]["seconds"]
+            timed.plot([row["rows"] * row["cols"] for row in stopped], [cap] * len(stopped), "x",
+                       color=colours[name], markersize=8)
+    for name in engines:
+        timed.axhline(measured["engines"][name]["seconds"], color=colours[name], linestyle=":", linewidth=0.8)
+    _mark_crossovers(timed, measured)
+    for axes, ylabel in ((timed, "seconds per count (log)"), (worked, "work: DFS nodes, DP transitions (log)")):
+        axes.set_xlabel("squares on the board (log)")
+        axes.set_ylabel(ylabel)
+        axes.grid(True, which="major", alpha=0.3)
+        if sizes:
+            axes.set_xscale("log")
+            axes.set_yscale("log")
+            ticks = [t for t in _SQUARE_TICKS if min(sizes) <= t <= max(sizes)]
+            axes.set_xticks(ticks, [str(t) for t in ticks])
+            axes.xaxis.set_minor_formatter(NullFormatter())
+    if not sizes:
+        _nothing_to_show(timed, "no count finished in this run")
+    timed.set_title("time (dotted: each engine's time cap; x: stopped at it)", fontsize="small")
+    worked.set_title("work", fontsize="small")
+    handles = [plt.Line2D([], [], color=colours[name], label=count_study.LABELS[name]) for name in engines]
+    handles += [plt.Line2D([], [], color="grey", marker=styles[series][0], linestyle=styles[series][1],
+                           label=series) for series in measured["series"]]
+    handles.append(plt.Line2D([], [], color="black", marker="*", linestyle="", markersize=11,
+                              label="DP grid overtakes DFS pruned"))
+    worked.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
+    return _save(figure, path)
+
+
+def _mark_crossovers(axes, measured):
+    for series in measured["series"]:
+        found = count_study.crossover(measured, series)
+        if found is None or not found[1]:  # none, or the DP's grid was faster from the first board
+            continue
+        board, _ = found
+        row = next(row for row in count_study.series_rows(measured, series, count_study.DP)
+                   if (row["rows"], row["cols"]) == board)
+        where = (board[0] * board[1], row["seconds"])
+        axes.plot(*where, "*", color="black", markersize=13, zorder=5)
+        axes.annotate(f"{board[0]}x{board[1]}", where, textcoords="offset points", xytext=(6, -12),
+                      fontsize="small", path_effects=_HALO)

@@ -8,8 +8,9 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import corners, folders, overhead, page, plots, record, versus
+from bench import corners, count_study, folders, overhead, page, plots, record, versus
 from bench.command import Parser, fail, parse_boards
+from bench.count_worker import DONE, STOPPED
 from bench.plots import label, labels
 from knight.errors import InvalidArgument
 from knight.symmetry import symmetry_class
@@ -421,7 +422,125 @@ def overhead_section(measured, measured_corners=None):
     return [*parts, ""]
 
 
-def render(meta, rows, figures, measured_versus=None, measured_corners=None, measured_overhead=None):
+def _board(board):
+    return f"{board[0]}x{board[1]}"
+
+
+def _finished(measured, series, engine):
+    """The rows of ``engine`` in ``series`` that finished, and the first that did not."""
+    rows = count_study.series_rows(measured, series, engine)
+    done = [row for row in rows if row["status"] == DONE]
+    ended = next((row for row in rows if row["status"] != DONE), None)
+    return done, ended
+
+
+def _overtakes(measured, series, slow=count_study.DFS):
+    """Where the DP's grid overtakes ``slow`` in ``series``, in words."""
+    found = count_study.crossover(measured, series, slow=slow)
+    if found is not None:
+        board, beaten = found
+        if beaten:
+            return f"at **{_board(board)}** ({board[0] * board[1]} squares)"
+        return f"on every board from {_board(board)}"
+    _, ended = _finished(measured, series, count_study.DP)
+    theirs = {(row["rows"], row["cols"]): row for row in count_study.series_rows(measured, series, slow)}
+    if ended is not None:
+        board = (ended["rows"], ended["cols"])
+        other = theirs.get(board)
+        where = f"the DP stopped at {_board(board)}"
+        if other is not None and other["status"] == DONE:
+            where += f", which {count_study.LABELS[slow]} counted in {_seconds(other['seconds'])}"
+        return f"not within the caps ({where})"
+    return "not on these boards"
+
+
+def _headline(measured):
+    parts = [f"{series}: {_overtakes(measured, series)}" for series in measured["series"]]
+    return f"**Where the DP's grid overtakes the pruned DFS** (time, per series): {'; '.join(parts)}."
+
+
+def _count_cell(row, caps):
+    if row is None:
+        return "-"
+    if row["status"] != DONE:
+        if row["status"] == STOPPED:
+            return f"stopped at {caps[row['engine']]['seconds']:g} s"
+        return row["status"]
+    work = row["work"].get("nodes", row["work"].get("transitions"))
+    single = "\u00b9" if row["repeats"] == 1 else ""
+    return f"{_seconds(row['seconds'])}{single} ({_seconds(row['cpu_seconds'])}) \u00b7 {_rate(work)}"
+
+
+def counts_table(measured):
+    """One line per series and board that some engine ran: each engine's
+    time (CPU) and work."""
+    engines = count_study.engines_of(measured)
+    lines = []
+    for series in measured["series"]:
+        cells = {}
+        for row in measured["rows"]:
+            if row["series"] == series:
+                cells.setdefault((row["rows"], row["cols"]), {})[row["engine"]] = row
+        for board, by_engine in cells.items():
+            if all(row["status"] == count_study.PAST_CAP for row in by_engine.values()):
+                continue
+            tours = next((row["tours"] for row in by_engine.values() if row["status"] == DONE), None)
+            lines.append((series, _board(board), board[0] * board[1], "" if tours is None else f"{tours:,}",
+                          *(_count_cell(by_engine.get(name), measured["engines"]) for name in engines)))
+    header = ("series", "board", "squares", "open tours", *(count_study.LABELS[name] for name in engines))
+    return _table(header, lines)
+
+
+def _reach(measured, series):
+    """The largest board each engine finished in ``series``, and where the
+    DP's grid overtakes the plain DFS."""
+    reached = []
+    for name in count_study.engines_of(measured):
+        done, _ = _finished(measured, series, name)
+        reached.append(f"{count_study.LABELS[name]} {_board((done[-1]['rows'], done[-1]['cols'])) if done else '-'}")
+    plain = _overtakes(measured, series, slow="dfs-plain").replace("**", "")
+    return f"- {series}: largest board counted within the cap: {', '.join(reached)}. The DP's grid overtakes " \
+        f"the plain DFS {plain}."
+
+
+def counts_section(measured, figure):
+    """REPORT.md's part on counting: the DFS against the DP (bench/count_study.py)."""
+    caps = ", ".join(
+        f"{count_study.LABELS[name]} {cap['seconds']:g} s" + (f" and {cap['budget']:,} nodes per work unit"
+                                                                 if cap["budget"] else "")
+        for name, cap in measured["engines"].items()
+    )
+    warm = sum(measured["warm_up_seconds"])
+    return [
+        "## Counting: the DFS against the frontier DP",
+        "",
+        _headline(measured),
+        "",
+        "Every open tour of each board, by four engines: the DFS, plain and pruned (`count_tours(method=\"dfs\", "
+        "pruned=...)`), and the DP (`method=\"dp\"`) count the per-start grid that `knight count` prints; "
+        "*DP open total* is the DP's single run with no forced end (`frontier.total_tours`), which the grid "
+        "costs once per symmetry class of starts (the DFS's total is its grid's sum, no cheaper). Each count "
+        "ran in a worker process that compiled every engine first; times are the engine's own seconds (as "
+        "`knight count` prints them), the median of "
+        f"{measured['repeats']} runs where one took under {_seconds(measured['repeat_below'])}, else one run "
+        "(marked \u00b9); CPU seconds of the process in brackets; then the work: the DFS's nodes, the DP's "
+        "transitions. Every count equals every other engine's on the same board, square by square (checked "
+        f"as it ran). Caps: {caps}. A count that stopped at its cap or finished past it ends its engine's "
+        "run of that series: the larger boards are *past cap*, never run. Boards past every engine's cap are "
+        f"left out. The study took {_seconds(measured['wall_seconds'])} of wall time, {_seconds(warm)} of it "
+        "starting workers.",
+        "",
+        *(_reach(measured, series) for series in measured["series"]),
+        "",
+        f"![Counting: DFS against DP]({figure.name})",
+        "",
+        counts_table(measured),
+        "",
+    ]
+
+
+def render(meta, rows, figures, measured_versus=None, measured_corners=None, measured_overhead=None,
+           measured_counts=None):
     """The text of REPORT.md."""
     state = (
         "complete"
@@ -462,7 +581,7 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None, mea
         "throughput": "Throughput",
     }
     for key, path in figures.items():
-        if key in ("versus", "corners"):
+        if key in ("versus", "corners", "counts"):
             continue
         parts += [f"### {titles[key]}", "", _FIGURE_NOTES[key], "", f"![{titles[key]}]({path.name})", ""]
     if measured_versus is not None:
@@ -471,6 +590,8 @@ def render(meta, rows, figures, measured_versus=None, measured_corners=None, mea
         parts += corners_section(measured_corners, figures["corners"])
     if measured_overhead is not None:
         parts += overhead_section(measured_overhead, measured_corners)
+    if measured_counts is not None:
+        parts += counts_section(measured_counts, figures["counts"])
     parts += [
         "## Summary per search and board",
         "",
@@ -521,11 +642,12 @@ def write(folder, heatmap_boards=None):
     figures = plots.draw_all(rows, folder, heatmap_boards)
     measured_versus = _drawn(folder / versus.VERSUS, plots.versus, folder / plots.VERSUS_FIGURE, figures)
     measured_corners = _drawn(folder / corners.CORNERS, plots.corners, folder / plots.CORNERS_FIGURE, figures)
+    measured_counts = _drawn(folder / count_study.COUNTS, plots.counts, folder / plots.COUNTS_FIGURE, figures)
     measured_overhead = None
     if (folder / overhead.OVERHEAD).exists():
         measured_overhead = record.read_json(folder / overhead.OVERHEAD)
     try:
-        text = render(meta, rows, figures, measured_versus, measured_corners, measured_overhead)
+        text = render(meta, rows, figures, measured_versus, measured_corners, measured_overhead, measured_counts)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
     path = folder / REPORT

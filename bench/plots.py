@@ -420,7 +420,7 @@ def counts(measured, path):
     engines = count_study.engines_of(measured)
     colours = {name: _PALETTE[i] for i, name in enumerate(engines)}
     styles = {name: _SERIES_STYLES[i % len(_SERIES_STYLES)] for i, name in enumerate(measured["series"])}
-    sizes = set()
+    sizes, marked = set(), set()  # squares of the counts that finished; and of those stopped
     for series in measured["series"]:
         marker, line = styles[series]
         for name in engines:
@@ -428,7 +428,8 @@ def counts(measured, path):
             done = [row for row in rows if row["status"] == DONE]
             stopped = [row for row in rows if row["status"] == STOPPED]
             squares = [row["rows"] * row["cols"] for row in done]
-            sizes.update(squares + [row["rows"] * row["cols"] for row in stopped])
+            sizes.update(squares)
+            marked.update(row["rows"] * row["cols"] for row in stopped)
             common = dict(color=colours[name], marker=marker, linestyle=line, markersize=4, linewidth=1.1)
             timed.plot(squares, [row["seconds"] for row in done], **common)
             worked.plot(squares, [_work(row) for row in done], **common)
@@ -445,7 +446,7 @@ def counts(measured, path):
         if sizes:
             axes.set_xscale("log")
             axes.set_yscale("log")
-            ticks = [t for t in _SQUARE_TICKS if min(sizes) <= t <= max(sizes)]
+            ticks = [t for t in _SQUARE_TICKS if min(sizes | marked) <= t <= max(sizes | marked)]
             axes.set_xticks(ticks, [str(t) for t in ticks])
             axes.xaxis.set_minor_formatter(NullFormatter())
     if not sizes:

@@ -91,3 +91,35 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
 def test_make_plots_without_a_run_fails_in_one_line(tmp_path, capsys):
     assert report.main([str(tmp_path / "latest")]) == 2
     assert "make bench" in capsys.readouterr().err
+
+
+def _counts(series_times):
+    """counts.json from ``{series: {(engine, rows, cols): seconds, or None for stopped, or "past"}}``."""
+    rows = []
+    for series, times in series_times.items():
+        for (engine, rows_, cols), seconds in times.items():
+            row = {"series": series, "rows": rows_, "cols": cols, "engine": engine}
+            if seconds is None:
+                row.update(status="stopped at cap", why="cap")
+            elif seconds == "past":
+                row.update(status="past cap", why="earlier board")
+            else:
+                work = {"nodes" if engine.startswith("dfs") else "transitions": int(1e4 * seconds) + 1}
+                row.update(status="done", tours=rows_ * cols, seconds=seconds, cpu_seconds=seconds, repeats=1,
+                           work=work)
+            rows.append(row)
+    engines = {name: {"seconds": 1.0, "budget": 10**8 if name.startswith("dfs") else None, "longest": 12}
+               for name in ("dfs-plain", "dfs-pruned", "dp", "dp-total")}
+    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": list(series_times),
+            "warm_up_seconds": [0.7], "wall_seconds": 12.0, "rows": rows}
+
+
+def test_the_counting_figure_draws_every_engine_and_series(tmp_path):
+    times = {
+        "4 x k": {("dfs-pruned", 4, 5): 0.01, ("dp", 4, 5): 0.02, ("dfs-pruned", 4, 6): 0.3, ("dp", 4, 6): 0.1,
+                  ("dfs-plain", 4, 5): 0.2, ("dfs-plain", 4, 6): None, ("dp-total", 4, 5): 0.005},
+        "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
+    }
+    _assert_png(plots.counts(_counts(times), tmp_path / plots.COUNTS_FIGURE))
+    nothing = _counts({"n x n": {("dp", 6, 6): None}})
+    _assert_png(plots.counts(nothing, tmp_path / "empty.png"))

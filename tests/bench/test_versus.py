@@ -57,9 +57,12 @@ def test_only_preset_sweeps_plan_the_extras():
     def planned(*argv):
         return _extras(build_parser().parse_args(list(argv)))
 
-    assert planned("--quick") == {"versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick"}
-    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default"}
-    assert planned("--no-versus", "--no-corners", "--no-overhead") == {
-        "versus_rounds": None, "corners_largest": None, "overhead": None
+    assert planned("--quick") == {
+        "versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick", "counts": "quick"
+    }
+    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default",
+                         "counts": "default"}
+    assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts") == {
+        "versus_rounds": None, "corners_largest": None, "overhead": None, "counts": None
     }
     assert planned("--sizes", "5-6") is None

@@ -1,0 +1,50 @@
+"""The counting study's worker: each engine through knight's public API, its
+caps, and the process the study kills when a count will not stop."""
+
+from bench import count_worker
+from bench.count_worker import DONE, ENGINES, REFUSED, STOPPED
+
+
+def test_every_engine_counts_the_same_open_tours_of_3x4():
+    counted = {engine: count_worker.count(engine, 3, 4, 10**6) for engine in ENGINES}
+    grids = {engine: grid for engine, (grid, *_) in counted.items() if grid is not None}
+    assert set(grids) == {"dfs-plain", "dfs-pruned", "dp"}
+    assert len({repr(grid) for grid in grids.values()}) == 1
+    assert {tours for _, tours, *_ in counted.values()} == {16}  # OEIS A118067: 8 undirected
+    assert counted["dfs-plain"][3]["nodes"] > counted["dfs-pruned"][3]["nodes"] > 0
+    assert counted["dp"][3]["runs"] > counted["dp-total"][3]["runs"] == 1
+    assert all(complete for *_, complete in counted.values())
+
+
+def test_a_count_stops_itself_at_its_cap():
+    for engine in ENGINES:
+        answer = count_worker.answer(engine, 4, 5, seconds=0.0, budget=10**6)
+        assert answer == {"status": STOPPED, "why": "stopped at its time cap of 0 s"}, engine
+
+
+def test_the_dfs_stops_at_its_node_budget_and_the_dp_refuses_what_it_cannot_hold():
+    assert count_worker.answer("dfs-plain", 5, 5, seconds=60, budget=10) == {
+        "status": STOPPED, "why": "a work unit hit the node budget of 10"
+    }
+    refused = count_worker.answer("dp", 8, 8, seconds=60)
+    assert refused["status"] == REFUSED and "frontier" in refused["why"]
+    done = count_worker.answer("dp", 3, 4, seconds=60)
+    assert done["status"] == DONE and done["tours"] == 16 and done["cpu_seconds"] > 0
+
+
+def test_the_worker_process_counts_and_is_killed_past_its_grace(monkeypatch):
+    worker = count_worker.Worker()
+    try:
+        answer = worker.count("dfs-pruned", 3, 4, seconds=60)
+        assert answer["status"] == DONE and answer["tours"] == 16 and len(worker.warm_ups) == 1
+        # no grace and a count that takes a tenth of a second: no answer in time
+        monkeypatch.setattr(count_worker, "GRACE", -1.0)
+        killed = worker.count("dfs-plain", 5, 5, seconds=1.0)
+        assert killed == {"status": STOPPED, "why": "killed -1 s past its time cap of 1 s"}
+        assert worker.process is None
+        monkeypatch.setattr(count_worker, "GRACE", 1.0)
+        assert worker.count("dp", 3, 4, seconds=60)["tours"] == 16
+        assert len(worker.warm_ups) == 2  # a fresh worker, warmed up again
+    finally:
+        worker.close()
+    assert worker.process is None

@@ -96,6 +96,40 @@ def _c_kernels():
     return c.load()
 
 
+class DPReference:
+    """The frontier DP frozen in bench/reference_frontier.py (knight's at
+    939426f), run as ``knight.frontier.count_job`` of that commit runs a
+    count from one start: one DP run over the column schedule, the start a
+    forced tour end (open; a start that colour parity rules out has no run
+    there, so give it none here), or no forced end (closed: every start has
+    twice the cycles). Its work is the DP's transitions."""
+
+    name = "frozen-dp"
+
+    def available(self):
+        try:
+            from bench import reference_frontier  # noqa: F401 (loads numba)
+        except Exception as problem:  # any failure to load means: skip it, say why
+            return False, f"{type(problem).__name__}: {problem}"
+        return True, ""
+
+    def supports(self, search):
+        return search.method == "dp"
+
+    def run(self, search):
+        from bench import reference_frontier as frozen
+
+        cpu_began = cpu_clock()
+        began = time.perf_counter()
+        start = search.start[0] * search.cols + search.start[1]
+        found, work = frozen.run(frozen.schedule(search.rows, search.cols), search.closed,
+                                 None if search.closed else start)
+        seconds = time.perf_counter() - began
+        tours = 2 * found if search.closed else found
+        return Outcome(count_status(True), int(work.transitions), seconds, cpu_clock() - cpu_began, int(tours))
+
+
 # frozen: catches a change to knight's own code; c: also catches a numba or
-# llvmlite upgrade, which recompiles knight and the frozen copy alike
-REFERENCES = (KernelsReference("frozen", _frozen_kernels), KernelsReference("c", _c_kernels))
+# llvmlite upgrade, which recompiles knight and the frozen copy alike;
+# frozen-dp: the DP's own frozen copy, for the DP's workloads only
+REFERENCES = (KernelsReference("frozen", _frozen_kernels), KernelsReference("c", _c_kernels), DPReference())

@@ -60,8 +60,10 @@ def _plain_count_options(knight):
 
 @dataclass(frozen=True)
 class Search:
-    """``method`` is a ``knight.solve`` method, or ``count`` for the plain
-    (unpruned) exhaustive count of ``count_tours``."""
+    """``method`` is a ``knight.solve`` method, ``count`` for the plain
+    (unpruned) exhaustive count of ``count_tours``, or ``dp`` for its
+    frontier DP (``count_tours(method="dp")``), whose work is its
+    transitions and which has no budget."""
 
     method: str
     rows: int
@@ -74,7 +76,7 @@ class Search:
     @property
     def label(self):
         """The method with the tie-break where it matters: ``warnsdorff-roth``."""
-        return self.method if self.method in ("backtrack", "count") else f"{self.method}-{self.tiebreak}"
+        return self.method if self.method in ("backtrack", "count", "dp") else f"{self.method}-{self.tiebreak}"
 
     @property
     def group(self):
@@ -94,6 +96,10 @@ class Search:
         import knight
 
         began = cpu_clock()
+        if self.method == "dp":
+            counted = knight.count_tours(self.rows, self.cols, self.start, self.closed, method="dp")
+            return Outcome(count_status(counted.complete), int(counted.transitions), counted.seconds,
+                           cpu_clock() - began, int(counted.tours))
         if self.method == "count":
             counted = knight.count_tours(
                 self.rows, self.cols, self.start, self.closed, self.budget, **_plain_count_options(knight)

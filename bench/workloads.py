@@ -4,11 +4,12 @@ Each takes some 5-100 ms here, long enough that timer resolution and
 scheduling jitter are small against it, short enough that many interleaved
 rounds fit in a CI minute. Between them they cover every kernel and code
 path: move-order DFS to a budget, exhaustive counting, Warnsdorff DFS with
-each tie-break on a small board (deep backtracking) and a large one, and the
-greedy walk on a board of millions of squares.
+each tie-break on a small board (deep backtracking) and a large one, the
+greedy walk on a board of millions of squares, and the frontier DP.
 """
 
 from bench.searches import Search
+from knight.errors import InvalidArgument
 
 WORKLOADS = (
     Search("backtrack", 8, 8, (0, 0), closed=True, budget=5_000_000),
@@ -26,4 +27,17 @@ WORKLOADS = (
     # the plain count of a whole 5x5 tree from one start: its kernel path
     # compiled apart from the pruned one
     Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
+    # the frontier DP (count_tours(method="dp")) from the corner of 5x5: one
+    # run with a forced tour end, 80,739 transitions; it has no budget
+    Search("dp", 5, 5, (0, 0), closed=False, budget=0),
 )
+
+
+def matching(text=None):
+    """The workloads whose name (``Search.key``) contains ``text``, every
+    one when None; InvalidArgument listing the names when none does."""
+    chosen = [search for search in WORKLOADS if text is None or text in search.key]
+    if not chosen:
+        names = "; ".join(search.key for search in WORKLOADS)
+        raise InvalidArgument(f"no workload's name contains {text!r}; the names: {names}")
+    return chosen

@@ -16,6 +16,8 @@ from bench.workloads import WORKLOADS
 
 # the sha256 of bench/reference_kernels.py as frozen; it must never change
 FROZEN_SHA256 = "b50fb96d1e9f629fe8331c0dfd331032a3302c90a26aa4d18fe662a2230a0cc5"
+# and of bench/reference_frontier.py, the frozen DP
+FROZEN_DP_SHA256 = "ced66f977d292beffba27d82276db2eb9b7a463f948fe277d1a363a452fc1368"
 
 
 def _row(ratio, baseline):
@@ -109,6 +111,36 @@ def test_the_frozen_reference_does_the_recorded_work():
     assert reference.run(Search("count", 3, 4, (0, 0), False, 10**6)).tours == 2
 
 
+def test_the_frozen_dp_is_never_edited():
+    text = (Path(check.__file__).parent / "reference_frontier.py").read_bytes()
+    assert hashlib.sha256(text).hexdigest() == FROZEN_DP_SHA256
+
+
+def test_the_frozen_dp_does_the_recorded_work_and_counts_as_knight_does():
+    # its transitions are fixed forever; knight's may fall (a DP that prunes
+    # more), its counts never change
+    reference = next(reference for reference in REFERENCES if reference.name == "frozen-dp")
+    assert reference.available() == (True, "")
+    workload = Search("dp", 5, 5, (0, 0), closed=False, budget=0)
+    assert workload in WORKLOADS and [r.name for r in REFERENCES if r.supports(workload)] == ["frozen-dp"]
+    outcome = reference.run(workload)
+    assert (outcome.status, outcome.nodes, outcome.tours) == ("complete", 80739, 304)
+    closed = Search("dp", 6, 5, (0, 0), True, 0)
+    assert reference.run(closed).tours == 16  # 5x6 has 8 closed tours, each both ways
+    for search in (workload, closed, Search("dp", 3, 4, (0, 0), True, 0), Search("dp", 4, 6, (1, 2), False, 0)):
+        assert reference.run(search).tours == search.run().tours
+
+
+def test_a_partial_record_keeps_the_other_ratios(tmp_path):
+    path = tmp_path / "ratios.json"
+    old = {"frozen": {"a": 1.5, "b": 2.0}, "c": {"a": 0.9}}
+    row = check.Row("frozen", "b", 1e6, paired.Ratios((2.5,)), 2.0)
+    check.save_ratios([row], rounds=3, path=path, keep=old)
+    assert check.load_ratios(path) == {"frozen": {"a": 1.5, "b": 2.5}, "c": {"a": 0.9}}
+    check.save_ratios([row], rounds=3, path=path)
+    assert check.load_ratios(path) == {"frozen": {"b": 2.5}}
+
+
 def test_a_reference_that_cannot_load_says_why():
     def missing():
         raise RuntimeError("no C compiler")
@@ -123,6 +155,7 @@ def test_a_reference_that_cannot_load_says_why():
         (["--rounds", "9" * 30], "rounds must be in 1..1000"),
         (["--threshold", "nan"], "threshold must be a fraction"),
         (["--threshold", "-0.5"], "threshold must be a fraction"),
+        (["--workload", "no such thing"], "no workload's name contains 'no such thing'; the names: backtrack"),
     ],
 )
 def test_bad_options_are_one_line_before_any_timing(argv, message, capsys):

@@ -37,13 +37,13 @@ RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)
 	$(BIN)/python -m bench.report $(RUN)
 
-baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios), print the diff
+baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios; WORKLOAD=dp: those ratios alone), print the diff
 	$(BIN)/python -m bench.nodes --record
-	$(BIN)/python -m bench.check --record
+	$(BIN)/python -m bench.check --record $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
-bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen reference, then a planted-2x self-test
-	$(BIN)/python -m bench.check $(if $(SUMMARY),--markdown '$(SUMMARY)')
-	$(BIN)/python -m bench.check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)')
+bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen references, then a planted-2x self-test (WORKLOAD=dp: those alone)
+	$(BIN)/python -m bench.check $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+	$(BIN)/python -m bench.check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
 bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }

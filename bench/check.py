@@ -10,6 +10,10 @@ when a ratio has fallen by more than the threshold.
     python -m bench.check --record      measure longer, rewrite the ratios
     python -m bench.check --self-test   plant a 2x slowdown; pass if caught
 
+``--workload TEXT`` keeps the workloads whose name contains TEXT; with
+``--record`` only their ratios are measured and rewritten, the others kept
+as they are (``--record --workload dp``: the DP's row alone).
+
 ``KNIGHT_GUARD_PLANT=k`` makes the check's own timed wrapper (``run_knight``)
 run each of knight's searches k times and add up their times: a k-times
 slowdown planted without touching the production kernels.
@@ -25,7 +29,7 @@ from pathlib import Path
 from bench import command, paired
 from bench.command import Parser
 from bench.references import REFERENCES
-from bench.workloads import WORKLOADS
+from bench.workloads import WORKLOADS, matching
 from knight import strict_json
 from knight.errors import InvalidArgument
 
@@ -68,15 +72,17 @@ class Row:
         return NO_BASELINE if self.change is None else paired.verdict(self.change, threshold)
 
 
-def measure(rounds, baseline):
-    """One Row per reference and workload it supports."""
+def measure(rounds, baseline, workloads=WORKLOADS):
+    """One Row per reference and workload of ``workloads`` it supports."""
     rows = []
     for reference in REFERENCES:
+        searches = [search for search in workloads if reference.supports(search)]
+        if not searches:
+            continue
         usable, reason = reference.available()
         if not usable:
             print(f"reference {reference.name} skipped: {reason}")
             continue
-        searches = [search for search in WORKLOADS if reference.supports(search)]
         samples = paired.measure({"knight": run_knight, reference.name: reference.run}, searches, rounds)
         for search in searches:
             ours, theirs = samples["knight"][search.key], samples[reference.name][search.key]
@@ -140,11 +146,13 @@ def load_ratios(path=RATIOS):
     return json.loads(path.read_text())["ratios"] if path.exists() else {}
 
 
-def save_ratios(rows, rounds, path=RATIOS):
+def save_ratios(rows, rounds, path=RATIOS, keep=None):
+    """Write the ratios of ``rows``; those of ``keep`` (the ratios file as
+    it was) stay where ``rows`` has none."""
     import llvmlite
     import numba
 
-    ratios = {}
+    ratios = {reference: dict(by_search) for reference, by_search in (keep or {}).items()}
     for row in rows:
         ratios.setdefault(row.reference, {})[row.search] = round(row.ratios.median, 4)
     recorded = {
@@ -172,8 +180,8 @@ def planted(factor):
             os.environ[PLANT] = before
 
 
-def check(rounds, threshold, summary=None):
-    rows = measure(rounds, load_ratios())
+def check(rounds, threshold, summary=None, workloads=WORKLOADS):
+    rows = measure(rounds, load_ratios(), workloads)
     print(table(rows, threshold))
     append_markdown(summary, markdown(rows, threshold, f"Speed guard: ratios to the references ({rounds} rounds)"))
     failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
@@ -185,10 +193,10 @@ def check(rounds, threshold, summary=None):
     return 0
 
 
-def self_test(rounds, threshold, summary=None):
+def self_test(rounds, threshold, summary=None, workloads=WORKLOADS):
     """Plant a 2x slowdown of every kernel; pass only if every row says SLOWER."""
     with planted(2):
-        rows = measure(rounds, load_ratios())
+        rows = measure(rounds, load_ratios(), workloads)
     print("self-test: every knight search timed twice over (a planted 2x slowdown)")
     print(table(rows, threshold))
     title = "Speed guard self-test: a planted 2x slowdown, every row must read SLOWER"
@@ -201,12 +209,16 @@ def self_test(rounds, threshold, summary=None):
     return 0
 
 
-def record(rounds, threshold):
+def record(rounds, threshold, workloads=WORKLOADS):
+    """Measure ``workloads`` and write their ratios; a part of the
+    workloads keeps the other ratios as recorded."""
     old = load_ratios()
-    rows = measure(rounds, old)
+    rows = measure(rounds, old, workloads)
     print(table(rows, threshold))
-    save_ratios(rows, rounds)
-    print(f"\nwrote {RATIOS} ({rounds} interleaved rounds)")
+    partial = len(workloads) < len(WORKLOADS)
+    save_ratios(rows, rounds, keep=old if partial else None)
+    kept = "; the other ratios kept as they were" if partial else ""
+    print(f"\nwrote {RATIOS} ({rounds} interleaved rounds{kept})")
     return 0
 
 
@@ -220,17 +232,22 @@ def main(argv=None):
     parser.add_argument(
         "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
     )
+    parser.add_argument(
+        "--workload",
+        help="only the workloads whose name contains this, e.g. 'dp' (--record: re-record their ratios alone)",
+    )
     try:
         args = parser.parse_args(argv)
         args.rounds = None if args.rounds is None else command.rounds(args.rounds)
         args.threshold = THRESHOLD if args.threshold is None else command.threshold(args.threshold)
+        workloads = matching(args.workload)
     except InvalidArgument as error:
         return command.fail(error)
     if args.record:
-        return record(args.rounds or RECORD_ROUNDS, args.threshold)
+        return record(args.rounds or RECORD_ROUNDS, args.threshold, workloads)
     if args.self_test:
-        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold, args.markdown)
-    return check(args.rounds or ROUNDS, args.threshold, args.markdown)
+        return self_test(args.rounds or SELF_TEST_ROUNDS, args.threshold, args.markdown, workloads)
+    return check(args.rounds or ROUNDS, args.threshold, args.markdown, workloads)
 
 
 if __name__ == "__main__":

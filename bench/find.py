@@ -22,7 +22,8 @@ import sys
 from bench.check import THRESHOLD
 from bench.history import OK, c_reference, measure_commit
 from bench.revisions import ROOT, commits, describe, git
-from bench.workloads import WORKLOADS
+from bench.workloads import matching
+from knight.errors import InvalidArgument
 
 ROUNDS = 5
 
@@ -85,10 +86,10 @@ def prober(listed, searches, rounds, python, repository, say=print):
 
 def pick(workload):
     """The workloads whose key contains ``workload`` (all when None)."""
-    chosen = [search for search in WORKLOADS if workload is None or workload in search.key]
-    if not chosen:
-        raise SystemExit(f"no workload matches {workload!r}; the keys are:\n" + "\n".join(s.key for s in WORKLOADS))
-    return chosen
+    try:
+        return matching(workload)
+    except InvalidArgument as error:
+        raise SystemExit(str(error)) from None
 
 
 def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print):

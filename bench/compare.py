@@ -18,17 +18,22 @@ from contextlib import ExitStack
 from bench import command, paired
 from bench.check import THRESHOLD, append_markdown
 from bench.command import Parser
-from bench.revisions import ROOT, Worker, checkout
+from bench.revisions import ROOT, Worker, checkout, unrunnable
 from bench.workloads import WORKLOADS
 from knight.errors import InvalidArgument
 
 ROUNDS = 15
 
 
+def _timed(samples):
+    """The workloads both sides ran, in their order."""
+    return [search for search in WORKLOADS if search.key in samples["base"]]
+
+
 def table(samples, threshold):
     lines = [f"{'workload':<50} {'base Mn/cpu-s':>13} {'head Mn/cpu-s':>13} {'ratio':>6} {'middle half':>11}  verdict"]
     worst = float("inf")
-    for search in WORKLOADS:
+    for search in _timed(samples):
         base, head = samples["base"][search.key], samples["head"][search.key]
         ratios = paired.throughput_ratios(head, base)
         low, high = ratios.middle_half
@@ -45,7 +50,7 @@ def markdown(samples, threshold, title):
     """The comparison as a Markdown table, for a CI job summary."""
     lines = [f"### {title}", "", "| workload | base Mn/cpu-s | head Mn/cpu-s | ratio | middle half | verdict |",
              "|---|---:|---:|---:|---:|---|"]
-    for search in WORKLOADS:
+    for search in _timed(samples):
         base, head = samples["base"][search.key], samples["head"][search.key]
         ratios = paired.throughput_ratios(head, base)
         low, high = ratios.middle_half
@@ -57,15 +62,21 @@ def markdown(samples, threshold, title):
 
 
 def compare(base, head, rounds, pythons):
-    """Interleaved samples of both sides; ``head`` None means the working tree."""
+    """Interleaved samples of both sides (``head`` None means the working
+    tree), and ``{workload: why}`` for those a side cannot run (an older
+    knight may lack a later method): left out."""
     with ExitStack() as stack:
         trees = {"base": stack.enter_context(checkout(base))}
         trees["head"] = ROOT if head is None else stack.enter_context(checkout(head))
         workers = {side: Worker(trees[side], pythons[side]) for side in ("base", "head")}
         for worker in workers.values():
             stack.callback(worker.close)
+        missing = {}
+        for worker in workers.values():
+            missing.update(unrunnable(worker, WORKLOADS))
+        timed = [search for search in WORKLOADS if search.key not in missing]
         sides = {side: worker.run for side, worker in workers.items()}
-        return paired.measure(sides, WORKLOADS, rounds)
+        return paired.measure(sides, timed, rounds), missing
 
 
 def main(argv=None):
@@ -85,7 +96,7 @@ def main(argv=None):
     except InvalidArgument as error:
         return command.fail(error)
     pythons = {"base": args.base_python, "head": args.head_python}
-    samples = compare(args.base, args.head, args.rounds, pythons)
+    samples, missing = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
     title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"
     append_markdown(args.markdown, markdown(samples, args.threshold, title))
@@ -94,6 +105,8 @@ def main(argv=None):
         f"ratio = head nodes per CPU second / base's, {args.rounds} interleaved rounds"
     )
     print(report)
+    for key, why in missing.items():
+        print(f"left out, a side cannot run it: {key} ({why})")
     if worst < 1 - args.threshold:
         print(f"\nFAIL: a workload is more than {args.threshold:.0%} slower than at {args.base}")
         return 1

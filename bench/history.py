@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench import environment, paired
 from bench.references import REFERENCES
-from bench.revisions import SearchFailed, commits, describe, worker_at
+from bench.revisions import commits, describe, unrunnable, worker_at
 from bench.workloads import WORKLOADS
 
 CSV = Path("results") / "history.csv"
@@ -111,19 +111,10 @@ def c_reference():
     return reference
 
 
-def _runnable(worker, searches):
-    """Warm each search up once; those the commit cannot run, with the reason."""
-    failed = {}
-    for search in searches:
-        try:
-            worker.run(search)
-        except SearchFailed as problem:
-            failed[search.key] = str(problem)
-    return failed
-
-
 def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, repository=None):
-    """One Point per search for ``commit``: its ratio to C, or why it is missing."""
+    """One Point per search for ``commit`` that ``reference`` supports (the
+    DP's workloads have no C): its ratio to C, or why it is missing."""
+    searches = [search for search in searches if reference.supports(search)]
     short, subject, date = describe(commit, **_at(repository))
     software = environment.software()
     stamp = dict(
@@ -133,7 +124,7 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
     )
     try:
         with worker_at(commit, python, **_at(repository)) as worker:
-            failed = _runnable(worker, searches)
+            failed = unrunnable(worker, searches)
             timed = [search for search in searches if search.key not in failed]
             samples = paired.measure({"knight": worker.run, "c": reference.run}, timed, rounds)
     except RuntimeError as problem:  # its knight does not import: every workload is missing

@@ -71,6 +71,18 @@ class Worker:
         self.process.stdout.close()
 
 
+def unrunnable(worker, searches):
+    """Run each search once on ``worker`` (a warm-up: compiles, faults
+    memory in); ``{key: why}`` for those its knight cannot run."""
+    failed = {}
+    for search in searches:
+        try:
+            worker.run(search)
+        except SearchFailed as problem:
+            failed[search.key] = str(problem)
+    return failed
+
+
 def _environment():
     # the guard's planted slowdown must not leak into a run of another revision
     return {name: value for name, value in os.environ.items() if name != PLANT}

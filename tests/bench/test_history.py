@@ -10,7 +10,10 @@ from bench.revisions import git
 from bench.searches import Search
 
 QUICK = Search("greedy", 200, 200, (0, 0), closed=False, budget=10**8, tiebreak="roth")
-UNKNOWN = Search("no-such-method", 8, 8, (0, 0), closed=False, budget=1_000)
+# a search C has (greedy), with a tie rule no knight knows: the commit cannot run it
+UNKNOWN = Search("greedy", 8, 8, (0, 0), closed=False, budget=1_000, tiebreak="no-such-tiebreak")
+# the DP has no C baseline: left out of the history, not missing
+DP = Search("dp", 3, 4, (0, 0), closed=False, budget=0)
 
 
 def point(commit, workload, ratio, machine="m", status=history.OK):
@@ -32,11 +35,11 @@ def test_rows_survive_the_csv_and_a_rerun_skips_what_this_machine_measured(tmp_p
 
 def test_a_commit_is_measured_against_c_and_what_it_cannot_run_is_missing():
     head = git("rev-parse", "HEAD").stdout.strip()
-    points = history.measure_commit(head, 1, sys.executable, history.c_reference(), searches=[QUICK, UNKNOWN])
+    points = history.measure_commit(head, 1, sys.executable, history.c_reference(), searches=[QUICK, UNKNOWN, DP])
     timed, missing = points
     assert (timed.status, timed.workload, timed.rounds) == (history.OK, QUICK.key, 1)
     assert timed.ratio > 0 and timed.nodes == timed.c_nodes == 200 * 200
-    assert missing.status == history.MISSING and "no-such-method" in missing.note
+    assert missing.status == history.MISSING and "no-such-tiebreak" in missing.note
     assert timed.numba and timed.llvmlite and timed.machine == history.machine_id()
 
 

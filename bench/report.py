@@ -451,7 +451,10 @@ def _overtakes(measured, series, slow=count_study.DFS):
         if other is not None and other["status"] == DONE:
             where += f", which {count_study.LABELS[slow]} counted in {_seconds(other['seconds'])}"
         return f"not within the caps ({where})"
-    return "not on these boards"
+    both = [board for board, row in theirs.items() if row["status"] == DONE]
+    if not both:
+        return "not on these boards"
+    return f"not on these boards ({count_study.LABELS[slow]} still faster at {_board(both[-1])})"
 
 
 def _headline(measured):

@@ -44,6 +44,15 @@ def test_the_counting_section_leads_with_the_crossover():
     assert "![Counting: DFS against DP](8-counts.png)" in text
 
 
+def test_a_series_without_a_crossover_says_which_engine_won_its_last_board():
+    measured = _measured()
+    measured["rows"] = [row for row in measured["rows"] if row["series"] == "n x n" and row["cols"] == 5]
+    measured["series"] = ["n x n"]
+    assert report.counts_section(measured, Path("8-counts.png"))[2].endswith(
+        "n x n: not on these boards (DFS pruned still faster at 5x5)."
+    )
+
+
 def test_the_counting_table_has_a_line_per_board_some_engine_ran():
     table = report.counts_table(_measured()).splitlines()
     assert table[0] == "| series | board | squares | open tours | DFS pruned | DP grid |"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_kernels, journal
+from knight import frontier_degrees, frontier_kernels, journal
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 
@@ -51,7 +51,6 @@ class Schedule:
     leaving_slots: list
     stays: list
     frontiers: list  # the squares on the frontier after each step
-    remaining: list  # per step, per square on the next frontier: neighbours still to come
     leave_step: dict
 
     @property
@@ -83,7 +82,7 @@ def schedule(rows, cols, order=None):
         square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order
     }
     frontier = []
-    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers, remaining = [], [], [], [], [], [], []
+    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers = [], [], [], [], [], []
     for step, square in enumerate(order):
         slot_of = {s: i for i, s in enumerate(frontier)}
         old_sizes.append(len(frontier))
@@ -95,10 +94,8 @@ def schedule(rows, cols, order=None):
         stays.append(leave_step[square] > step)
         frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
         frontiers.append(list(frontier))
-        later = [sum(1 for n in neighbours[s] if position[n] > step) for s in frontier]
-        remaining.append(np.array(later, dtype=np.uint8))
     return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
-                    remaining, leave_step)
+                    leave_step)
 
 
 # Peak states held by one open run with no forced end (the heaviest kind),
@@ -227,27 +224,28 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
             state = (first, keys, wider, completed)
 
 
+def step_arguments(plan, step, forced):
+    """The forced start's place in ``step``: ``(its slot on the frontier
+    before, -1 if it is not there; whether it is the square inserted)``."""
+    if forced is None:
+        return -1, False
+    before = plan.frontiers[step - 1] if step else []
+    return (before.index(forced) if forced in before else -1), plan.order[step] == forced
+
+
 def _run(plan, closed, forced, progress, state, on_step):
     work = Work()
     first, keys, counts, completed = state
-    terminals = 0 if closed else 2
+    live = frontier_degrees.live_patterns(plan, closed, forced)
     steps = len(plan.order)
     ratio = 4.0
     for step in range(first, steps):
-        square = plan.order[step]
-        old = plan.frontiers[step - 1] if step else []
-        forced_slot = -1
-        allowed = terminals
-        if forced is not None:
-            forced_slot = old.index(forced) if forced in old else -1
-            # one tour end is the forced square's: another may go before it
-            allowed = 2 if plan.leave_step[forced] <= step else 1
+        forced_slot, inserted_forced = step_arguments(plan, step, forced)
         expected = int(keys.shape[0] * ratio) + 1
         new_keys, new_counts, found, emitted, dead, overflow = frontier_kernels.frontier_step(
             keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
-            plan.leaving_slots[step], plan.stays[step], forced_slot, square == forced, allowed,
-            step == steps - 1, bool(closed), _capacity_bits(expected), plan.remaining[step],
-            plan.frontiers[step].index(forced) if forced in plan.frontiers[step] else -1,
+            plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
+            bool(closed), _capacity_bits(expected), live[step],
         )
         limbs = counts.shape[1]
         if overflow:

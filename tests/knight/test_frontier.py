@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, frontier, frontier_kernels
+from knight import InvalidArgument, cli, count_tours, frontier, frontier_degrees, frontier_kernels
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -211,7 +211,7 @@ def test_counts_carry_into_the_high_word():
     counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
     _, merged, *_, overflow = frontier_kernels.frontier_step(
         keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
-        2, False, False, 10, plan.remaining[0], -1,
+        False, False, 10, frontier_degrees.live_patterns(plan, False)[0],
     )
     assert merged.tolist() == [[0, 1]] and overflow == 0
 
@@ -224,7 +224,7 @@ def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
     counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
     *_, overflow = frontier_kernels.frontier_step(
         keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
-        2, False, False, 10, plan.remaining[0], -1,
+        False, False, 10, frontier_degrees.live_patterns(plan, False)[0],
     )
     assert overflow == 1
     with pytest.raises(OverflowError, match="2\\^128"):

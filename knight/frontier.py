@@ -20,6 +20,7 @@ import json
 import os
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -175,20 +176,17 @@ class Work:
 
 def _capacity_bits(expected):
     bits = _MIN_CAPACITY_BITS
-    # room for the expected states at a load of at most 1/2
-    while (1 << bits) < 2 * expected:
+    # room for the expected states at a load of at most 3/4 (linear
+    # probing with Fibonacci hashing stays short there)
+    while 3 * (1 << bits) < 4 * expected:
         bits += 1
     return bits
 
 
-# counts start in two 64-bit limbs; a count that outgrows them runs again
-# with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
-FIRST_LIMBS = 2
+# counts start in one 64-bit limb; a step whose count outgrows them runs
+# again with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
+FIRST_LIMBS = 1
 MAX_LIMBS = 16
-
-
-class _CountTooWide(Exception):
-    pass
 
 
 def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
@@ -199,29 +197,87 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
     ``state``, to resume: ``(step, keys, counts, completed)`` as
     ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
     called after each step (checkpoints); ``progress(step, steps, held)``
-    too. A count past its limbs runs again (from ``state``, or from the
-    start) with twice as many; past ``max_limbs`` it is an
-    ``OverflowError``.
+    too. A step whose counts pass their limbs runs again with twice as
+    many; past ``max_limbs`` it is an ``OverflowError``.
     """
     if state is None:
         keys = np.zeros(1, dtype=np.uint64)
         counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
         counts[0, 0] = 1
         state = (0, keys, counts, 0)
-    while True:
-        try:
-            return _run(plan, closed, forced, progress, state, on_step)
-        except _CountTooWide as error:
-            first, keys, counts, completed = state
-            limbs = 2 * counts.shape[1]
-            if limbs > max_limbs:
-                raise OverflowError(
-                    f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {error}: "
-                    f"the dp carries at most {64 * max_limbs}-bit counts"
-                ) from None
-            wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
-            wider[:, : counts.shape[1]] = counts
-            state = (first, keys, wider, completed)
+    step, keys, counts, completed = state
+    live = frontier_degrees.live_patterns(plan, closed, forced)
+    work = Work()
+    steps = len(plan.order)
+    ratio = 4.0
+    while step < steps:
+        forced_slot, inserted_forced = step_arguments(plan, step, forced)
+        expected = int(keys.shape[0] * ratio) + 1
+        arguments = (keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
+                     plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
+                     bool(closed), live[step])
+        new_keys, new_counts, found, emitted, dead, overflow = _step_in_parts(arguments, expected)
+        if overflow:
+            counts = _widen(counts, max_limbs, plan, step)
+            continue
+        completed += sum(int(limb) << (64 * index) for index, limb in enumerate(found))
+        if keys.shape[0]:
+            ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
+        keys, counts = new_keys, new_counts
+        step += 1
+        work.held.append(int(keys.shape[0]))
+        work.emitted.append(int(emitted))
+        work.merged.append(int(emitted) - int(keys.shape[0]))
+        work.dead.append(int(dead))
+        if on_step is not None:
+            on_step(step, keys, counts, completed)
+        if progress is not None:
+            progress(step, steps, int(keys.shape[0]))
+    return completed, work
+
+
+# a table smaller than this is stepped on one thread: starting threads
+# would cost more than they save
+PARALLEL_STATES = 20_000
+
+
+def _threads():
+    return max(1, min(len(os.sched_getaffinity(0)), 8))
+
+
+def _step_in_parts(arguments, expected):
+    """One step, its successors split by pattern over the CPUs' threads
+    (the kernel releases the GIL); the parts' tables are disjoint, so the
+    next table is their concatenation."""
+    keys = arguments[0]
+    parts = _threads() if keys.shape[0] >= PARALLEL_STATES else 1
+    bits = _capacity_bits(expected // parts + 1)
+
+    def part(index):
+        return frontier_kernels.frontier_step(*arguments, bits, index, parts)
+
+    if parts == 1:
+        return part(0)
+    with ThreadPoolExecutor(parts) as pool:
+        results = list(pool.map(part, range(parts)))
+    new_keys = np.concatenate([result[0] for result in results])
+    new_counts = np.concatenate([result[1] for result in results])
+    found = sum(result[2] for result in results)
+    emitted, dead, overflow = (sum(result[index] for result in results) for index in (3, 4, 5))
+    return new_keys, new_counts, found, emitted, dead, overflow
+
+
+def _widen(counts, max_limbs, plan, step):
+    """``counts`` in twice the limbs, or OverflowError past ``max_limbs``."""
+    limbs = 2 * counts.shape[1]
+    if limbs > max_limbs:
+        raise OverflowError(
+            f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {step}: "
+            f"the dp carries at most {64 * max_limbs}-bit counts"
+        )
+    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+    wider[:, : counts.shape[1]] = counts
+    return wider
 
 
 def step_arguments(plan, step, forced):
@@ -231,40 +287,6 @@ def step_arguments(plan, step, forced):
         return -1, False
     before = plan.frontiers[step - 1] if step else []
     return (before.index(forced) if forced in before else -1), plan.order[step] == forced
-
-
-def _run(plan, closed, forced, progress, state, on_step):
-    work = Work()
-    first, keys, counts, completed = state
-    live = frontier_degrees.live_patterns(plan, closed, forced)
-    steps = len(plan.order)
-    ratio = 4.0
-    for step in range(first, steps):
-        forced_slot, inserted_forced = step_arguments(plan, step, forced)
-        expected = int(keys.shape[0] * ratio) + 1
-        new_keys, new_counts, found, emitted, dead, overflow = frontier_kernels.frontier_step(
-            keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
-            plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
-            bool(closed), _capacity_bits(expected), live[step],
-        )
-        limbs = counts.shape[1]
-        if overflow:
-            raise _CountTooWide(step)
-        completed += sum(int(found[limb]) << (64 * limb) for limb in range(limbs))
-        if completed >= 2 ** (64 * limbs):
-            raise _CountTooWide(step)
-        if keys.shape[0]:
-            ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
-        keys, counts = new_keys, new_counts
-        work.held.append(int(keys.shape[0]))
-        work.emitted.append(int(emitted))
-        work.merged.append(int(emitted) - int(keys.shape[0]))
-        work.dead.append(int(dead))
-        if on_step is not None:
-            on_step(step + 1, keys, counts, completed)
-        if progress is not None:
-            progress(step + 1, steps, int(keys.shape[0]))
-    return completed, work
 
 
 def count_job(job, progress=None):

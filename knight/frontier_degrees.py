@@ -61,6 +61,7 @@ def pattern_step(reach, old_size, new_size, neighbour_slots, kept_slots, leaving
     many patterns ``reach`` holds after."""
     need = np.zeros(old_size + 1, dtype=np.int64)
     candidates = np.zeros(8, dtype=np.intp)
+    positions = slot_positions(old_size, kept_slots)
     held = 0
     for word in range(reach.shape[0]):
         bits = reach[word]
@@ -71,9 +72,9 @@ def pattern_step(reach, old_size, new_size, neighbour_slots, kept_slots, leaving
             for index in range(old_size):
                 need[index] = (code // POWERS_OF_THREE[index]) % 3
             ends = code // POWERS_OF_THREE[old_size]
-            alive = _any_successor(need, ends, old_size, new_size, neighbour_slots, kept_slots,
-                                   leaving_slots, inserted_stays, forced_slot, inserted_forced, tour_ends, final,
-                                   successors, backward, candidates)
+            alive = _any_successor(need, ends, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
+                                   inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors,
+                                   backward, candidates)
             if backward and not alive:
                 reach[word] &= ~low
             else:
@@ -82,7 +83,7 @@ def pattern_step(reach, old_size, new_size, neighbour_slots, kept_slots, leaving
 
 
 @jit(inline="always")
-def _any_successor(need, ends, old_size, new_size, neighbour_slots, kept_slots, leaving_slots,
+def _any_successor(need, ends, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
                    inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors, backward,
                    candidates):
     """Every choice of edges for the inserted square. Forward: mark each
@@ -96,6 +97,7 @@ def _any_successor(need, ends, old_size, new_size, neighbour_slots, kept_slots, 
         if need[neighbour_slots[index]] > 0:
             candidates[n_candidates] = neighbour_slots[index]
             n_candidates += 1
+    kept_code = kept_part(need, kept_slots)
     found = False
     # no edge (-1, -1), one edge (-1, j), two edges (i, j > i)
     for first in range(-1, n_candidates):
@@ -103,9 +105,10 @@ def _any_successor(need, ends, old_size, new_size, neighbour_slots, kept_slots, 
             edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
             if edges > inserted_need:
                 continue
-            code = successor_pattern(need, ends, inserted_need - edges, candidates[first] if first >= 0 else -1,
-                                   candidates[second] if second >= 0 else -1, new_size, kept_slots,
-                                   leaving_slots, inserted_stays, forced_slot, inserted_forced, tour_ends, final)
+            code = successor_pattern(kept_code, need, ends, inserted_need - edges,
+                                     candidates[first] if first >= 0 else -1, candidates[second] if second >= 0 else -1,
+                                     positions, leaving_slots, new_size, inserted_stays, forced_slot, inserted_forced,
+                                     tour_ends, final)
             if code < 0:
                 continue
             found = True
@@ -117,44 +120,56 @@ def _any_successor(need, ends, old_size, new_size, neighbour_slots, kept_slots, 
 
 
 @jit(inline="always")
-def successor_pattern(need, ends, inserted_left, a, b, new_size, kept_slots, leaving_slots,
-                    inserted_stays, forced_slot, inserted_forced, tour_ends, final):
+def kept_part(need, kept_slots):
+    """The pattern code of the squares that stay, before any edge of the
+    step: what ``successor_pattern`` adjusts per choice."""
+    code = np.int64(0)
+    for position in range(kept_slots.shape[0]):
+        code += need[kept_slots[position]] * POWERS_OF_THREE[position]
+    return code
+
+
+@jit(inline="always")
+def successor_pattern(kept_code, need, ends, inserted_left, a, b, positions, leaving_slots, new_size,
+                      inserted_stays, forced_slot, inserted_forced, tour_ends, final):
     """The pattern after giving the inserted square edges to slots ``a`` and
     ``b`` (-1: none), or -1 if that breaks a degree rule; at the last step,
-    0 if the choice completes."""
-    if a >= 0:
-        need[a] -= 1
-    if b >= 0:
-        need[b] -= 1
-    broken = False
+    0 if the choice completes. ``kept_code``: ``kept_part`` of the pattern
+    before; ``positions[slot]``: the slot's place on the next frontier (-1:
+    it leaves now). Constant work per choice: only the two squares that get
+    an edge and the few that leave are looked at."""
+    code = kept_code
+    for slot in (a, b):
+        if slot >= 0 and positions[slot] >= 0:
+            code -= POWERS_OF_THREE[positions[slot]]
     for index in range(leaving_slots.shape[0]):
         slot = leaving_slots[index]
-        left = need[slot]
+        left = need[slot] - (1 if slot == a else 0) - (1 if slot == b else 0)
         if left == 2 or (left == 1 and slot == forced_slot):
-            broken = True  # leaves with no edge (the forced start: none)
-        elif left == 1:
+            return -1  # leaves with no edge (the forced start: with none)
+        if left == 1:
             ends += 1  # leaves with one edge: a tour end
-    if not inserted_stays:
-        if inserted_left == 2 or (inserted_left == 1 and inserted_forced):
-            broken = True
-        elif inserted_left == 1:
-            ends += 1
-    code = np.int64(-1)
-    if not broken and ends <= tour_ends:
-        if final:
-            code = 0 if ends == tour_ends else -1
-        else:
-            code = 0
-            for position in range(kept_slots.shape[0]):
-                code += need[kept_slots[position]] * POWERS_OF_THREE[position]
-            if inserted_stays:
-                code += inserted_left * POWERS_OF_THREE[kept_slots.shape[0]]
-            code += ends * POWERS_OF_THREE[new_size]
-    if a >= 0:
-        need[a] += 1
-    if b >= 0:
-        need[b] += 1
-    return code
+    if inserted_stays:
+        code += inserted_left * POWERS_OF_THREE[new_size - 1]
+    elif inserted_left == 2 or (inserted_left == 1 and inserted_forced):
+        return -1
+    elif inserted_left == 1:
+        ends += 1
+    if ends > tour_ends:
+        return -1
+    if final:
+        return 0 if ends == tour_ends else -1
+    return code + ends * POWERS_OF_THREE[new_size]
+
+
+@jit(inline="always")
+def slot_positions(old_size, kept_slots):
+    """``positions[slot]``: each old slot's place on the next frontier, -1
+    for the slots that leave."""
+    positions = np.full(old_size + 1, -1, dtype=np.intp)
+    for position in range(kept_slots.shape[0]):
+        positions[kept_slots[position]] = position
+    return positions
 
 
 def domain_size(frontier_size, tour_ends):

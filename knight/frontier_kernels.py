@@ -43,8 +43,9 @@ returned.
 
 import numpy as np
 
+from knight._bits import prefetch
 from knight._jit import jit
-from knight.frontier_degrees import has_bit, successor_pattern
+from knight.frontier_degrees import has_bit, kept_part, slot_positions, successor_pattern
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,
@@ -62,6 +63,10 @@ BITS_PER_SLOT = 4
 
 # the key no state can have (every slot would be 15): marks an empty bucket
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+# successors inserted together after their cache lines were prefetched
+_BATCH = 64
+# options of one state: no edge, one of at most 8 neighbours, or two
+_MOST_OPTIONS = 1 + 8 + 28
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _SLOT_MASK = np.uint64(0xF)
 
@@ -262,9 +267,16 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
     return _ALIVE, key
 
 
+@jit(inline="always")
+def _part_of(pattern, parts):
+    # the pattern's digits always add up to the same parity, so a plain
+    # pattern % 2 would give one part everything: hash it first
+    return np.intp(((np.uint64(pattern) * _HASH_MULTIPLIER) >> np.uint64(32)) % np.uint64(parts))
+
+
 @jit
 def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
-                  forced_slot, inserted_forced, final, closed, capacity_bits, live):
+                  forced_slot, inserted_forced, final, closed, live, capacity_bits, part, parts):
     """Insert one square: map every state of the table ``keys``/``counts``
     (dense, one state per entry, frontier of ``old_size`` slots) to its
     successors and merge equal ones.
@@ -278,7 +290,10 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     the hash table's first size. ``live``: the bitmap of the degree
     patterns after this step that can still be completed
     (``knight.frontier_degrees``): an option whose pattern is not set is
-    dropped before its successor is built.
+    dropped before its successor is built. ``part`` of ``parts``: this call
+    builds only the successors whose pattern falls in its part (equal
+    states have equal patterns, so parts never share a state: threads fill
+    their own tables and the tables need no merging).
 
     ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
     significant first.
@@ -308,6 +323,11 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     renumber = np.zeros(16, dtype=np.uint8)
     candidates = np.zeros(8, dtype=np.intp)
     inserted_need = 1 if inserted_forced else 2
+    positions = slot_positions(old_size, kept_slots)
+    # successors waiting for insertion: a batch, plus one state's options
+    pending_keys = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.uint64)
+    pending_states = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.intp)
+    n_pending = 0
 
     for state in range(keys.shape[0]):
         key = keys[state]
@@ -326,6 +346,7 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
             if value == TERMINAL_END:
                 ends += 1  # its path's other end is a gone tour end
         slots[inserted] = BARE
+        kept_code = kept_part(need, kept_slots)
         n_candidates = 0
         for index in range(neighbour_slots.shape[0]):
             if need[neighbour_slots[index]] > 0:
@@ -341,12 +362,14 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
                 # die here, before any label is touched
                 pattern = -1
                 if edges <= inserted_need:
-                    pattern = successor_pattern(need, ends, inserted_need - edges, a, b, new_size, kept_slots,
-                                                leaving_slots, inserted_stays, forced_slot, inserted_forced,
-                                                tour_ends, final)
+                    pattern = successor_pattern(kept_code, need, ends, inserted_need - edges, a, b, positions,
+                                                leaving_slots, new_size, inserted_stays, forced_slot,
+                                                inserted_forced, tour_ends, final)
                 if pattern < 0 or not (final or has_bit(live, pattern)):
-                    dead += 1
+                    dead += 1 if part == 0 else 0
                     continue
+                if _part_of(pattern, parts) != part:
+                    continue  # another thread's successor
                 outcome, next_key = _successor(slots, work, inserted, a, b, kept_slots, inserted_stays,
                                                leaving_slots, forced_slot, inserted_forced, final, closed,
                                                renumber)
@@ -356,15 +379,25 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
                     overflow |= _add_count(completed, 0, counts, state, limbs)
                 else:
                     emitted += 1
-                    at, new = _find(table, entry, shift, next_key)
-                    if new:
-                        for limb in range(limbs):
-                            table[at + 1 + limb] = counts[state, limb]
-                    else:
-                        overflow |= _add_count(table, at + 1, counts, state, limbs)
-                    held += new
-                    if 2 * entry * held > table.shape[0]:
-                        table, shift = _grow(table, entry, shift)
+                    pending_keys[n_pending] = next_key
+                    pending_states[n_pending] = state
+                    n_pending += 1
+                    prefetch(table, entry * _bucket(next_key, shift))
+        if n_pending >= _BATCH or state == keys.shape[0] - 1:
+            # the batch's cache lines were requested as its keys were made:
+            # inserting them now waits on memory once, not once per key
+            for index in range(n_pending):
+                source = pending_states[index]
+                at, new = _find(table, entry, shift, pending_keys[index])
+                if new:
+                    for limb in range(limbs):
+                        table[at + 1 + limb] = counts[source, limb]
+                else:
+                    overflow |= _add_count(table, at + 1, counts, source, limbs)
+                held += new
+                if 4 * entry * held > 3 * table.shape[0]:
+                    table, shift = _grow(table, entry, shift)
+            n_pending = 0
 
     # compact to a dense table: the next step reads it in order
     out_keys = np.empty(held, dtype=np.uint64)

@@ -126,7 +126,10 @@ def widest_frontier(rows, cols):
     """The most squares on the frontier at once. It is reached within the
     first few columns, so a board cut to 8 columns of its long side has the
     same (and its schedule costs nothing on a very long board)."""
-    short, long = min(rows, cols), min(max(rows, cols), 8)
+    short = min(rows, cols)
+    # never cut the long side below the short one: the cut board would
+    # then be swept across its other side
+    long = min(max(rows, cols), max(8, short + 3))
     return schedule(short, long).widest
 
 
@@ -368,7 +371,8 @@ def compile_kernels():
     run(plan, False, forced=plan.order[0])
 
 
-CHECKPOINT_FORMAT = "knight-dp-checkpoint/1"
+# /2: keys in base 11 (17 slots); a /1 file holds base-16 keys
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/2"
 # a checkpoint is written at most this often: a 7x7 table is a few GB, and
 # writing it after every step would cost more than the steps
 CHECKPOINT_SECONDS = 60.0

@@ -23,7 +23,7 @@ exact ideal is 4-5%).
 
 Patterns live in a domain small enough for bitmaps: base 3 over the
 frontier's squares, ``ends`` above them (``code = sum(need[i] * 3**i) +
-ends * 3**n``), at most 3^16 x 3 codes, one bit each. A forward pass over
+ends * 3**n``), at most 3^17 x 3 codes, one bit each. A forward pass over
 the schedule marks the patterns that can occur, a backward pass keeps
 those with a live successor; both run over the marked bits only.
 """
@@ -34,7 +34,7 @@ from knight._bits import popcount
 from knight._jit import jit
 
 _WORD_BITS = 64
-# 3^i for every frontier size (at most 16 squares) and the ends digit above
+# 3^i for every frontier size (at most 17 squares) and the ends digit above
 POWERS_OF_THREE = 3 ** np.arange(18, dtype=np.int64)
 
 
@@ -49,21 +49,22 @@ def _set_bit(bits, code):
 
 
 @jit
-def pattern_step(reach, old_size, new_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
-                 forced_slot, inserted_forced, tour_ends, final, successors, backward):
+def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slots, kept_slots, leaving_slots,
+                 inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors, backward):
     """Insert one square into every pattern set in ``reach`` (the bitmap of
     the patterns before the step). Forward (``backward`` false): set the
     successors' bits in ``successors``. Backward: clear the bit of every
     pattern in ``reach`` with no successor set in ``successors`` (the live
     patterns after the step; at the last step, with no choice that
-    completes). The other arguments are the exact kernel's
-    (``frontier_kernels.frontier_step``) for the same step. Returns how
-    many patterns ``reach`` holds after."""
+    completes). Only words ``first_word`` to ``end_word`` of ``reach`` are
+    read (and, backward, written): threads take disjoint ranges. The other
+    arguments are the exact kernel's (``frontier_kernels.frontier_step``)
+    for the same step. Returns how many patterns the range holds after."""
     need = np.zeros(old_size + 1, dtype=np.int64)
     candidates = np.zeros(8, dtype=np.intp)
     positions = slot_positions(old_size, kept_slots)
     held = 0
-    for word in range(reach.shape[0]):
+    for word in range(first_word, end_word):
         bits = reach[word]
         while bits:
             low = bits & (~bits + np.uint64(1))
@@ -204,10 +205,34 @@ def live_patterns(plan, closed, forced=None):
     return reach
 
 
+# bitmaps shorter than this (in words) are passed on one thread
+_PARALLEL_WORDS = 1 << 14
+
+
 def _step(plan, step, before, after, closed, forced, backward):
-    from knight.frontier import step_arguments
+    """One pass over ``before`` on every thread: each takes a range of its
+    words. Backward, each clears bits in its own range only; forward, each
+    marks successors in a bitmap of its own, OR-ed into ``after``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from knight.frontier import _threads, step_arguments
 
     forced_slot, inserted_forced = step_arguments(plan, step, forced)
-    pattern_step(before, plan.old_sizes[step], len(plan.frontiers[step]), plan.neighbour_slots[step],
-                 plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced,
-                 0 if closed else 2, step == len(plan.order) - 1, after, backward)
+    threads = _threads() if before.shape[0] >= _PARALLEL_WORDS else 1
+    bounds = np.linspace(0, before.shape[0], threads + 1).astype(np.intp)
+
+    def one(part):
+        target = after if (backward or threads == 1) else np.zeros_like(after)
+        pattern_step(before, bounds[part], bounds[part + 1], plan.old_sizes[step], len(plan.frontiers[step]),
+                     plan.neighbour_slots[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
+                     forced_slot, inserted_forced, 0 if closed else 2, step == len(plan.order) - 1, target, backward)
+        return target
+
+    if threads == 1:
+        one(0)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        marked = list(pool.map(one, range(threads)))
+    if not backward:
+        for bits in marked:
+            after |= bits

@@ -10,7 +10,7 @@ edges, so only they need remembering. Everything else about a partial
 solution is summed away: the table maps each frontier *state* to the number
 of partial solutions (edge sets on the inserted squares) that reach it.
 
-State of one frontier square (a 4-bit *slot*, slot ``i`` at bits ``4i``):
+State of one frontier square (a *slot*, digit ``i`` of the key in base 11):
 
 * ``BARE`` (0): no edge yet;
 * ``INTERIOR`` (1): two edges, finished;
@@ -21,8 +21,10 @@ State of one frontier square (a 4-bit *slot*, slot ``i`` at bits ``4i``):
   is the frontier square with the same label.
 
 Labels are renumbered in order of first appearance (slot 0 first), so equal
-partial structures have equal keys. With at most 16 slots there are at most
-8 paths with both ends on the frontier: labels 3..10 always fit in 4 bits.
+partial structures have equal keys. With at most 17 slots there are at most
+8 paths with both ends on the frontier: labels 3..10, so every slot is one
+of 11 values, and 11^17 < 2^64 keys fit one ``uint64`` (4 bits a slot,
+shifts instead of divisions, would hold only 16: 8 x 8's frontier is 17).
 
 A square *leaves* the frontier after its last neighbour is inserted. It must
 leave with two edges, or with one as a tour end: open tours have two ends,
@@ -58,17 +60,17 @@ FIRST_LABEL = 3
 # a label no canonical state uses (at most 8 labels: 3..10), given to the
 # path a step creates before the state is renumbered
 _FRESH_LABEL = 15
-MAX_SLOTS = 16
-BITS_PER_SLOT = 4
+MAX_SLOTS = 17
+RADIX = 11
 
-# the key no state can have (every slot would be 15): marks an empty bucket
+# the key no state can have (past 11^17): marks an empty bucket
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 # successors inserted together after their cache lines were prefetched
 _BATCH = 64
 # options of one state: no edge, one of at most 8 neighbours, or two
 _MOST_OPTIONS = 1 + 8 + 28
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-_SLOT_MASK = np.uint64(0xF)
+_POWERS_OF_RADIX = np.uint64(RADIX) ** np.arange(MAX_SLOTS, dtype=np.uint64)
 
 # what a successor attempt ended as (the kernel's own tallies)
 _ALIVE = 0
@@ -263,7 +265,7 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
                 renumber[value] = next_label
                 next_label += 1
             value = renumber[value]
-        key |= np.uint64(value) << np.uint64(BITS_PER_SLOT * position)
+        key += np.uint64(value) * _POWERS_OF_RADIX[position]
     return _ALIVE, key
 
 
@@ -335,7 +337,9 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
         # the tour ends committed (the forced start's, once it is in)
         ends = 1 if (forced_slot >= 0 or inserted_forced) else 0
         for index in range(old_size):
-            value = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
+            # division by a constant: a multiply and a shift
+            value = np.uint8(key % np.uint64(RADIX))
+            key //= np.uint64(RADIX)
             slots[index] = value
             if value == INTERIOR or (index == forced_slot and value != BARE):
                 need[index] = 0

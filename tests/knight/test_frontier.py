@@ -275,7 +275,7 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(5, 9) == "dp"
     assert choose_method(4, 6) == "dp"
     assert choose_method(6, 7) == "dp"
-    assert choose_method(8, 8) == "dfs"  # the DP's frontier would not fit a key
+    assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
     assert choose_method(6, 7) == "dfs"  # nor its table the memory
     assert choose_method(3, 12) == "dp"

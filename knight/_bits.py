@@ -1,4 +1,4 @@
-"""Bit instructions for the bitboard kernel, as LLVM intrinsics.
+"""Bit and cache instructions for the kernels, as LLVM intrinsics.
 
 Numba has no popcount of its own; this compiles to one ``popcnt``
 instruction where the CPU has it. With the JIT disabled
@@ -6,7 +6,9 @@ instruction where the CPU has it. With the JIT disabled
 cannot run, so ``popcount`` is plain Python instead.
 """
 
+from llvmlite import ir
 from numba import config, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -29,3 +31,33 @@ def _popcount_python(word):
 
 
 popcount = _popcount_python if config.DISABLE_JIT else _popcount_intrinsic
+
+
+@intrinsic
+def _prefetch_intrinsic(typingctx, array, index):
+    """Ask the CPU to start loading ``array[index]``'s cache line: a hint
+    with no effect on results. The DP's hash insertions are cache misses;
+    prefetching a batch of them before inserting overlaps their waits."""
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        data = context.make_array(array_type)(context, builder, args[0]).data
+        address = builder.gep(data, [args[1]])
+        byte_pointer = builder.bitcast(address, ir.IntType(8).as_pointer())
+        int32 = ir.IntType(32)
+        function_type = ir.FunctionType(ir.VoidType(), [byte_pointer.type, int32, int32, int32])
+        function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0")
+        # read (0), high temporal locality (3), data cache (1)
+        builder.call(function, [byte_pointer, int32(0), int32(3), int32(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
+
+
+def _prefetch_python(array, index):
+    """No cache to warm in the interpreter."""
+
+
+prefetch = _prefetch_python if config.DISABLE_JIT else _prefetch_intrinsic

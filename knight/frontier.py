@@ -20,11 +20,12 @@ import json
 import os
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_kernels, journal
+from knight import frontier_degrees, frontier_kernels, journal
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 
@@ -51,7 +52,6 @@ class Schedule:
     leaving_slots: list
     stays: list
     frontiers: list  # the squares on the frontier after each step
-    remaining: list  # per step, per square on the next frontier: neighbours still to come
     leave_step: dict
 
     @property
@@ -83,7 +83,7 @@ def schedule(rows, cols, order=None):
         square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order
     }
     frontier = []
-    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers, remaining = [], [], [], [], [], [], []
+    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers = [], [], [], [], [], []
     for step, square in enumerate(order):
         slot_of = {s: i for i, s in enumerate(frontier)}
         old_sizes.append(len(frontier))
@@ -95,10 +95,8 @@ def schedule(rows, cols, order=None):
         stays.append(leave_step[square] > step)
         frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
         frontiers.append(list(frontier))
-        later = [sum(1 for n in neighbours[s] if position[n] > step) for s in frontier]
-        remaining.append(np.array(later, dtype=np.uint8))
     return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
-                    remaining, leave_step)
+                    leave_step)
 
 
 # Peak states held by one open run with no forced end (the heaviest kind),
@@ -128,7 +126,10 @@ def widest_frontier(rows, cols):
     """The most squares on the frontier at once. It is reached within the
     first few columns, so a board cut to 8 columns of its long side has the
     same (and its schedule costs nothing on a very long board)."""
-    short, long = min(rows, cols), min(max(rows, cols), 8)
+    short = min(rows, cols)
+    # never cut the long side below the short one: the cut board would
+    # then be swept across its other side
+    long = min(max(rows, cols), max(8, short + 3))
     return schedule(short, long).widest
 
 
@@ -178,20 +179,17 @@ class Work:
 
 def _capacity_bits(expected):
     bits = _MIN_CAPACITY_BITS
-    # room for the expected states at a load of at most 1/2
-    while (1 << bits) < 2 * expected:
+    # room for the expected states at a load of at most 3/4 (linear
+    # probing with Fibonacci hashing stays short there)
+    while 3 * (1 << bits) < 4 * expected:
         bits += 1
     return bits
 
 
-# counts start in two 64-bit limbs; a count that outgrows them runs again
-# with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
-FIRST_LIMBS = 2
+# counts start in one 64-bit limb; a step whose count outgrows them runs
+# again with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
+FIRST_LIMBS = 1
 MAX_LIMBS = 16
-
-
-class _CountTooWide(Exception):
-    pass
 
 
 def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
@@ -202,71 +200,96 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
     ``state``, to resume: ``(step, keys, counts, completed)`` as
     ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
     called after each step (checkpoints); ``progress(step, steps, held)``
-    too. A count past its limbs runs again (from ``state``, or from the
-    start) with twice as many; past ``max_limbs`` it is an
-    ``OverflowError``.
+    too. A step whose counts pass their limbs runs again with twice as
+    many; past ``max_limbs`` it is an ``OverflowError``.
     """
     if state is None:
         keys = np.zeros(1, dtype=np.uint64)
         counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
         counts[0, 0] = 1
         state = (0, keys, counts, 0)
-    while True:
-        try:
-            return _run(plan, closed, forced, progress, state, on_step)
-        except _CountTooWide as error:
-            first, keys, counts, completed = state
-            limbs = 2 * counts.shape[1]
-            if limbs > max_limbs:
-                raise OverflowError(
-                    f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {error}: "
-                    f"the dp carries at most {64 * max_limbs}-bit counts"
-                ) from None
-            wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
-            wider[:, : counts.shape[1]] = counts
-            state = (first, keys, wider, completed)
-
-
-def _run(plan, closed, forced, progress, state, on_step):
+    step, keys, counts, completed = state
+    live = frontier_degrees.live_patterns(plan, closed, forced)
     work = Work()
-    first, keys, counts, completed = state
-    terminals = 0 if closed else 2
     steps = len(plan.order)
     ratio = 4.0
-    for step in range(first, steps):
-        square = plan.order[step]
-        old = plan.frontiers[step - 1] if step else []
-        forced_slot = -1
-        allowed = terminals
-        if forced is not None:
-            forced_slot = old.index(forced) if forced in old else -1
-            # one tour end is the forced square's: another may go before it
-            allowed = 2 if plan.leave_step[forced] <= step else 1
+    while step < steps:
+        forced_slot, inserted_forced = step_arguments(plan, step, forced)
         expected = int(keys.shape[0] * ratio) + 1
-        new_keys, new_counts, found, emitted, dead, overflow = frontier_kernels.frontier_step(
-            keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
-            plan.leaving_slots[step], plan.stays[step], forced_slot, square == forced, allowed,
-            step == steps - 1, bool(closed), _capacity_bits(expected), plan.remaining[step],
-            plan.frontiers[step].index(forced) if forced in plan.frontiers[step] else -1,
-        )
-        limbs = counts.shape[1]
+        arguments = (keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
+                     plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
+                     bool(closed), live[step])
+        new_keys, new_counts, found, emitted, dead, overflow = _step_in_parts(arguments, expected)
         if overflow:
-            raise _CountTooWide(step)
-        completed += sum(int(found[limb]) << (64 * limb) for limb in range(limbs))
-        if completed >= 2 ** (64 * limbs):
-            raise _CountTooWide(step)
+            counts = _widen(counts, max_limbs, plan, step)
+            continue
+        completed += sum(int(limb) << (64 * index) for index, limb in enumerate(found))
         if keys.shape[0]:
             ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
         keys, counts = new_keys, new_counts
+        step += 1
         work.held.append(int(keys.shape[0]))
         work.emitted.append(int(emitted))
         work.merged.append(int(emitted) - int(keys.shape[0]))
         work.dead.append(int(dead))
         if on_step is not None:
-            on_step(step + 1, keys, counts, completed)
+            on_step(step, keys, counts, completed)
         if progress is not None:
-            progress(step + 1, steps, int(keys.shape[0]))
+            progress(step, steps, int(keys.shape[0]))
     return completed, work
+
+
+# a table smaller than this is stepped on one thread: starting threads
+# would cost more than they save
+PARALLEL_STATES = 20_000
+
+
+def _threads():
+    return max(1, min(len(os.sched_getaffinity(0)), 8))
+
+
+def _step_in_parts(arguments, expected):
+    """One step, its successors split by pattern over the CPUs' threads
+    (the kernel releases the GIL); the parts' tables are disjoint, so the
+    next table is their concatenation."""
+    keys = arguments[0]
+    parts = _threads() if keys.shape[0] >= PARALLEL_STATES else 1
+    bits = _capacity_bits(expected // parts + 1)
+
+    def part(index):
+        return frontier_kernels.frontier_step(*arguments, bits, index, parts)
+
+    if parts == 1:
+        return part(0)
+    with ThreadPoolExecutor(parts) as pool:
+        results = list(pool.map(part, range(parts)))
+    new_keys = np.concatenate([result[0] for result in results])
+    new_counts = np.concatenate([result[1] for result in results])
+    found = sum(result[2] for result in results)
+    emitted, dead, overflow = (sum(result[index] for result in results) for index in (3, 4, 5))
+    return new_keys, new_counts, found, emitted, dead, overflow
+
+
+def _widen(counts, max_limbs, plan, step):
+    """``counts`` in twice the limbs, or OverflowError past ``max_limbs``."""
+    limbs = 2 * counts.shape[1]
+    if limbs > max_limbs:
+        raise OverflowError(
+            f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {step}: "
+            f"the dp carries at most {64 * max_limbs}-bit counts"
+        )
+    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+    wider[:, : counts.shape[1]] = counts
+    return wider
+
+
+def step_arguments(plan, step, forced):
+    """The forced start's place in ``step``: ``(its slot on the frontier
+    before, -1 if it is not there; whether it is the square inserted)``."""
+    if forced is None:
+        return -1, False
+    before = plan.frontiers[step - 1] if step else []
+    return (before.index(forced) if forced in before else -1), plan.order[step] == forced
 
 
 def count_job(job, progress=None):
@@ -348,7 +371,8 @@ def compile_kernels():
     run(plan, False, forced=plan.order[0])
 
 
-CHECKPOINT_FORMAT = "knight-dp-checkpoint/1"
+# /2: keys in base 11 (17 slots); a /1 file holds base-16 keys
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/2"
 # a checkpoint is written at most this often: a 7x7 table is a few GB, and
 # writing it after every step would cost more than the steps
 CHECKPOINT_SECONDS = 60.0

@@ -10,7 +10,7 @@ edges, so only they need remembering. Everything else about a partial
 solution is summed away: the table maps each frontier *state* to the number
 of partial solutions (edge sets on the inserted squares) that reach it.
 
-State of one frontier square (a 4-bit *slot*, slot ``i`` at bits ``4i``):
+State of one frontier square (a *slot*, digit ``i`` of the key in base 11):
 
 * ``BARE`` (0): no edge yet;
 * ``INTERIOR`` (1): two edges, finished;
@@ -21,8 +21,10 @@ State of one frontier square (a 4-bit *slot*, slot ``i`` at bits ``4i``):
   is the frontier square with the same label.
 
 Labels are renumbered in order of first appearance (slot 0 first), so equal
-partial structures have equal keys. With at most 16 slots there are at most
-8 paths with both ends on the frontier: labels 3..10 always fit in 4 bits.
+partial structures have equal keys. With at most 17 slots there are at most
+8 paths with both ends on the frontier: labels 3..10, so every slot is one
+of 11 values, and 11^17 < 2^64 keys fit one ``uint64`` (4 bits a slot,
+shifts instead of divisions, would hold only 16: 8 x 8's frontier is 17).
 
 A square *leaves* the frontier after its last neighbour is inserted. It must
 leave with two edges, or with one as a tour end: open tours have two ends,
@@ -43,7 +45,9 @@ returned.
 
 import numpy as np
 
+from knight._bits import prefetch
 from knight._jit import jit
+from knight.frontier_degrees import has_bit, kept_part, slot_positions, successor_pattern
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,
@@ -56,13 +60,17 @@ FIRST_LABEL = 3
 # a label no canonical state uses (at most 8 labels: 3..10), given to the
 # path a step creates before the state is renumbered
 _FRESH_LABEL = 15
-MAX_SLOTS = 16
-BITS_PER_SLOT = 4
+MAX_SLOTS = 17
+RADIX = 11
 
-# the key no state can have (every slot would be 15): marks an empty bucket
+# the key no state can have (past 11^17): marks an empty bucket
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+# successors inserted together after their cache lines were prefetched
+_BATCH = 64
+# options of one state: no edge, one of at most 8 neighbours, or two
+_MOST_OPTIONS = 1 + 8 + 28
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-_SLOT_MASK = np.uint64(0xF)
+_POWERS_OF_RADIX = np.uint64(RADIX) ** np.arange(MAX_SLOTS, dtype=np.uint64)
 
 # what a successor attempt ended as (the kernel's own tallies)
 _ALIVE = 0
@@ -209,8 +217,7 @@ def _leave(slots, size, index, forced, closed, final, completed):
 
 @jit(inline="always")
 def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
-               forced_slot, inserted_forced, terminals_allowed, final, closed, renumber, remaining,
-               forced_position):
+               forced_slot, inserted_forced, final, closed, renumber):
     """Apply one option (edges from the inserted square to ``first_slot``
     and ``second_slot``, -1 for none) to ``slots``, in the scratch
     ``work``. Returns ``(outcome, key)``; ``key`` is the packed canonical
@@ -248,7 +255,6 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
     for index in range(renumber.shape[0]):
         renumber[index] = 0
     next_label = FIRST_LABEL
-    terminal_ends = 0
     key = np.uint64(0)
     n_kept = kept_slots.shape[0]
     for position in range(n_kept + (1 if inserted_stays else 0)):
@@ -259,23 +265,20 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
                 renumber[value] = next_label
                 next_label += 1
             value = renumber[value]
-        elif value == TERMINAL_END:
-            terminal_ends += 1
-        elif value == BARE and remaining[position] == 1 and position != forced_position:
-            # one neighbour left to come: this square can only get one
-            # edge, so it is a tour end to be: count it now, and a state
-            # with too many ends dies here instead of squares later
-            terminal_ends += 1
-        key |= np.uint64(value) << np.uint64(BITS_PER_SLOT * position)
-    if terminal_ends > terminals_allowed:
-        return _DEAD, np.uint64(0)
+        key += np.uint64(value) * _POWERS_OF_RADIX[position]
     return _ALIVE, key
+
+
+@jit(inline="always")
+def _part_of(pattern, parts):
+    # the pattern's digits always add up to the same parity, so a plain
+    # pattern % 2 would give one part everything: hash it first
+    return np.intp(((np.uint64(pattern) * _HASH_MULTIPLIER) >> np.uint64(32)) % np.uint64(parts))
 
 
 @jit
 def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
-                  forced_slot, inserted_forced, terminals_allowed, final, closed, capacity_bits, remaining,
-                  forced_position):
+                  forced_slot, inserted_forced, final, closed, live, capacity_bits, part, parts):
     """Insert one square: map every state of the table ``keys``/``counts``
     (dense, one state per entry, frontier of ``old_size`` slots) to its
     successors and merge equal ones.
@@ -285,21 +288,23 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     this step, in order; the inserted square follows them when
     ``inserted_stays``. ``leaving_slots``: old slots whose last neighbour
     this is. ``forced_slot`` (-1: none) / ``inserted_forced``: the square
-    that must be a tour end (one start's count). ``terminals_allowed``: how
-    many tour ends may have gone by the end of this step, counting bare
-    squares that have one neighbour left to come (``remaining``, by
-    position on the next frontier) as ends to be, except the forced
-    square (at ``forced_position`` on the next frontier, or -1).
-    ``capacity_bits``: log2 of the hash table's first size.
+    that must be a tour end (one start's count). ``capacity_bits``: log2 of
+    the hash table's first size. ``live``: the bitmap of the degree
+    patterns after this step that can still be completed
+    (``knight.frontier_degrees``): an option whose pattern is not set is
+    dropped before its successor is built. ``part`` of ``parts``: this call
+    builds only the successors whose pattern falls in its part (equal
+    states have equal patterns, so parts never share a state: threads fill
+    their own tables and the tables need no merging).
 
     ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
     significant first.
 
     Returns ``(keys, counts, completed, emitted, dead, overflow)``: the next
     table (dense), the number of complete tours found at this step (in
-    limbs), the
-    successors emitted into the table (the DP's work, like the DFS's
-    nodes), the attempts that died, and 1 if a count carried out of 64 bits.
+    limbs), the successors emitted into the table (the DP's work, like the
+    DFS's nodes), the options dropped, and 1 if a count carried out of the
+    top limb.
     """
     limbs = counts.shape[1]
     entry = 1 + limbs
@@ -312,95 +317,91 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     completed = np.zeros(limbs, dtype=np.uint64)
 
     inserted = old_size
+    new_size = kept_slots.shape[0] + (1 if inserted_stays else 0)
+    tour_ends = 0 if closed else 2
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    need = np.zeros(MAX_SLOTS + 1, dtype=np.int64)
     renumber = np.zeros(16, dtype=np.uint8)
-    candidates = np.zeros(4, dtype=np.intp)
-    most_edges = 1 if inserted_forced else 2
+    candidates = np.zeros(8, dtype=np.intp)
+    inserted_need = 1 if inserted_forced else 2
+    positions = slot_positions(old_size, kept_slots)
+    # successors waiting for insertion: a batch, plus one state's options
+    pending_keys = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.uint64)
+    pending_states = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.intp)
+    n_pending = 0
 
     for state in range(keys.shape[0]):
         key = keys[state]
+        # the state's degree pattern: what each square still needs, and
+        # the tour ends committed (the forced start's, once it is in)
+        ends = 1 if (forced_slot >= 0 or inserted_forced) else 0
         for index in range(old_size):
-            slots[index] = np.uint8((key >> np.uint64(BITS_PER_SLOT * index)) & _SLOT_MASK)
+            # division by a constant: a multiply and a shift
+            value = np.uint8(key % np.uint64(RADIX))
+            key //= np.uint64(RADIX)
+            slots[index] = value
+            if value == INTERIOR or (index == forced_slot and value != BARE):
+                need[index] = 0
+            elif value == BARE:
+                need[index] = 1 if index == forced_slot else 2
+            else:
+                need[index] = 1
+            if value == TERMINAL_END:
+                ends += 1  # its path's other end is a gone tour end
         slots[inserted] = BARE
-        # a square leaving now that needs an edge can only get it from the
-        # inserted square: find them first, and skip every option without
-        # them (most of the options of most states)
-        needed = 0
-        state_dead = False
-        for index in range(leaving_slots.shape[0]):
-            value = slots[leaving_slots[index]]
-            if value == BARE or (closed and value != INTERIOR):
-                needed += 1
-                if value == BARE and closed:
-                    state_dead = True
+        kept_code = kept_part(need, kept_slots)
         n_candidates = 0
-        must = 0  # bit i: candidate i must be taken
         for index in range(neighbour_slots.shape[0]):
-            slot = neighbour_slots[index]
-            value = slots[slot]
-            # a finished square takes no edge; the forced end takes one
-            if value == INTERIOR or (slot == forced_slot and value != BARE):
-                continue
-            for leaving in range(leaving_slots.shape[0]):
-                if leaving_slots[leaving] == slot and (value == BARE or closed):
-                    must |= 1 << n_candidates
-            candidates[n_candidates] = slot
-            n_candidates += 1
-        n_must = 0
-        for index in range(n_candidates):
-            n_must += (must >> index) & 1
-        if state_dead or n_must < needed or n_must > most_edges:
-            dead += 1
-            continue
-        # the fewest edges the inserted square may get: a square with no
-        # later neighbour leaves now (closed: with two edges)
-        fewest = 0 if inserted_stays else (2 if closed else 1)
-        # options: no edge, one edge, or two (a pair of candidates)
+            if need[neighbour_slots[index]] > 0:
+                candidates[n_candidates] = neighbour_slots[index]
+                n_candidates += 1
+        # options: no edge (-1, -1), one edge (-1, j), two edges (i, j > i)
         for first in range(-1, n_candidates):
-            second = -1
-            while True:
-                taken = 0
-                if first >= 0:
-                    taken |= 1 << first
-                if second >= 0:
-                    taken |= 1 << second
+            for second in range(-1 if first < 0 else first + 1, n_candidates):
                 edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
-                if (taken & must) != must or edges < fewest:
-                    dead += 1
-                    if first < 0 or most_edges < 2:
-                        break
-                    second = first + 1 if second < 0 else second + 1
-                    if second >= n_candidates:
-                        break
+                a = candidates[first] if first >= 0 else -1
+                b = candidates[second] if second >= 0 else -1
+                # the degree rules first, on the pattern alone: most options
+                # die here, before any label is touched
+                pattern = -1
+                if edges <= inserted_need:
+                    pattern = successor_pattern(kept_code, need, ends, inserted_need - edges, a, b, positions,
+                                                leaving_slots, new_size, inserted_stays, forced_slot,
+                                                inserted_forced, tour_ends, final)
+                if pattern < 0 or not (final or has_bit(live, pattern)):
+                    dead += 1 if part == 0 else 0
                     continue
-                outcome, next_key = _successor(
-                    slots, work, inserted,
-                    candidates[first] if first >= 0 else -1,
-                    candidates[second] if second >= 0 else -1,
-                    kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
-                    terminals_allowed, final, closed, renumber, remaining, forced_position,
-                )
+                if _part_of(pattern, parts) != part:
+                    continue  # another thread's successor
+                outcome, next_key = _successor(slots, work, inserted, a, b, kept_slots, inserted_stays,
+                                               leaving_slots, forced_slot, inserted_forced, final, closed,
+                                               renumber)
                 if outcome == _DEAD:
                     dead += 1
                 elif outcome == _DONE:
                     overflow |= _add_count(completed, 0, counts, state, limbs)
                 else:
                     emitted += 1
-                    at, new = _find(table, entry, shift, next_key)
-                    if new:
-                        for limb in range(limbs):
-                            table[at + 1 + limb] = counts[state, limb]
-                    else:
-                        overflow |= _add_count(table, at + 1, counts, state, limbs)
-                    held += new
-                    if 2 * entry * held > table.shape[0]:
-                        table, shift = _grow(table, entry, shift)
-                if first < 0 or most_edges < 2:
-                    break
-                second = first + 1 if second < 0 else second + 1
-                if second >= n_candidates:
-                    break
+                    pending_keys[n_pending] = next_key
+                    pending_states[n_pending] = state
+                    n_pending += 1
+                    prefetch(table, entry * _bucket(next_key, shift))
+        if n_pending >= _BATCH or state == keys.shape[0] - 1:
+            # the batch's cache lines were requested as its keys were made:
+            # inserting them now waits on memory once, not once per key
+            for index in range(n_pending):
+                source = pending_states[index]
+                at, new = _find(table, entry, shift, pending_keys[index])
+                if new:
+                    for limb in range(limbs):
+                        table[at + 1 + limb] = counts[source, limb]
+                else:
+                    overflow |= _add_count(table, at + 1, counts, source, limbs)
+                held += new
+                if 4 * entry * held > 3 * table.shape[0]:
+                    table, shift = _grow(table, entry, shift)
+            n_pending = 0
 
     # compact to a dense table: the next step reads it in order
     out_keys = np.empty(held, dtype=np.uint64)

@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, frontier, frontier_kernels
+from knight import InvalidArgument, cli, count_tours, frontier, frontier_degrees, frontier_kernels
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -92,6 +92,20 @@ def test_grid_equals_the_dfs(rows, cols, closed):
     dp = _dp(rows, cols, closed=closed)
     assert dp.method == "dp" and dp.complete
     assert (dp.tours == _dfs(rows, cols, closed=closed).tours).all()
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(4, 5, False), (5, 5, False), (3, 8, True), (5, 6, True)])
+def test_threads_split_the_table_without_changing_it(monkeypatch, rows, cols, closed, parts):
+    """Every step's successors split over threads by pattern: the same
+    counts and the same table sizes as on one thread."""
+    plan = frontier.schedule(rows, cols)
+    monkeypatch.setattr(frontier, "PARALLEL_STATES", 10**12)
+    alone, alone_work = frontier.run(plan, closed)
+    monkeypatch.setattr(frontier, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(frontier, "_threads", lambda: parts)
+    split, split_work = frontier.run(plan, closed)
+    assert split == alone and split_work.held == alone_work.held and split_work.emitted == alone_work.emitted
 
 
 def _rectangles_up_to(squares):
@@ -211,7 +225,7 @@ def test_counts_carry_into_the_high_word():
     counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
     _, merged, *_, overflow = frontier_kernels.frontier_step(
         keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
-        2, False, False, 10, plan.remaining[0], -1,
+        False, False, frontier_degrees.live_patterns(plan, False)[0], 10, 0, 1,
     )
     assert merged.tolist() == [[0, 1]] and overflow == 0
 
@@ -224,7 +238,7 @@ def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
     counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
     *_, overflow = frontier_kernels.frontier_step(
         keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
-        2, False, False, 10, plan.remaining[0], -1,
+        False, False, frontier_degrees.live_patterns(plan, False)[0], 10, 0, 1,
     )
     assert overflow == 1
     with pytest.raises(OverflowError, match="2\\^128"):
@@ -261,7 +275,7 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(5, 9) == "dp"
     assert choose_method(4, 6) == "dp"
     assert choose_method(6, 7) == "dp"
-    assert choose_method(8, 8) == "dfs"  # the DP's frontier would not fit a key
+    assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
     assert choose_method(6, 7) == "dfs"  # nor its table the memory
     assert choose_method(3, 12) == "dp"

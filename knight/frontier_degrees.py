@@ -1,0 +1,238 @@
+"""The degree relaxation of the frontier DP: which *degree patterns* of a
+frontier can still be completed to a tour. The DP drops every state whose
+pattern cannot, before it takes a place in the table.
+
+Why: most states of the exact DP are dead weight. On 5 x 6 (open paths, no
+forced end), a backward pass over the exact tables found that only 4-5% of
+the states held at the peak step lead to any tour at all; the rest are
+summed, stored and carried step after step, and die squares later. The
+exact liveness of a state is what the DP computes, so it cannot be known
+in advance; a relaxation of it can.
+
+The relaxation forgets which path ends are joined to which and keeps only
+what each frontier square still needs: 0 (finished, or a tour end with its
+one edge), 1 (the end of a path) or 2 (bare), plus ``ends``, the tour ends
+already committed (gone from the frontier, or the forced start once
+inserted). A pattern is *live* if some choice of the edges still to be
+decided gives every square its degree (2, or 1 for at most ``tour_ends``
+tour ends) -- cycles allowed, connectivity ignored. Every completion of an
+exact state is such a choice for its pattern, so a state whose pattern is
+not live has no completion: dropping it changes no count. On 5 x 6 the
+patterns that are live keep 8-11% of the states at the peak steps (the
+exact ideal is 4-5%).
+
+Patterns live in a domain small enough for bitmaps: base 3 over the
+frontier's squares, ``ends`` above them (``code = sum(need[i] * 3**i) +
+ends * 3**n``), at most 3^17 x 3 codes, one bit each. A forward pass over
+the schedule marks the patterns that can occur, a backward pass keeps
+those with a live successor; both run over the marked bits only.
+"""
+
+import numpy as np
+
+from knight._bits import popcount
+from knight._jit import jit
+
+_WORD_BITS = 64
+# 3^i for every frontier size (at most 17 squares) and the ends digit above
+POWERS_OF_THREE = 3 ** np.arange(18, dtype=np.int64)
+
+
+@jit(inline="always")
+def has_bit(bits, code):
+    return (bits[code >> 6] >> np.uint64(code & 63)) & np.uint64(1)
+
+
+@jit(inline="always")
+def _set_bit(bits, code):
+    bits[code >> 6] |= np.uint64(1) << np.uint64(code & 63)
+
+
+@jit
+def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slots, kept_slots, leaving_slots,
+                 inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors, backward):
+    """Insert one square into every pattern set in ``reach`` (the bitmap of
+    the patterns before the step). Forward (``backward`` false): set the
+    successors' bits in ``successors``. Backward: clear the bit of every
+    pattern in ``reach`` with no successor set in ``successors`` (the live
+    patterns after the step; at the last step, with no choice that
+    completes). Only words ``first_word`` to ``end_word`` of ``reach`` are
+    read (and, backward, written): threads take disjoint ranges. The other
+    arguments are the exact kernel's (``frontier_kernels.frontier_step``)
+    for the same step. Returns how many patterns the range holds after."""
+    need = np.zeros(old_size + 1, dtype=np.int64)
+    candidates = np.zeros(8, dtype=np.intp)
+    positions = slot_positions(old_size, kept_slots)
+    held = 0
+    for word in range(first_word, end_word):
+        bits = reach[word]
+        while bits:
+            low = bits & (~bits + np.uint64(1))
+            bits ^= low
+            code = np.int64(word * _WORD_BITS + popcount(low - np.uint64(1)))
+            for index in range(old_size):
+                need[index] = (code // POWERS_OF_THREE[index]) % 3
+            ends = code // POWERS_OF_THREE[old_size]
+            alive = _any_successor(need, ends, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
+                                   inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors,
+                                   backward, candidates)
+            if backward and not alive:
+                reach[word] &= ~low
+            else:
+                held += 1
+    return held
+
+
+@jit(inline="always")
+def _any_successor(need, ends, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
+                   inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors, backward,
+                   candidates):
+    """Every choice of edges for the inserted square. Forward: mark each
+    successor. Backward (and at the last step): stop at the first live one.
+    Returns whether one was found."""
+    inserted_need = 1 if inserted_forced else 2
+    if inserted_forced:
+        ends += 1  # the forced start is a tour end from the moment it is in
+    n_candidates = 0
+    for index in range(neighbour_slots.shape[0]):
+        if need[neighbour_slots[index]] > 0:
+            candidates[n_candidates] = neighbour_slots[index]
+            n_candidates += 1
+    kept_code = kept_part(need, kept_slots)
+    found = False
+    # no edge (-1, -1), one edge (-1, j), two edges (i, j > i)
+    for first in range(-1, n_candidates):
+        for second in range(-1 if first < 0 else first + 1, n_candidates):
+            edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
+            if edges > inserted_need:
+                continue
+            code = successor_pattern(kept_code, need, ends, inserted_need - edges,
+                                     candidates[first] if first >= 0 else -1, candidates[second] if second >= 0 else -1,
+                                     positions, leaving_slots, new_size, inserted_stays, forced_slot, inserted_forced,
+                                     tour_ends, final)
+            if code < 0:
+                continue
+            found = True
+            if final or (backward and has_bit(successors, code)):
+                return True
+            if not backward:
+                _set_bit(successors, code)
+    return found and not backward
+
+
+@jit(inline="always")
+def kept_part(need, kept_slots):
+    """The pattern code of the squares that stay, before any edge of the
+    step: what ``successor_pattern`` adjusts per choice."""
+    code = np.int64(0)
+    for position in range(kept_slots.shape[0]):
+        code += need[kept_slots[position]] * POWERS_OF_THREE[position]
+    return code
+
+
+@jit(inline="always")
+def successor_pattern(kept_code, need, ends, inserted_left, a, b, positions, leaving_slots, new_size,
+                      inserted_stays, forced_slot, inserted_forced, tour_ends, final):
+    """The pattern after giving the inserted square edges to slots ``a`` and
+    ``b`` (-1: none), or -1 if that breaks a degree rule; at the last step,
+    0 if the choice completes. ``kept_code``: ``kept_part`` of the pattern
+    before; ``positions[slot]``: the slot's place on the next frontier (-1:
+    it leaves now). Constant work per choice: only the two squares that get
+    an edge and the few that leave are looked at."""
+    code = kept_code
+    for slot in (a, b):
+        if slot >= 0 and positions[slot] >= 0:
+            code -= POWERS_OF_THREE[positions[slot]]
+    for index in range(leaving_slots.shape[0]):
+        slot = leaving_slots[index]
+        left = need[slot] - (1 if slot == a else 0) - (1 if slot == b else 0)
+        if left == 2 or (left == 1 and slot == forced_slot):
+            return -1  # leaves with no edge (the forced start: with none)
+        if left == 1:
+            ends += 1  # leaves with one edge: a tour end
+    if inserted_stays:
+        code += inserted_left * POWERS_OF_THREE[new_size - 1]
+    elif inserted_left == 2 or (inserted_left == 1 and inserted_forced):
+        return -1
+    elif inserted_left == 1:
+        ends += 1
+    if ends > tour_ends:
+        return -1
+    if final:
+        return 0 if ends == tour_ends else -1
+    return code + ends * POWERS_OF_THREE[new_size]
+
+
+@jit(inline="always")
+def slot_positions(old_size, kept_slots):
+    """``positions[slot]``: each old slot's place on the next frontier, -1
+    for the slots that leave."""
+    positions = np.full(old_size + 1, -1, dtype=np.intp)
+    for position in range(kept_slots.shape[0]):
+        positions[kept_slots[position]] = position
+    return positions
+
+
+def domain_size(frontier_size, tour_ends):
+    """The number of pattern codes of a frontier of ``frontier_size``."""
+    return 3**frontier_size * (tour_ends + 1)
+
+
+def empty_bits(frontier_size, tour_ends):
+    return np.zeros(-(-domain_size(frontier_size, tour_ends) // _WORD_BITS), dtype=np.uint64)
+
+
+def live_patterns(plan, closed, forced=None):
+    """For each step of ``plan`` (a ``frontier.Schedule``) but the last, the
+    bitmap of the degree patterns after it that can still be completed to
+    a tour (open: with ``forced`` as one end). Index ``step`` belongs to
+    ``plan.frontiers[step]``; the last step's entry is an empty bitmap."""
+    tour_ends = 0 if closed else 2
+    steps = len(plan.order)
+    start = empty_bits(0, tour_ends)
+    start[0] = 1  # the empty frontier, no tour end yet
+    reach = []
+    before = start
+    for step in range(steps):
+        after = empty_bits(len(plan.frontiers[step]) if step < steps - 1 else 0, tour_ends)
+        if step < steps - 1:
+            _step(plan, step, before, after, closed, forced, backward=False)
+        reach.append(after)
+        before = after
+    for step in range(steps - 1, -1, -1):
+        before = reach[step - 1] if step else start
+        _step(plan, step, before, reach[step], closed, forced, backward=True)
+    return reach
+
+
+# bitmaps shorter than this (in words) are passed on one thread
+_PARALLEL_WORDS = 1 << 14
+
+
+def _step(plan, step, before, after, closed, forced, backward):
+    """One pass over ``before`` on every thread: each takes a range of its
+    words. Backward, each clears bits in its own range only; forward, each
+    marks successors in a bitmap of its own, OR-ed into ``after``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from knight.frontier import _threads, step_arguments
+
+    forced_slot, inserted_forced = step_arguments(plan, step, forced)
+    threads = _threads() if before.shape[0] >= _PARALLEL_WORDS else 1
+    bounds = np.linspace(0, before.shape[0], threads + 1).astype(np.intp)
+
+    def one(part):
+        target = after if (backward or threads == 1) else np.zeros_like(after)
+        pattern_step(before, bounds[part], bounds[part + 1], plan.old_sizes[step], len(plan.frontiers[step]),
+                     plan.neighbour_slots[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
+                     forced_slot, inserted_forced, 0 if closed else 2, step == len(plan.order) - 1, target, backward)
+        return target
+
+    if threads == 1:
+        one(0)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        marked = list(pool.map(one, range(threads)))
+    if not backward:
+        for bits in marked:
+            after |= bits

@@ -26,8 +26,9 @@ def test_the_dfs_stops_at_its_node_budget_and_the_dp_refuses_what_it_cannot_hold
     assert count_worker.answer("dfs-plain", 5, 5, seconds=60, budget=10) == {
         "status": STOPPED, "why": "a work unit hit the node budget of 10"
     }
-    refused = count_worker.answer("dp", 8, 8, seconds=60)
-    assert refused["status"] == REFUSED and "frontier" in refused["why"]
+    # past the DP's frontier (or its memory projection): refused before anything is allocated
+    refused = count_worker.answer("dp", 9, 9, seconds=60)
+    assert refused["status"] == REFUSED and refused["why"].startswith("board 9x9")
     done = count_worker.answer("dp", 3, 4, seconds=60)
     assert done["status"] == DONE and done["tours"] == 16 and done["cpu_seconds"] > 0
 

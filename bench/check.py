@@ -152,7 +152,10 @@ def save_ratios(rows, rounds, path=RATIOS, keep=None):
     import llvmlite
     import numba
 
-    ratios = {reference: dict(by_search) for reference, by_search in (keep or {}).items()}
+    # kept: those of workloads that still exist
+    names = {search.key for search in WORKLOADS}
+    ratios = {reference: {key: ratio for key, ratio in by_search.items() if key in names}
+              for reference, by_search in (keep or {}).items()}
     for row in rows:
         ratios.setdefault(row.reference, {})[row.search] = round(row.ratios.median, 4)
     recorded = {

@@ -102,7 +102,8 @@ class DPReference:
     count from one start: one DP run over the column schedule, the start a
     forced tour end (open; a start that colour parity rules out has no run
     there, so give it none here), or no forced end (closed: every start has
-    twice the cycles). Its work is the DP's transitions."""
+    twice the cycles). Its work is the count, as knight's DP's is
+    (``Search``): the tours."""
 
     name = "frozen-dp"
 
@@ -122,11 +123,11 @@ class DPReference:
         cpu_began = cpu_clock()
         began = time.perf_counter()
         start = search.start[0] * search.cols + search.start[1]
-        found, work = frozen.run(frozen.schedule(search.rows, search.cols), search.closed,
-                                 None if search.closed else start)
+        found, _ = frozen.run(frozen.schedule(search.rows, search.cols), search.closed,
+                              None if search.closed else start)
         seconds = time.perf_counter() - began
         tours = 2 * found if search.closed else found
-        return Outcome(count_status(True), int(work.transitions), seconds, cpu_clock() - cpu_began, int(tours))
+        return Outcome(count_status(True), int(tours), seconds, cpu_clock() - cpu_began, int(tours))
 
 
 # frozen: catches a change to knight's own code; c: also catches a numba or

@@ -62,8 +62,14 @@ def _plain_count_options(knight):
 class Search:
     """``method`` is a ``knight.solve`` method, ``count`` for the plain
     (unpruned) exhaustive count of ``count_tours``, or ``dp`` for its
-    frontier DP (``count_tours(method="dp")``), whose work is its
-    transitions and which has no budget."""
+    frontier DP (``count_tours(method="dp")``, which has no budget).
+
+    A DP's work, as the guard and A/B runs divide it by CPU time, is the
+    count itself (``nodes`` = the tours counted): its own measure, the
+    transitions, falls whenever the DP learns to drop more dead states, and
+    a rate of transitions would read such a faster DP as a slower one. So
+    its ratios are CPU-time ratios for the same count, and two sides
+    counting differently show as a change of ``nodes``."""
 
     method: str
     rows: int
@@ -98,8 +104,8 @@ class Search:
         began = cpu_clock()
         if self.method == "dp":
             counted = knight.count_tours(self.rows, self.cols, self.start, self.closed, method="dp")
-            return Outcome(count_status(counted.complete), int(counted.transitions), counted.seconds,
-                           cpu_clock() - began, int(counted.tours))
+            tours = int(counted.tours)
+            return Outcome(count_status(counted.complete), tours, counted.seconds, cpu_clock() - began, tours)
         if self.method == "count":
             counted = knight.count_tours(
                 self.rows, self.cols, self.start, self.closed, self.budget, **_plain_count_options(knight)

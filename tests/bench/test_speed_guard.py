@@ -117,28 +117,42 @@ def test_the_frozen_dp_is_never_edited():
 
 
 def test_the_frozen_dp_does_the_recorded_work_and_counts_as_knight_does():
-    # its transitions are fixed forever; knight's may fall (a DP that prunes
-    # more), its counts never change
+    # its transitions are fixed forever (knight's fall as its DP drops more
+    # dead states); the counts never change
+    from bench import reference_frontier
+
+    found, work = reference_frontier.run(reference_frontier.schedule(5, 6), False, 0)
+    assert (found, work.transitions, work.states_peak) == (4542, 572622, 73261)
     reference = next(reference for reference in REFERENCES if reference.name == "frozen-dp")
     assert reference.available() == (True, "")
-    workload = Search("dp", 5, 5, (0, 0), closed=False, budget=0)
+    workload = Search("dp", 5, 6, (0, 0), closed=False, budget=0)
     assert workload in WORKLOADS and [r.name for r in REFERENCES if r.supports(workload)] == ["frozen-dp"]
-    outcome = reference.run(workload)
-    assert (outcome.status, outcome.nodes, outcome.tours) == ("complete", 80739, 304)
     closed = Search("dp", 6, 5, (0, 0), True, 0)
     assert reference.run(closed).tours == 16  # 5x6 has 8 closed tours, each both ways
-    for search in (workload, closed, Search("dp", 3, 4, (0, 0), True, 0), Search("dp", 4, 6, (1, 2), False, 0)):
-        assert reference.run(search).tours == search.run().tours
+    for search in (closed, Search("dp", 3, 4, (0, 0), True, 0), Search("dp", 4, 6, (1, 2), False, 0)):
+        ours, theirs = search.run(), reference.run(search)
+        # the work of a DP search is its count: equal on both sides
+        assert ours.tours == ours.nodes == theirs.tours == theirs.nodes
 
 
-def test_a_partial_record_keeps_the_other_ratios(tmp_path):
+def test_every_dp_workload_counts_some_tours():
+    # its work is its count: no tours would be no throughput
+    from knight.theory import start_possible
+
+    for search in WORKLOADS:
+        if search.method == "dp":
+            assert start_possible(search.rows, search.cols, search.start, search.closed)[0], search.key
+
+
+def test_a_partial_record_keeps_the_other_ratios_of_workloads_that_exist(tmp_path):
     path = tmp_path / "ratios.json"
-    old = {"frozen": {"a": 1.5, "b": 2.0}, "c": {"a": 0.9}}
-    row = check.Row("frozen", "b", 1e6, paired.Ratios((2.5,)), 2.0)
+    first, second = WORKLOADS[0].key, WORKLOADS[1].key
+    old = {"frozen": {first: 1.5, second: 2.0, "a workload gone": 9.0}, "c": {first: 0.9}}
+    row = check.Row("frozen", second, 1e6, paired.Ratios((2.5,)), 2.0)
     check.save_ratios([row], rounds=3, path=path, keep=old)
-    assert check.load_ratios(path) == {"frozen": {"a": 1.5, "b": 2.5}, "c": {"a": 0.9}}
+    assert check.load_ratios(path) == {"frozen": {first: 1.5, second: 2.5}, "c": {first: 0.9}}
     check.save_ratios([row], rounds=3, path=path)
-    assert check.load_ratios(path) == {"frozen": {"b": 2.5}}
+    assert check.load_ratios(path) == {"frozen": {second: 2.5}}
 
 
 def test_a_reference_that_cannot_load_says_why():

@@ -432,7 +432,9 @@ def counts(measured, path):
             marked.update(row["rows"] * row["cols"] for row in stopped)
             common = dict(color=colours[name], marker=marker, linestyle=line, markersize=4, linewidth=1.1)
             timed.plot(squares, [row["seconds"] for row in done], **common)
-            worked.plot(squares, [_work(row) for row in done], **common)
+            # no work at all (the DP drops every state of a board without tours) has no place on a log axis
+            working = [row for row in done if _work(row) > 0]
+            worked.plot([row["rows"] * row["cols"] for row in working], [_work(row) for row in working], **common)
             cap = measured["engines"][name]["seconds"]
             timed.plot([row["rows"] * row["cols"] for row in stopped], [cap] * len(stopped), "x",
                        color=colours[name], markersize=8)

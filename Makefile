@@ -27,7 +27,7 @@ test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
 lint: $(STAMP)  ## ruff check (rules in pyproject.toml)
 	$(BIN)/ruff check .
 
-bench: $(STAMP)  ## run the default benchmark sweep (4 min 43 s on the 2-core machine at load 2-4, 2026-11-30) into results/DATE-COMMIT/
+bench: $(STAMP)  ## run the default benchmark sweep (5 min 1 s on the 2-core machine at load 3.4-3.9, 2026-11-30) into results/DATE-COMMIT/
 	$(BIN)/python -m bench
 
 bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs

@@ -151,12 +151,21 @@ def check_fits(rows, cols, available, closed=False):
             f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
         )
     needed = memory_needed(rows, cols, closed)
-    if needed > available:
+    # past memory, steps go to disk in shards (two dense tables: the one
+    # read and the one made)
+    on_disk = 2 * 16 * projected_peak_states(rows, cols, closed)
+    if needed > available and on_disk > spill_space():
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
             f"(~{projected_peak_states(rows, cols, closed):.2g} states), but only {available / 2**30:.1f} GiB is "
-            "available"
+            f"available, and {on_disk / 2**30:.1f} GiB of disk to shard them but only "
+            f"{spill_space() / 2**30:.1f} GiB free in {tempfile.gettempdir()}"
         )
+
+
+def spill_space():
+    """Free bytes where a sharded step writes its tables."""
+    return shutil.disk_usage(tempfile.gettempdir()).free
 
 
 @dataclass

@@ -251,7 +251,9 @@ def test_a_board_too_big_for_memory_is_refused(monkeypatch):
     from knight import validate
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    with pytest.raises(InvalidArgument, match="GiB"):
+    _dp(4, 6)  # past memory: sharded to disk
+    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    with pytest.raises(InvalidArgument, match="GiB of disk"):
         _dp(6, 9)
     with pytest.raises(InvalidArgument, match="frontier spans"):
         _dp(9, 9)
@@ -277,7 +279,8 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(6, 7) == "dp"
     assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    assert choose_method(6, 7) == "dfs"  # nor its table the memory
+    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    assert choose_method(6, 7) == "dfs"  # nor its table the memory, nor the disk
     assert choose_method(3, 12) == "dp"
     assert choose_method(6, 7, depth=3) == "dfs"
     assert count_tours(3, 12).method == "dp"
@@ -361,6 +364,7 @@ def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
     from knight import validate
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
     assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "GiB" in error

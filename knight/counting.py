@@ -160,14 +160,14 @@ def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, p
     closed, pruned, symmetry = (validate.flag(value, name) for value, name in
                                 ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
     method = choose_method(rows, cols, method, pruned=pruned, symmetry=symmetry, depth=depth, workers=workers,
-                           scheduler=scheduler, budget=budget)
+                           scheduler=scheduler, budget=budget, closed=closed)
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
     from knight import frontier
 
     if method == "dp":
-        frontier.check_fits(rows, cols, validate.available_memory())
+        frontier.check_fits(rows, cols, validate.available_memory(), closed)
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
@@ -266,7 +266,7 @@ DFS_NARROW_SQUARES_AT_MOST = 20
 
 
 def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
-                  scheduler=None, budget=None):
+                  scheduler=None, budget=None, closed=False):
     """The engine for a count: ``method`` checked, or (None, ``auto``) the
     one expected to finish first. Options only the DFS has are refused
     with ``dp``, and make ``auto`` pick the DFS."""
@@ -293,7 +293,7 @@ def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=
     from knight import frontier
 
     try:
-        frontier.check_fits(rows, cols, validate.available_memory())
+        frontier.check_fits(rows, cols, validate.available_memory(), closed)
     except InvalidArgument:
         return "dfs"  # slow, but the DP could not run at all
     return "dp"

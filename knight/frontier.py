@@ -16,8 +16,10 @@ Counts in knight's convention (directed tours, as the DFS counts them):
   cycles (one cycle, two directions), from one DP.
 """
 
+import contextlib
 import json
 import os
+import shutil
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -25,16 +27,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_degrees, frontier_kernels, journal
+from knight import frontier_degrees, frontier_kernels, journal, validate
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 
 MAX_SLOTS = frontier_kernels.MAX_SLOTS
 
-# a table entry: the dense arrays (key, count: 24 bytes) plus the next
-# step's hash table at a load of 1/4..1/2 (48..96 bytes), plus the dense
-# copy made from it: bytes per state held at the peak, with margin
-BYTES_PER_STATE = 128
+# bytes per state at the peak: the dense table read (key and one-limb
+# count: 16 bytes), the next step's hash tables at a load of 3/8..3/4
+# (21..43 bytes) and the dense copy made from them (16 bytes). The 7 x 7
+# open run peaked at 4.19 GB resident with 60.9 million states (69 bytes a
+# state, the pattern bitmaps and the interpreter included): with margin
+BYTES_PER_STATE = 80
 _MIN_CAPACITY_BITS = 10
 
 
@@ -99,27 +103,32 @@ def schedule(rows, cols, order=None):
                     leave_step)
 
 
-# Peak states held by one open run with no forced end (the heaviest kind),
-# measured on long boards of each short side (2026-11-30): 3 x 40: 2,152;
-# 4 x 40: 19,583; 5 x 8 and 5 x 10: 714,380 and 981,755; 6 x 6: 5,644,449
-# (6 x 8: more, see docs/counting-dp.md); 7 x 7 passed 68 million at step
-# 30 of 49 and was still growing. Rounded up: the basis of the memory
-# projection. Past the last entry, growth per extra row is extrapolated.
-_MEASURED_PEAK_STATES = {1: 1, 2: 4, 3: 3_000, 4: 25_000, 5: 1_500_000, 6: 30_000_000, 7: 300_000_000}
-_GROWTH_PER_ROW = 10
+# Peak states held by one run with no forced end (the heaviest kind of
+# each), with the degree relaxation, on long boards of each short side
+# (2026-11-30), rounded up: the basis of the memory projection.
+# Open: 3 x 40: 1,667; 4 x 40: 5,072; 5 x 16: 756,829; 6 x 6: 631,279;
+# 6 x 8: MEASURE; 7 x 7: 60,899,383. Closed: 3 x 40: 178; 5 x 20: 54,936;
+# 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8: MEASURE. Past the last entry,
+# the growth per extra row is extrapolated (7 x 8 closed over 6 x 8: 28x).
+_MEASURED_PEAK_STATES = {
+    False: {1: 1, 2: 4, 3: 2_000, 4: 6_000, 5: 1_500_000, 6: 30_000_000, 7: 70_000_000},
+    True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 300_000_000},
+}
+_GROWTH_PER_ROW = 30
 
 
-def projected_peak_states(rows, cols):
+def projected_peak_states(rows, cols, closed=False):
     short = min(rows, cols)
-    known = max(_MEASURED_PEAK_STATES)
+    measured = _MEASURED_PEAK_STATES[bool(closed)]
+    known = max(measured)
     if short <= known:
-        return _MEASURED_PEAK_STATES[short]
-    return _MEASURED_PEAK_STATES[known] * _GROWTH_PER_ROW ** (short - known)
+        return measured[short]
+    return measured[known] * _GROWTH_PER_ROW ** (short - known)
 
 
-def memory_needed(rows, cols):
+def memory_needed(rows, cols, closed=False):
     """Projected peak bytes of the DP's tables on ``rows x cols``."""
-    return projected_peak_states(rows, cols) * BYTES_PER_STATE
+    return projected_peak_states(rows, cols, closed) * BYTES_PER_STATE
 
 
 def widest_frontier(rows, cols):
@@ -133,7 +142,7 @@ def widest_frontier(rows, cols):
     return schedule(short, long).widest
 
 
-def check_fits(rows, cols, available):
+def check_fits(rows, cols, available, closed=False):
     """Refuse, before allocating, a board the DP cannot hold: a frontier
     wider than one key, or a projected peak table past ``available``."""
     widest = widest_frontier(rows, cols)
@@ -141,12 +150,22 @@ def check_fits(rows, cols, available):
         raise InvalidArgument(
             f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
         )
-    needed = memory_needed(rows, cols)
-    if needed > available:
+    needed = memory_needed(rows, cols, closed)
+    # past memory, steps go to disk in shards (two dense tables: the one
+    # read and the one made)
+    on_disk = 2 * 16 * projected_peak_states(rows, cols, closed)
+    if needed > available and on_disk > spill_space():
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
-            f"(~{projected_peak_states(rows, cols):.2g} states), but only {available / 2**30:.1f} GiB is available"
+            f"(~{projected_peak_states(rows, cols, closed):.2g} states), but only {available / 2**30:.1f} GiB is "
+            f"available, and {on_disk / 2**30:.1f} GiB of disk to shard them but only "
+            f"{spill_space() / 2**30:.1f} GiB free in {tempfile.gettempdir()}"
         )
+
+
+def spill_space():
+    """Free bytes where a sharded step writes its tables."""
+    return shutil.disk_usage(tempfile.gettempdir()).free
 
 
 @dataclass
@@ -213,29 +232,41 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
     work = Work()
     steps = len(plan.order)
     ratio = 4.0
-    while step < steps:
-        forced_slot, inserted_forced = step_arguments(plan, step, forced)
-        expected = int(keys.shape[0] * ratio) + 1
-        arguments = (keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
-                     plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
-                     bool(closed), live[step])
-        new_keys, new_counts, found, emitted, dead, overflow = _step_in_parts(arguments, expected)
-        if overflow:
-            counts = _widen(counts, max_limbs, plan, step)
-            continue
-        completed += sum(int(limb) << (64 * index) for index, limb in enumerate(found))
-        if keys.shape[0]:
-            ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
-        keys, counts = new_keys, new_counts
-        step += 1
-        work.held.append(int(keys.shape[0]))
-        work.emitted.append(int(emitted))
-        work.merged.append(int(emitted) - int(keys.shape[0]))
-        work.dead.append(int(dead))
-        if on_step is not None:
-            on_step(step, keys, counts, completed)
-        if progress is not None:
-            progress(step, steps, int(keys.shape[0]))
+    folder = []  # the run's spill folder, made on first need
+
+    def spill():
+        if not folder:
+            folder.append(tempfile.mkdtemp(prefix="knight-dp-"))
+        return folder[0]
+
+    try:
+        while step < steps:
+            forced_slot, inserted_forced = step_arguments(plan, step, forced)
+            expected = int(keys.shape[0] * ratio) + 1
+            arguments = (keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
+                         plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
+                         bool(closed), live[step])
+            new_keys, new_counts, found, emitted, dead, overflow = _step_in_parts(arguments, expected, spill)
+            if overflow:
+                counts = _widen(counts, max_limbs, plan, step)
+                continue
+            completed += found
+            if keys.shape[0]:
+                ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
+            keys, counts = new_keys, new_counts
+            live[step] = None  # a step's bitmap is read by that step only
+            step += 1
+            work.held.append(int(keys.shape[0]))
+            work.emitted.append(int(emitted))
+            work.merged.append(int(emitted) - int(keys.shape[0]))
+            work.dead.append(int(dead))
+            if on_step is not None:
+                on_step(step, keys, counts, completed)
+            if progress is not None:
+                progress(step, steps, int(keys.shape[0]))
+    finally:
+        if folder:
+            shutil.rmtree(folder[0], ignore_errors=True)
     return completed, work
 
 
@@ -248,26 +279,83 @@ def _threads():
     return max(1, min(len(os.sched_getaffinity(0)), 8))
 
 
-def _step_in_parts(arguments, expected):
-    """One step, its successors split by pattern over the CPUs' threads
-    (the kernel releases the GIL); the parts' tables are disjoint, so the
-    next table is their concatenation."""
-    keys = arguments[0]
-    parts = _threads() if keys.shape[0] >= PARALLEL_STATES else 1
-    bits = _capacity_bits(expected // parts + 1)
+# the hash tables of one step may take at most this share of the memory
+# available when it starts; past that the step runs shard by shard, and
+# the table it makes goes to disk
+_TABLE_SHARE = 0.5
+_MAX_SHARDS = 1024
+
+
+def _shards(expected, limbs, threads):
+    """How many parts a step's successors are split into: one per thread,
+    or more (a multiple) when their tables would not fit in memory at once.
+    An entry is a key and its limbs; a table's load is 3/8..3/4, and its
+    dense copy is made before the table is freed: about three entries a
+    state at the peak."""
+    per_state = 3 * 8 * (1 + limbs)
+    budget = _TABLE_SHARE * validate.available_memory()
+    shards = threads
+    while expected * per_state * threads / shards > budget and shards < _MAX_SHARDS:
+        shards *= 2
+    return shards
+
+
+def _step_in_parts(arguments, expected, spill):
+    """One step, its successors split by pattern into parts (the kernel
+    releases the GIL, so the threads run at once); the parts' tables are
+    disjoint, so the next table is their concatenation. Parts that would
+    not fit in memory together are made a thread-full at a time and
+    appended to files in the folder ``spill()`` gives; the next step reads
+    them back mapped (the page cache, not this process, holds them)."""
+    keys, counts = arguments[0], arguments[1]
+    threads = _threads() if keys.shape[0] >= PARALLEL_STATES else 1
+    shards = _shards(expected, counts.shape[1], threads)
+    bits = _capacity_bits(expected // shards + 1)
 
     def part(index):
-        return frontier_kernels.frontier_step(*arguments, bits, index, parts)
+        made = frontier_kernels.frontier_step(*arguments, bits, index, shards)
+        # the tours completed, from limbs (least significant first) to an int
+        found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
+        return (made[0], made[1], found, *made[3:])
 
-    if parts == 1:
+    if shards == 1:
         return part(0)
-    with ThreadPoolExecutor(parts) as pool:
-        results = list(pool.map(part, range(parts)))
-    new_keys = np.concatenate([result[0] for result in results])
-    new_counts = np.concatenate([result[1] for result in results])
-    found = sum(result[2] for result in results)
-    emitted, dead, overflow = (sum(result[index] for result in results) for index in (3, 4, 5))
-    return new_keys, new_counts, found, emitted, dead, overflow
+    tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
+    made_keys, made_counts = [], []
+    on_disk = shards > threads
+    if on_disk:
+        folder = spill()
+        key_path, count_path = os.path.join(folder, "keys.next"), os.path.join(folder, "counts.next")
+    with ThreadPoolExecutor(threads) as pool, contextlib.ExitStack() as files:
+        if on_disk:
+            key_file, count_file = (files.enter_context(open(path, "wb")) for path in (key_path, count_path))
+        for first in range(0, shards, threads):
+            for result in pool.map(part, range(first, first + threads)):
+                for index in range(4):
+                    tallies[index] += int(result[2 + index])
+                if on_disk:
+                    key_file.write(result[0].tobytes())
+                    count_file.write(result[1].tobytes())
+                    made_keys.append(result[0].shape[0])
+                else:
+                    made_keys.append(result[0])
+                    made_counts.append(result[1])
+    if not on_disk:
+        return (np.concatenate(made_keys), np.concatenate(made_counts), *tallies)
+    held = sum(made_keys)
+    # the files of the step before are still mapped by its arrays; renaming
+    # over them unlinks the old data only once those arrays are gone
+    os.replace(key_path, os.path.join(folder, "keys"))
+    os.replace(count_path, os.path.join(folder, "counts"))
+    return (_mapped(os.path.join(folder, "keys"), (held,)),
+            _mapped(os.path.join(folder, "counts"), (held, counts.shape[1])), *tallies)
+
+
+def _mapped(path, shape):
+    if shape[0] == 0:
+        return np.zeros(shape, dtype=np.uint64)
+    # copy-on-write: the kernel's argument type is a plain writable array
+    return np.asarray(np.memmap(path, dtype=np.uint64, mode="c", shape=shape))
 
 
 def _widen(counts, max_limbs, plan, step):

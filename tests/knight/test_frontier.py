@@ -251,7 +251,9 @@ def test_a_board_too_big_for_memory_is_refused(monkeypatch):
     from knight import validate
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    with pytest.raises(InvalidArgument, match="GiB"):
+    _dp(4, 6)  # past memory: sharded to disk
+    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    with pytest.raises(InvalidArgument, match="GiB of disk"):
         _dp(6, 9)
     with pytest.raises(InvalidArgument, match="frontier spans"):
         _dp(9, 9)
@@ -277,7 +279,8 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(6, 7) == "dp"
     assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    assert choose_method(6, 7) == "dfs"  # nor its table the memory
+    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    assert choose_method(6, 7) == "dfs"  # nor its table the memory, nor the disk
     assert choose_method(3, 12) == "dp"
     assert choose_method(6, 7, depth=3) == "dfs"
     assert count_tours(3, 12).method == "dp"
@@ -361,6 +364,32 @@ def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
     from knight import validate
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
     assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "GiB" in error
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True)])
+def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, rows, cols, closed):
+    """With (pretend) little memory a step runs in shards whose tables are
+    written to disk and read back mapped: the same counts, the same tables,
+    and the spill folder removed."""
+    from knight import validate
+
+    plan = frontier.schedule(rows, cols)
+    in_memory, memory_work = frontier.run(plan, closed)
+    monkeypatch.setattr(frontier, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**10)
+    made = []
+
+    def mkdtemp(prefix):
+        made.append(tmp_path / f"{prefix}{len(made)}")
+        made[-1].mkdir()
+        return str(made[-1])
+
+    monkeypatch.setattr(frontier.tempfile, "mkdtemp", mkdtemp)
+    assert frontier._shards(10**6, 1, 2) == frontier._MAX_SHARDS
+    on_disk, disk_work = frontier.run(plan, closed)
+    assert on_disk == in_memory and disk_work.held == memory_work.held
+    assert len(made) == 1 and list(tmp_path.iterdir()) == []

@@ -21,9 +21,12 @@ prints; for the total, the wall time of schedule and run), ``cpu_seconds``
 """
 
 import json
+import os
 import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -107,11 +110,16 @@ def main():
 class Worker:
     """The study's handle on a worker process: ``count`` starts one when
     there is none, and kills it (by its own handle) when a count runs
-    ``GRACE`` past its cap. ``warm_ups`` lists each start's warm-up seconds."""
+    ``GRACE`` past its cap. ``warm_ups`` lists each start's warm-up seconds.
+
+    A worker's temporary folder (``TMPDIR``, where a DP too big for memory
+    shards its tables) is one of the study's own, removed with the worker:
+    a killed count leaves nothing behind."""
 
     def __init__(self, python=sys.executable):
         self.python = python
         self.process = None
+        self.scratch = None
         self.warm_ups = []
 
     def count(self, engine, rows, cols, seconds, budget=None):
@@ -127,9 +135,10 @@ class Worker:
         return json.loads(line)
 
     def _start(self):
+        self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
         self.process = subprocess.Popen(
             [self.python, "-m", "bench.count_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            cwd=ROOT,
+            cwd=ROOT, env={**os.environ, "TMPDIR": self.scratch},
         )
         line = self._line(None)
         self.warm_ups.append(json.loads(line)["warm_up_seconds"])
@@ -152,6 +161,9 @@ class Worker:
             self.process.stdin.close()
             self.process.stdout.close()
             self.process = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 if __name__ == "__main__":

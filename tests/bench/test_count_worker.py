@@ -1,6 +1,8 @@
 """The counting study's worker: each engine through knight's public API, its
 caps, and the process the study kills when a count will not stop."""
 
+from pathlib import Path
+
 from bench import count_worker
 from bench.count_worker import DONE, ENGINES, REFUSED, STOPPED
 
@@ -40,9 +42,11 @@ def test_the_worker_process_counts_and_is_killed_past_its_grace(monkeypatch):
         assert answer["status"] == DONE and answer["tours"] == 16 and len(worker.warm_ups) == 1
         # no grace and a count that takes a tenth of a second: no answer in time
         monkeypatch.setattr(count_worker, "GRACE", -1.0)
+        scratch = Path(worker.scratch)
+        (scratch / "a table a killed count left").write_text("spilled")
         killed = worker.count("dfs-plain", 5, 5, seconds=1.0)
         assert killed == {"status": STOPPED, "why": "killed -1 s past its time cap of 1 s"}
-        assert worker.process is None
+        assert worker.process is None and not scratch.exists()
         monkeypatch.setattr(count_worker, "GRACE", 1.0)
         assert worker.count("dp", 3, 4, seconds=60)["tours"] == 16
         assert len(worker.warm_ups) == 2  # a fresh worker, warmed up again

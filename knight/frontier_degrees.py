@@ -70,9 +70,13 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
             low = bits & (~bits + np.uint64(1))
             bits ^= low
             code = np.int64(word * _WORD_BITS + popcount(low - np.uint64(1)))
+            # digits by division by the constant 3 (a multiply and a shift),
+            # not by a power looked up (a true division each)
+            rest = code
             for index in range(old_size):
-                need[index] = (code // POWERS_OF_THREE[index]) % 3
-            ends = code // POWERS_OF_THREE[old_size]
+                need[index] = rest % 3
+                rest //= 3
+            ends = rest
             alive = _any_successor(need, ends, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
                                    inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors,
                                    backward, candidates)

@@ -58,6 +58,14 @@ class Schedule:
     frontiers: list  # the squares on the frontier after each step
     leave_step: dict
 
+    def forced_place(self, step, forced):
+        """The forced start's place in ``step``: ``(its slot on the frontier
+        before, -1 if it is not there; whether it is the square inserted)``."""
+        if forced is None:
+            return -1, False
+        before = self.frontiers[step - 1] if step else []
+        return (before.index(forced) if forced in before else -1), self.order[step] == forced
+
     @property
     def widest(self):
         return max(len(f) for f in self.frontiers) if self.frontiers else 0
@@ -228,7 +236,7 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
         counts[0, 0] = 1
         state = (0, keys, counts, 0)
     step, keys, counts, completed = state
-    live = frontier_degrees.live_patterns(plan, closed, forced)
+    live = frontier_degrees.live_patterns(plan, closed, forced, _threads())
     work = Work()
     steps = len(plan.order)
     ratio = 4.0
@@ -241,7 +249,7 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
 
     try:
         while step < steps:
-            forced_slot, inserted_forced = step_arguments(plan, step, forced)
+            forced_slot, inserted_forced = plan.forced_place(step, forced)
             expected = int(keys.shape[0] * ratio) + 1
             arguments = (keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
                          plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
@@ -369,15 +377,6 @@ def _widen(counts, max_limbs, plan, step):
     wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
     wider[:, : counts.shape[1]] = counts
     return wider
-
-
-def step_arguments(plan, step, forced):
-    """The forced start's place in ``step``: ``(its slot on the frontier
-    before, -1 if it is not there; whether it is the square inserted)``."""
-    if forced is None:
-        return -1, False
-    before = plan.frontiers[step - 1] if step else []
-    return (before.index(forced) if forced in before else -1), plan.order[step] == forced
 
 
 def count_job(job, progress=None):

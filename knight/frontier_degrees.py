@@ -28,6 +28,8 @@ the schedule marks the patterns that can occur, a backward pass keeps
 those with a live successor; both run over the marked bits only.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from knight._bits import popcount
@@ -70,9 +72,13 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
             low = bits & (~bits + np.uint64(1))
             bits ^= low
             code = np.int64(word * _WORD_BITS + popcount(low - np.uint64(1)))
+            # digits by division by the constant 3 (a multiply and a shift),
+            # not by a power looked up (a true division each)
+            rest = code
             for index in range(old_size):
-                need[index] = (code // POWERS_OF_THREE[index]) % 3
-            ends = code // POWERS_OF_THREE[old_size]
+                need[index] = rest % 3
+                rest //= 3
+            ends = rest
             alive = _any_successor(need, ends, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
                                    inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors,
                                    backward, candidates)
@@ -182,11 +188,12 @@ def empty_bits(frontier_size, tour_ends):
     return np.zeros(-(-domain_size(frontier_size, tour_ends) // _WORD_BITS), dtype=np.uint64)
 
 
-def live_patterns(plan, closed, forced=None):
+def live_patterns(plan, closed, forced=None, threads=1):
     """For each step of ``plan`` (a ``frontier.Schedule``) but the last, the
     bitmap of the degree patterns after it that can still be completed to
     a tour (open: with ``forced`` as one end). Index ``step`` belongs to
-    ``plan.frontiers[step]``; the last step's entry is an empty bitmap."""
+    ``plan.frontiers[step]``; the last step's entry is an empty bitmap.
+    Passes over large bitmaps run on ``threads`` threads."""
     tour_ends = 0 if closed else 2
     steps = len(plan.order)
     start = empty_bits(0, tour_ends)
@@ -196,12 +203,12 @@ def live_patterns(plan, closed, forced=None):
     for step in range(steps):
         after = empty_bits(len(plan.frontiers[step]) if step < steps - 1 else 0, tour_ends)
         if step < steps - 1:
-            _step(plan, step, before, after, closed, forced, backward=False)
+            _step(plan, step, before, after, closed, forced, threads, backward=False)
         reach.append(after)
         before = after
     for step in range(steps - 1, -1, -1):
         before = reach[step - 1] if step else start
-        _step(plan, step, before, reach[step], closed, forced, backward=True)
+        _step(plan, step, before, reach[step], closed, forced, threads, backward=True)
     return reach
 
 
@@ -209,16 +216,12 @@ def live_patterns(plan, closed, forced=None):
 _PARALLEL_WORDS = 1 << 14
 
 
-def _step(plan, step, before, after, closed, forced, backward):
+def _step(plan, step, before, after, closed, forced, threads, backward):
     """One pass over ``before`` on every thread: each takes a range of its
     words. Backward, each clears bits in its own range only; forward, each
     marks successors in a bitmap of its own, OR-ed into ``after``."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from knight.frontier import _threads, step_arguments
-
-    forced_slot, inserted_forced = step_arguments(plan, step, forced)
-    threads = _threads() if before.shape[0] >= _PARALLEL_WORDS else 1
+    forced_slot, inserted_forced = plan.forced_place(step, forced)
+    threads = threads if before.shape[0] >= _PARALLEL_WORDS else 1
     bounds = np.linspace(0, before.shape[0], threads + 1).astype(np.intp)
 
     def one(part):

@@ -7,7 +7,7 @@ import pytest
 from knight import frontier, frontier_degrees
 
 
-def _every_pattern(plan, closed, forced=None):
+def _every_pattern(plan, closed, forced=None, threads=1):
     """Bitmaps with every pattern set: the DP without the relaxation."""
     tour_ends = 0 if closed else 2
     steps = len(plan.order)

@@ -158,6 +158,13 @@ def check_fits(rows, cols, available, closed=False):
         raise InvalidArgument(
             f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
         )
+    # the relaxation's bitmaps, one a step, stay in memory for the whole run
+    bitmaps = rows * cols * frontier_degrees.empty_bits(widest, 0 if closed else 2).nbytes
+    if bitmaps > available / 2:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "
+            f"({rows * cols} steps), more than half the {available / 2**30:.1f} GiB available"
+        )
     needed = memory_needed(rows, cols, closed)
     # past memory, steps go to disk in shards (two dense tables: the one
     # read and the one made)

@@ -135,10 +135,11 @@ def usable_path(path, kind):
     return path
 
 
-def check(path, kind, recognise):
+def check(path, kind, recognise, starts=b""):
     """Before the work that decides a journal's header: InvalidArgument if
     ``path`` cannot hold one, or holds a file whose first line
-    ``recognise`` (text -> bool) does not take for a journal of ``kind``.
+    ``recognise`` (text -> bool) does not take for a journal of ``kind``
+    (or, cut short with no line end, does not begin with ``starts``).
     Nothing is written; ``Journal.open`` checks it all again, and locks."""
     path = usable_path(path, kind)
     if not os.path.exists(path):
@@ -157,6 +158,12 @@ def check(path, kind, recognise):
             ours = False
         if not ours:
             raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
+    elif head and not (head.startswith(starts) or starts.startswith(head)):
+        # a short file with no line end can be our header cut short by a
+        # crash (Journal.open keeps that), but only if it starts as every
+        # header of the kind does: anything else is refused now, before the
+        # work (and what it prints) begins
+        raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
     return path
 
 

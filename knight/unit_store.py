@@ -72,7 +72,8 @@ class UnitStore:
     def check(path):
         """``path`` as a string, if it can be a resume file: refuses (before
         a count plans) a folder, a missing parent, a file that is not one."""
-        return journal.check(path, KIND, _recognise)
+        # every header is a JSON object
+        return journal.check(path, KIND, _recognise, starts=b"{")
 
     @classmethod
     def open(cls, path, header):

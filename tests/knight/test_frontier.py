@@ -253,10 +253,14 @@ def test_a_board_too_big_for_memory_is_refused(monkeypatch):
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
     _dp(4, 6)  # past memory: sharded to disk
     monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
     with pytest.raises(InvalidArgument, match="GiB of disk"):
         _dp(6, 9)
     with pytest.raises(InvalidArgument, match="frontier spans"):
         _dp(9, 9)
+    monkeypatch.setattr(validate, "available_memory", lambda: 2**34)
+    with pytest.raises(InvalidArgument, match="pattern bitmaps"):
+        _dp(7, 40000)  # 5.4 MB a step
 
 
 def test_dfs_only_options_are_refused_with_dp():

@@ -110,6 +110,16 @@ solve_argv = _argv(
     _flag("--json"),
     junk,
 )
+def _long_count(argv):
+    """A valid board past 36 squares with no budget: an exact count of
+    minutes (the DP's 7x8 grid) and gigabytes, not a hostile input."""
+    try:
+        rows, cols = int(argv[1]), int(argv[2])
+    except ValueError:
+        return False
+    return rows >= 1 and cols >= 1 and rows * cols > 36 and "--budget" not in argv
+
+
 count_argv = _argv(
     "count",
     _board(20),
@@ -127,7 +137,7 @@ count_argv = _argv(
     _option("--resume", _mostly(st.just("NEW"), st.sampled_from(["NOTES", "FOLDER", "MISSING", "DEVNULL"]))),
     _flag("--json"),
     junk,
-)
+).filter(lambda argv: not _long_count(argv))
 estimate_argv = _argv(
     "estimate",
     _board(25),

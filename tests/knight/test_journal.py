@@ -48,6 +48,16 @@ def test_a_foreign_file_is_refused_and_never_written(tmp_path, content):
     assert path.read_bytes() == content
 
 
+def test_check_refuses_a_short_foreign_file_before_any_work(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"my notes")  # no line end: could have been a torn header
+    with pytest.raises(InvalidArgument, match="is not a test journal; it is left untouched"):
+        journal.check(path, FORMAT.kind, lambda line: line == FORMAT.header, starts=b"test journal")
+    path.write_bytes(b"test jour")  # ours, cut short by a crash
+    assert journal.check(path, FORMAT.kind, lambda line: line == FORMAT.header, starts=b"test journal") == str(path)
+    assert path.read_bytes() == b"test jour"
+
+
 def test_a_huge_foreign_file_is_refused_without_reading_it_all(tmp_path):
     path = tmp_path / "big"
     with open(path, "wb") as file:

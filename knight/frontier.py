@@ -349,8 +349,9 @@ def _step_in_parts(arguments, expected, spill):
                 for index in range(4):
                     tallies[index] += int(result[2 + index])
                 if on_disk:
-                    key_file.write(result[0].tobytes())
-                    count_file.write(result[1].tobytes())
+                    # written from the array's own buffer: no copy in memory
+                    key_file.write(memoryview(result[0]))
+                    count_file.write(memoryview(result[1]))
                     made_keys.append(result[0].shape[0])
                 else:
                     made_keys.append(result[0])

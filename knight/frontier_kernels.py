@@ -39,8 +39,8 @@ addition of non-negative integers, carried in as many 64-bit limbs as the
 ``counts`` array has columns (3 x 40 has about 1.8 x 10^20 tours, past
 2^64; 5 x 40 passes 2^128), and every addition checks for a carry out of
 the top limb (``sum < addend``). A carry out sets the overflow flag: the
-driver runs again with more limbs, and no wrapped number is ever
-returned.
+driver runs the step again with twice the limbs, and no wrapped number is
+ever returned.
 """
 
 import numpy as np

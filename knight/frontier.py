@@ -115,9 +115,13 @@ def schedule(rows, cols, order=None):
 # each), with the degree relaxation, on long boards of each short side
 # (2026-11-30), rounded up: the basis of the memory projection.
 # Open: 3 x 40: 1,667; 4 x 40: 5,072; 5 x 16: 756,829; 6 x 6: 631,279;
-# 6 x 8: MEASURE; 7 x 7: 60,899,383. Closed: 3 x 40: 178; 5 x 20: 54,936;
-# 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8: MEASURE. Past the last entry,
-# the growth per extra row is extrapolated (7 x 8 closed over 6 x 8: 28x).
+# 7 x 7: 60,899,383. Short side 6 keeps the bound measured before the
+# relaxation (6 x 6 held 5,644,449 then, 6 x 8 more): no long 6 x n open
+# run was measured with it. Closed: 3 x 40: 178; 5 x 20: 54,936; 6 x 8:
+# 256,539; 7 x 8: 7,164,484; 8 x 8 passed 212 million at step 43 of 64
+# when its run was stopped, so its entry is a guess above that. Past the
+# last entry, the growth per extra row is extrapolated (7 x 8 closed over
+# 6 x 8: 28x).
 _MEASURED_PEAK_STATES = {
     False: {1: 1, 2: 4, 3: 2_000, 4: 6_000, 5: 1_500_000, 6: 30_000_000, 7: 70_000_000},
     True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 300_000_000},
@@ -134,15 +138,11 @@ def projected_peak_states(rows, cols, closed=False):
     return measured[known] * _GROWTH_PER_ROW ** (short - known)
 
 
-def memory_needed(rows, cols, closed=False):
-    """Projected peak bytes of the DP's tables on ``rows x cols``."""
-    return projected_peak_states(rows, cols, closed) * BYTES_PER_STATE
-
-
 def widest_frontier(rows, cols):
     """The most squares on the frontier at once. It is reached within the
-    first few columns, so a board cut to 8 columns of its long side has the
-    same (and its schedule costs nothing on a very long board)."""
+    first few columns, so a board cut to 8 columns of its long side (or
+    short side + 3, on a wider board) has the same, and its schedule costs
+    nothing on a very long board."""
     short = min(rows, cols)
     # never cut the long side below the short one: the cut board would
     # then be swept across its other side
@@ -152,7 +152,9 @@ def widest_frontier(rows, cols):
 
 def check_fits(rows, cols, available, closed=False):
     """Refuse, before allocating, a board the DP cannot hold: a frontier
-    wider than one key, or a projected peak table past ``available``."""
+    wider than one key, pattern bitmaps past half of ``available``, or
+    projected peak tables that fit neither ``available`` nor, sharded, the
+    spill folder's free disk."""
     widest = widest_frontier(rows, cols)
     if widest > MAX_SLOTS:
         raise InvalidArgument(
@@ -165,16 +167,20 @@ def check_fits(rows, cols, available, closed=False):
             f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "
             f"({rows * cols} steps), more than half the {available / 2**30:.1f} GiB available"
         )
-    needed = memory_needed(rows, cols, closed)
+    states = projected_peak_states(rows, cols, closed)
+    needed = states * BYTES_PER_STATE
+    if needed <= available:
+        return
     # past memory, steps go to disk in shards (two dense tables: the one
     # read and the one made)
-    on_disk = 2 * 16 * projected_peak_states(rows, cols, closed)
-    if needed > available and on_disk > spill_space():
+    on_disk = 2 * 16 * states
+    free = spill_space()
+    if on_disk > free:
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
-            f"(~{projected_peak_states(rows, cols, closed):.2g} states), but only {available / 2**30:.1f} GiB is "
-            f"available, and {on_disk / 2**30:.1f} GiB of disk to shard them but only "
-            f"{spill_space() / 2**30:.1f} GiB free in {tempfile.gettempdir()}"
+            f"(~{states:.2g} states), but only {available / 2**30:.1f} GiB is available, and "
+            f"{on_disk / 2**30:.1f} GiB of disk to shard them but only {free / 2**30:.1f} GiB free in "
+            f"{tempfile.gettempdir()}"
         )
 
 
@@ -450,11 +456,17 @@ def total_tours(rows, cols, closed):
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
     squares. The grid's sum, at the cost of a single run."""
+    return total_with_work(rows, cols, closed)[0]
+
+
+def total_with_work(rows, cols, closed, progress=None):
+    """``(total_tours, work)``: the total and its run's ``Work``;
+    ``progress`` as ``run`` takes it."""
     squares = rows * cols
     if squares == 1:
-        return 0 if closed else 1
-    found, _ = run(schedule(rows, cols), closed)
-    return 2 * found * (squares if closed else 1)
+        return (0 if closed else 1), Work()
+    found, work = run(schedule(rows, cols), closed, progress=progress)
+    return 2 * found * (squares if closed else 1), work
 
 
 def compile_kernels():

@@ -57,6 +57,12 @@ class Schedule:
     stays: list
     frontiers: list  # the squares on the frontier after each step
     leave_step: dict
+    # per step, for the old slots then the inserted square: how many of
+    # its neighbours are still to come after the step, and its colour (+1
+    # or -1); and twice the colour balance of the squares still to come
+    futures: list
+    colours: list
+    future_balance: list
 
     def forced_place(self, step, forced):
         """The forced start's place in ``step``: ``(its slot on the frontier
@@ -96,7 +102,15 @@ def schedule(rows, cols, order=None):
     }
     frontier = []
     old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers = [], [], [], [], [], []
+    futures, colours, future_balance = [], [], []
+    colour = {square: 1 if (square // cols + square % cols) % 2 else -1 for square in order}
+    balance = 2 * sum(colour.values())
     for step, square in enumerate(order):
+        balance -= 2 * colour[square]
+        future_balance.append(balance)
+        futures.append(np.array([sum(position[n] > step for n in neighbours[s]) for s in frontier + [square]],
+                                dtype=np.intp))
+        colours.append(np.array([colour[s] for s in frontier + [square]], dtype=np.intp))
         slot_of = {s: i for i, s in enumerate(frontier)}
         old_sizes.append(len(frontier))
         earlier = [slot_of[n] for n in neighbours[square] if position[n] < step]
@@ -108,7 +122,7 @@ def schedule(rows, cols, order=None):
         frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
         frontiers.append(list(frontier))
     return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
-                    leave_step)
+                    leave_step, futures, colours, future_balance)
 
 
 # Peak states held by one run with no forced end (the heaviest kind of

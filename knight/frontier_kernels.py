@@ -47,7 +47,7 @@ import numpy as np
 
 from knight._bits import prefetch
 from knight._jit import jit
-from knight.frontier_degrees import has_bit, kept_part, slot_positions, successor_pattern
+from knight.frontier_degrees import has_bit, kept_weights, slot_positions, successor_pattern
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,
@@ -70,6 +70,8 @@ _BATCH = 64
 # options of one state: no edge, one of at most 8 neighbours, or two
 _MOST_OPTIONS = 1 + 8 + 28
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+# what a slot value still needs: bare 2, interior 0, a path end 1
+_NEED_OF = np.array([2, 0] + [1] * (16 - FIRST_LABEL + 1), dtype=np.int64)
 _POWERS_OF_RADIX = np.uint64(RADIX) ** np.arange(MAX_SLOTS, dtype=np.uint64)
 
 # what a successor attempt ended as (the kernel's own tallies)
@@ -217,7 +219,7 @@ def _leave(slots, size, index, forced, closed, final, completed):
 
 @jit(inline="always")
 def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
-               forced_slot, inserted_forced, final, closed, renumber):
+               forced_slot, inserted_forced, final, closed):
     """Apply one option (edges from the inserted square to ``first_slot``
     and ``second_slot``, -1 for none) to ``slots``, in the scratch
     ``work``. Returns ``(outcome, key)``; ``key`` is the packed canonical
@@ -227,12 +229,11 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
         work[index] = slots[index]
     done = False
     for target in (first_slot, second_slot):
-        if target < 0:
-            continue
-        outcome = _add_edge(work, size, target, inserted, final, closed)
-        if outcome == _DEAD:
-            return _DEAD, np.uint64(0)
-        done = done or outcome == _DONE
+        if target >= 0:
+            outcome = _add_edge(work, size, target, inserted, final, closed)
+            if outcome == _DEAD:
+                return _DEAD, np.uint64(0)
+            done = done or outcome == _DONE
     if not inserted_stays:
         outcome = _leave(work, size, inserted, inserted_forced, closed, final, done)
         if outcome == _DEAD:
@@ -251,21 +252,25 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
     if final:
         # the frontier emptied without completing a tour
         return _DEAD, np.uint64(0)
-    # pack the next state, labels renumbered by first appearance
-    for index in range(renumber.shape[0]):
-        renumber[index] = 0
-    next_label = FIRST_LABEL
+    # pack the next state, labels renumbered by first appearance. The map
+    # old label -> new one lives in a register, 4 bits a label, and the
+    # loop has no data-dependent branch: labels come in no order a branch
+    # predictor could learn
+    relabel = np.uint64(0)
+    next_label = np.uint64(FIRST_LABEL)
     key = np.uint64(0)
     n_kept = kept_slots.shape[0]
     for position in range(n_kept + (1 if inserted_stays else 0)):
         slot = kept_slots[position] if position < n_kept else inserted
-        value = work[slot]
-        if value >= FIRST_LABEL:
-            if renumber[value] == 0:
-                renumber[value] = next_label
-                next_label += 1
-            value = renumber[value]
-        key += np.uint64(value) * _POWERS_OF_RADIX[position]
+        value = np.uint64(work[slot])
+        is_label = value >= np.uint64(FIRST_LABEL)
+        shift = value << np.uint64(2)
+        mapped = (relabel >> shift) & np.uint64(15)
+        fresh = is_label and mapped == np.uint64(0)
+        mapped = next_label if fresh else mapped
+        relabel |= (next_label if fresh else np.uint64(0)) << shift
+        next_label += np.uint64(1) if fresh else np.uint64(0)
+        key += (mapped if is_label else value) * _POWERS_OF_RADIX[position]
     return _ALIVE, key
 
 
@@ -322,10 +327,10 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     need = np.zeros(MAX_SLOTS + 1, dtype=np.int64)
-    renumber = np.zeros(16, dtype=np.uint8)
     candidates = np.zeros(8, dtype=np.intp)
     inserted_need = 1 if inserted_forced else 2
     positions = slot_positions(old_size, kept_slots)
+    weights = kept_weights(old_size, kept_slots)
     # successors waiting for insertion: a batch, plus one state's options
     pending_keys = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.uint64)
     pending_states = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.intp)
@@ -336,21 +341,23 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
         # the state's degree pattern: what each square still needs, and
         # the tour ends committed (the forced start's, once it is in)
         ends = 1 if (forced_slot >= 0 or inserted_forced) else 0
+        kept_code = np.int64(0)
         for index in range(old_size):
-            # division by a constant: a multiply and a shift
+            # division by a constant: a multiply and a shift. No branch on
+            # the digit: slot values come in no order a predictor could
+            # learn (this loop took 2x longer with them)
             value = np.uint8(key % np.uint64(RADIX))
             key //= np.uint64(RADIX)
             slots[index] = value
-            if value == INTERIOR or (index == forced_slot and value != BARE):
-                need[index] = 0
-            elif value == BARE:
-                need[index] = 1 if index == forced_slot else 2
-            else:
-                need[index] = 1
-            if value == TERMINAL_END:
-                ends += 1  # its path's other end is a gone tour end
+            need[index] = _NEED_OF[value]
+            kept_code += need[index] * weights[index]
+            ends += value == TERMINAL_END  # its path's other end is a gone tour end
+        if forced_slot >= 0:
+            # the forced start needs one edge in all: none left once it has it
+            forced_need = 1 if slots[forced_slot] == BARE else 0
+            kept_code += (forced_need - need[forced_slot]) * weights[forced_slot]
+            need[forced_slot] = forced_need
         slots[inserted] = BARE
-        kept_code = kept_part(need, kept_slots)
         n_candidates = 0
         for index in range(neighbour_slots.shape[0]):
             if need[neighbour_slots[index]] > 0:
@@ -375,8 +382,7 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
                 if _part_of(pattern, parts) != part:
                     continue  # another thread's successor
                 outcome, next_key = _successor(slots, work, inserted, a, b, kept_slots, inserted_stays,
-                                               leaving_slots, forced_slot, inserted_forced, final, closed,
-                                               renumber)
+                                               leaving_slots, forced_slot, inserted_forced, final, closed)
                 if outcome == _DEAD:
                     dead += 1
                 elif outcome == _DONE:

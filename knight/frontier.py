@@ -264,6 +264,7 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
         state = (0, keys, counts, 0)
     step, keys, counts, completed = state
     live = frontier_degrees.live_patterns(plan, closed, forced, _threads())
+    start = frontier_degrees.start_bits(0 if closed else 2)
     work = Work()
     steps = len(plan.order)
     ratio = 4.0
@@ -276,11 +277,9 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
 
     try:
         while step < steps:
-            forced_slot, inserted_forced = plan.forced_place(step, forced)
             expected = int(keys.shape[0] * ratio) + 1
-            arguments = (keys, counts, plan.old_sizes[step], plan.neighbour_slots[step], plan.kept_slots[step],
-                         plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, step == steps - 1,
-                         bool(closed), live[step])
+            before = live[step - 1] if step else start
+            arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
             new_keys, new_counts, found, emitted, dead, overflow = _step_in_parts(arguments, expected, spill)
             if overflow:
                 counts = _widen(counts, max_limbs, plan, step)
@@ -289,7 +288,8 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
             if keys.shape[0]:
                 ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
             keys, counts = new_keys, new_counts
-            live[step] = None  # a step's bitmap is read by that step only
+            if step:
+                live[step - 1] = None  # a bitmap is read by the steps on either side of it only
             step += 1
             work.held.append(int(keys.shape[0]))
             work.emitted.append(int(emitted))
@@ -303,6 +303,21 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
         if folder:
             shutil.rmtree(folder[0], ignore_errors=True)
     return completed, work
+
+
+def step_arguments(plan, step, keys, counts, closed, forced, before, after):
+    """The step kernel's arguments, but for its table size and part, to
+    step ``keys``/``counts``: ``before`` and ``after`` are the bitmaps of
+    the live patterns on either side of the step."""
+    forced_slot, inserted_forced = plan.forced_place(step, forced)
+    final = step == len(plan.order) - 1
+    options = frontier_degrees.option_lists(
+        before, plan.old_sizes[step], len(plan.frontiers[step]), plan.neighbour_slots[step], plan.kept_slots[step],
+        plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, 0 if closed else 2, final, after)
+    rank, patterns, starts, firsts, seconds, codes, dropped = options
+    return (keys, counts, plan.old_sizes[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
+            forced_slot, inserted_forced, final, bool(closed),
+            (rank, before, patterns, starts, firsts, seconds, codes, dropped))
 
 
 # a table smaller than this is stepped on one thread: starting threads
@@ -349,9 +364,11 @@ def _step_in_parts(arguments, expected, spill):
 
     def part(index):
         made = frontier_kernels.frontier_step(*arguments, bits, index, shards)
+        if made[-1]:
+            raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
         # the tours completed, from limbs (least significant first) to an int
         found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
-        return (made[0], made[1], found, *made[3:])
+        return (made[0], made[1], found, *made[3:-1])
 
     if shards == 1:
         return part(0)

@@ -45,9 +45,9 @@ ever returned.
 
 import numpy as np
 
-from knight._bits import prefetch
+from knight._bits import popcount, prefetch
 from knight._jit import jit
-from knight.frontier_degrees import has_bit, kept_weights, slot_positions, successor_pattern
+from knight.frontier_degrees import MOST_OPTIONS, POWERS_OF_THREE
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,
@@ -67,8 +67,6 @@ RADIX = 11
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 # successors inserted together after their cache lines were prefetched
 _BATCH = 64
-# options of one state: no edge, one of at most 8 neighbours, or two
-_MOST_OPTIONS = 1 + 8 + 28
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 # what a slot value still needs: bare 2, interior 0, a path end 1
 _NEED_OF = np.array([2, 0] + [1] * (16 - FIRST_LABEL + 1), dtype=np.int64)
@@ -217,6 +215,63 @@ def _leave(slots, size, index, forced, closed, final, completed):
     return _ALIVE
 
 
+_NIBBLE_ONES = np.uint64(0x1111111111111111)
+_SEVENS = np.uint64(0x7777777777777777)
+_EIGHTS = np.uint64(0x8888888888888888)
+_WORD_NIBBLES = 16
+
+
+@jit(inline="always")
+def _nibbles_equal(word, value):
+    """Bit 0 of each nibble of the result: that nibble of ``word`` equals
+    ``value``."""
+    differ = word ^ (value * _NIBBLE_ONES)
+    zero = ~(((differ & _SEVENS) + _SEVENS) | differ) & _EIGHTS
+    return zero >> np.uint64(3)
+
+
+@jit(inline="always")
+def _pack(work, kept_slots, inserted, inserted_stays):
+    """The key of the next state: the kept slots' values, then the
+    inserted square's if it stays, labels renumbered by first appearance.
+
+    The values are gathered 4 bits each into one word (the first 16; a
+    17th is handled alone), and the renumbering works on the whole word:
+    one round per path, not one branch per slot. Slot values come in no
+    order a branch predictor could learn: the loop of one test per slot
+    it replaces cost 60 ns a successor, more than all the rest of one."""
+    n_kept = kept_slots.shape[0]
+    count = n_kept + (1 if inserted_stays else 0)
+    low = min(count, _WORD_NIBBLES)
+    word = np.uint64(0)
+    for position in range(low):
+        slot = kept_slots[position] if position < n_kept else inserted
+        word |= np.uint64(work[slot]) << np.uint64(4 * position)
+    # bit 0 of a nibble: it holds a label (3 or more: bit 3, bit 2, or bits 1 and 0)
+    labels = ((word >> np.uint64(3)) | (word >> np.uint64(2)) | ((word >> np.uint64(1)) & word)) & _NIBBLE_ONES
+    out = word & ~(labels * np.uint64(15))
+    relabel = np.uint64(0)
+    next_label = np.uint64(FIRST_LABEL)
+    while labels:
+        first = popcount((labels & (~labels + np.uint64(1))) - np.uint64(1))
+        label = (word >> first) & np.uint64(15)
+        same = _nibbles_equal(word, label)
+        out |= same * next_label
+        labels &= ~same
+        relabel |= next_label << (label << np.uint64(2))
+        next_label += np.uint64(1)
+    key = np.uint64(0)
+    for position in range(low):
+        key += ((out >> np.uint64(4 * position)) & np.uint64(15)) * _POWERS_OF_RADIX[position]
+    if count > _WORD_NIBBLES:
+        value = np.uint64(work[inserted if n_kept == _WORD_NIBBLES else kept_slots[_WORD_NIBBLES]])
+        if value >= np.uint64(FIRST_LABEL):
+            mapped = (relabel >> (value << np.uint64(2))) & np.uint64(15)
+            value = next_label if mapped == np.uint64(0) else mapped
+        key += value * _POWERS_OF_RADIX[_WORD_NIBBLES]
+    return key
+
+
 @jit(inline="always")
 def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
                forced_slot, inserted_forced, final, closed):
@@ -252,26 +307,7 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
     if final:
         # the frontier emptied without completing a tour
         return _DEAD, np.uint64(0)
-    # pack the next state, labels renumbered by first appearance. The map
-    # old label -> new one lives in a register, 4 bits a label, and the
-    # loop has no data-dependent branch: labels come in no order a branch
-    # predictor could learn
-    relabel = np.uint64(0)
-    next_label = np.uint64(FIRST_LABEL)
-    key = np.uint64(0)
-    n_kept = kept_slots.shape[0]
-    for position in range(n_kept + (1 if inserted_stays else 0)):
-        slot = kept_slots[position] if position < n_kept else inserted
-        value = np.uint64(work[slot])
-        is_label = value >= np.uint64(FIRST_LABEL)
-        shift = value << np.uint64(2)
-        mapped = (relabel >> shift) & np.uint64(15)
-        fresh = is_label and mapped == np.uint64(0)
-        mapped = next_label if fresh else mapped
-        relabel |= (next_label if fresh else np.uint64(0)) << shift
-        next_label += np.uint64(1) if fresh else np.uint64(0)
-        key += (mapped if is_label else value) * _POWERS_OF_RADIX[position]
-    return _ALIVE, key
+    return _ALIVE, _pack(work, kept_slots, inserted, inserted_stays)
 
 
 @jit(inline="always")
@@ -282,35 +318,38 @@ def _part_of(pattern, parts):
 
 
 @jit
-def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
-                  forced_slot, inserted_forced, final, closed, live, capacity_bits, part, parts):
+def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_stays, forced_slot, inserted_forced,
+                  final, closed, options, capacity_bits, part, parts):
     """Insert one square: map every state of the table ``keys``/``counts``
     (dense, one state per entry, frontier of ``old_size`` slots) to its
     successors and merge equal ones.
 
-    ``neighbour_slots``: the slots of the inserted square's earlier
-    neighbours. ``kept_slots``: the old slots still on the frontier after
-    this step, in order; the inserted square follows them when
-    ``inserted_stays``. ``leaving_slots``: old slots whose last neighbour
-    this is. ``forced_slot`` (-1: none) / ``inserted_forced``: the square
-    that must be a tour end (one start's count). ``capacity_bits``: log2 of
-    the hash table's first size. ``live``: the bitmap of the degree
-    patterns after this step that can still be completed
-    (``knight.frontier_degrees``): an option whose pattern is not set is
-    dropped before its successor is built. ``part`` of ``parts``: this call
-    builds only the successors whose pattern falls in its part (equal
-    states have equal patterns, so parts never share a state: threads fill
-    their own tables and the tables need no merging).
+    ``kept_slots``: the old slots still on the frontier after this step,
+    in order; the inserted square follows them when ``inserted_stays``.
+    ``leaving_slots``: old slots whose last neighbour this is.
+    ``forced_slot`` (-1: none) / ``inserted_forced``: the square that must
+    be a tour end (one start's count). ``options``: what
+    ``frontier_degrees.option_lists`` made for this step, with the bitmap
+    of patterns before it: ``(rank, before, patterns, starts, firsts,
+    seconds, codes, dropped)``. A state tries only the options listed for
+    its degree pattern, those whose pattern after the step can still be
+    completed. ``capacity_bits``: log2 of the hash table's first size.
+    ``part`` of ``parts``: this call builds only the successors whose
+    pattern falls in its part (equal states have equal patterns, so parts
+    never share a state: threads fill their own tables and the tables need
+    no merging).
 
     ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
     significant first.
 
-    Returns ``(keys, counts, completed, emitted, dead, overflow)``: the next
-    table (dense), the number of complete tours found at this step (in
-    limbs), the successors emitted into the table (the DP's work, like the
-    DFS's nodes), the options dropped, and 1 if a count carried out of the
-    top limb.
+    Returns ``(keys, counts, completed, emitted, dead, overflow, strays)``:
+    the next table (dense), the number of complete tours found at this
+    step (in limbs), the successors emitted into the table (the DP's work,
+    like the DFS's nodes), the options dropped, 1 if a count carried out
+    of the top limb, and the states whose pattern was not in ``before``
+    (always 0: the driver checks).
     """
+    rank, before, patterns, starts, firsts, seconds, codes, dropped = options
     limbs = counts.shape[1]
     entry = 1 + limbs
     table = _new_table(1 << capacity_bits, entry)
@@ -319,29 +358,23 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
     emitted = 0
     dead = 0
     overflow = 0
+    strays = 0
     completed = np.zeros(limbs, dtype=np.uint64)
 
     inserted = old_size
-    new_size = kept_slots.shape[0] + (1 if inserted_stays else 0)
-    tour_ends = 0 if closed else 2
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
-    need = np.zeros(MAX_SLOTS + 1, dtype=np.int64)
-    candidates = np.zeros(8, dtype=np.intp)
-    inserted_need = 1 if inserted_forced else 2
-    positions = slot_positions(old_size, kept_slots)
-    weights = kept_weights(old_size, kept_slots)
     # successors waiting for insertion: a batch, plus one state's options
-    pending_keys = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.uint64)
-    pending_states = np.empty(_BATCH + _MOST_OPTIONS, dtype=np.intp)
+    pending_keys = np.empty(_BATCH + MOST_OPTIONS, dtype=np.uint64)
+    pending_states = np.empty(_BATCH + MOST_OPTIONS, dtype=np.intp)
     n_pending = 0
 
     for state in range(keys.shape[0]):
         key = keys[state]
         # the state's degree pattern: what each square still needs, and
         # the tour ends committed (the forced start's, once it is in)
-        ends = 1 if (forced_slot >= 0 or inserted_forced) else 0
-        kept_code = np.int64(0)
+        ends = 1 if forced_slot >= 0 else 0
+        code = np.int64(0)
         for index in range(old_size):
             # division by a constant: a multiply and a shift. No branch on
             # the digit: slot values come in no order a predictor could
@@ -349,50 +382,39 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
             value = np.uint8(key % np.uint64(RADIX))
             key //= np.uint64(RADIX)
             slots[index] = value
-            need[index] = _NEED_OF[value]
-            kept_code += need[index] * weights[index]
+            code += _NEED_OF[value] * POWERS_OF_THREE[index]
             ends += value == TERMINAL_END  # its path's other end is a gone tour end
         if forced_slot >= 0:
             # the forced start needs one edge in all: none left once it has it
             forced_need = 1 if slots[forced_slot] == BARE else 0
-            kept_code += (forced_need - need[forced_slot]) * weights[forced_slot]
-            need[forced_slot] = forced_need
+            code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
+        code += ends * POWERS_OF_THREE[old_size]
         slots[inserted] = BARE
-        n_candidates = 0
-        for index in range(neighbour_slots.shape[0]):
-            if need[neighbour_slots[index]] > 0:
-                candidates[n_candidates] = neighbour_slots[index]
-                n_candidates += 1
-        # options: no edge (-1, -1), one edge (-1, j), two edges (i, j > i)
-        for first in range(-1, n_candidates):
-            for second in range(-1 if first < 0 else first + 1, n_candidates):
-                edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
-                a = candidates[first] if first >= 0 else -1
-                b = candidates[second] if second >= 0 else -1
-                # the degree rules first, on the pattern alone: most options
-                # die here, before any label is touched
-                pattern = -1
-                if edges <= inserted_need:
-                    pattern = successor_pattern(kept_code, need, ends, inserted_need - edges, a, b, positions,
-                                                leaving_slots, new_size, inserted_stays, forced_slot,
-                                                inserted_forced, tour_ends, final)
-                if pattern < 0 or not (final or has_bit(live, pattern)):
-                    dead += 1 if part == 0 else 0
-                    continue
-                if _part_of(pattern, parts) != part:
-                    continue  # another thread's successor
-                outcome, next_key = _successor(slots, work, inserted, a, b, kept_slots, inserted_stays,
-                                               leaving_slots, forced_slot, inserted_forced, final, closed)
-                if outcome == _DEAD:
-                    dead += 1
-                elif outcome == _DONE:
-                    overflow |= _add_count(completed, 0, counts, state, limbs)
-                else:
-                    emitted += 1
-                    pending_keys[n_pending] = next_key
-                    pending_states[n_pending] = state
-                    n_pending += 1
-                    prefetch(table, entry * _bucket(next_key, shift))
+        word = code >> 6
+        pattern = rank[word] + popcount(before[word] & ((np.uint64(1) << np.uint64(code & 63)) - np.uint64(1)))
+        first_option, end_option = 0, 0
+        if pattern < patterns.shape[0] and patterns[pattern] == code:
+            first_option, end_option = starts[pattern], starts[pattern + 1]
+            if part == 0:
+                dead += dropped[pattern]
+        else:
+            strays += 1
+        for option in range(first_option, end_option):
+            if _part_of(codes[option], parts) != part:
+                continue  # another thread's successor
+            outcome, next_key = _successor(slots, work, inserted, np.intp(firsts[option]), np.intp(seconds[option]),
+                                           kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
+                                           final, closed)
+            if outcome == _DEAD:
+                dead += 1
+            elif outcome == _DONE:
+                overflow |= _add_count(completed, 0, counts, state, limbs)
+            else:
+                emitted += 1
+                pending_keys[n_pending] = next_key
+                pending_states[n_pending] = state
+                n_pending += 1
+                prefetch(table, entry * _bucket(next_key, shift))
         if n_pending >= _BATCH or state == keys.shape[0] - 1:
             # the batch's cache lines were requested as its keys were made:
             # inserting them now waits on memory once, not once per key
@@ -419,4 +441,4 @@ def frontier_step(keys, counts, old_size, neighbour_slots, kept_slots, leaving_s
             for limb in range(limbs):
                 out_counts[filled, limb] = table[entry * index + 1 + limb]
             filled += 1
-    return out_keys, out_counts, completed, emitted, dead, overflow
+    return out_keys, out_counts, completed, emitted, dead, overflow, strays

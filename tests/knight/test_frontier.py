@@ -218,15 +218,18 @@ def test_schedule_frontier_is_two_short_sides_and_one():
 # --- checks ---
 
 
+def _first_step(plan, keys, counts):
+    """The kernel's arguments for the first step of ``plan`` (open)."""
+    return frontier.step_arguments(plan, 0, keys, counts, False, None, frontier_degrees.start_bits(2),
+                                   frontier_degrees.live_patterns(plan, False)[0])
+
+
 def test_counts_carry_into_the_high_word():
     plan = frontier.schedule(3, 4)
     # two copies of the empty state, each with 2^63 ways: they merge
     keys = np.zeros(2, dtype=np.uint64)
     counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
-    _, merged, *_, overflow = frontier_kernels.frontier_step(
-        keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
-        False, False, frontier_degrees.live_patterns(plan, False)[0], 10, 0, 1,
-    )
+    _, merged, _, _, _, overflow, _ = frontier_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
     assert merged.tolist() == [[0, 1]] and overflow == 0
 
 
@@ -236,10 +239,7 @@ def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
     keys = np.zeros(2, dtype=np.uint64)
     # two copies of the empty state whose counts add up to exactly 2^128
     counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
-    *_, overflow = frontier_kernels.frontier_step(
-        keys, counts, 0, plan.neighbour_slots[0], plan.kept_slots[0], plan.leaving_slots[0], True, -1, False,
-        False, False, frontier_degrees.live_patterns(plan, False)[0], 10, 0, 1,
-    )
+    overflow = frontier_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
     assert overflow == 1
     with pytest.raises(OverflowError, match="2\\^128"):
         frontier.run(plan, False, state=(0, keys, counts, 0), max_limbs=2)

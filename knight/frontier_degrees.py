@@ -94,9 +94,10 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
             # what the squares the step leaves alone contribute to the
             # successors' plausibility: the same for every choice
             excess, balance = _contributions(need, untouched, futures, colours, forced_slot, tour_ends)
-            alive = _any_successor(need, ends, kept_code, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
-                                   inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors,
-                                   backward, candidates, futures, colours, excess, balance + future_balance)
+            alive = _any_successor(need, ends, kept_code, new_size, neighbour_slots, kept_slots, positions,
+                                   leaving_slots, inserted_stays, forced_slot, inserted_forced, tour_ends, final,
+                                   successors, backward, candidates, futures, colours, excess,
+                                   balance + future_balance)
             if backward and not alive:
                 reach[word] &= ~low
             else:

@@ -79,14 +79,17 @@ _DONE = 2  # a complete tour: counted, not stored
 
 
 @jit(inline="always")
-def _bucket(key, shift):
-    # the top bits of a full 64-bit mix (MurmurHash3's finaliser). Not
-    # Fibonacci hashing (key x 2^64/phi): that is linear in the key, and a
-    # successor's key is close to an affine map of its parent's (digits
-    # shift out, one changes), so successors arrived in nearly hash order.
-    # A table filled in hash order crowds its first buckets: on 7 x 7 a
-    # step whose table grew twice took 147 s, not 14 s
-    mixed = key ^ (key >> np.uint64(33))
+def _bucket(key, shift, salt):
+    # the top bits of a full 64-bit mix (MurmurHash3's finaliser) of the
+    # key and a salt that changes every step. A table is read in the order
+    # of its buckets, and a successor's key is often its parent's (no edge,
+    # nothing leaves: the new square is a 0 digit on top), or close to an
+    # affine map of it: with one hash for every step, successors arrived in
+    # nearly hash order and crowded the first buckets of a table that then
+    # grew (a 7 x 7 step took 141 s, not 10 s). Fibonacci hashing, linear
+    # in the key, kept the order even across different multipliers.
+    mixed = key ^ salt
+    mixed ^= mixed >> np.uint64(33)
     mixed *= np.uint64(0xFF51AFD7ED558CCD)
     mixed ^= mixed >> np.uint64(33)
     mixed *= np.uint64(0xC4CEB9FE1A85EC53)
@@ -95,12 +98,12 @@ def _bucket(key, shift):
 
 
 @jit(inline="always")
-def _find(table, entry, shift, key):
+def _find(table, entry, shift, salt, key):
     """The word offset of ``key``'s entry in ``table`` (entries of
     ``entry`` words: the key, then its count's limbs), claiming an empty
     one if ``key`` is not there; returns (offset, 1 if claimed)."""
     mask = np.intp(table.shape[0] // entry - 1)
-    index = _bucket(key, shift)
+    index = _bucket(key, shift, salt)
     while True:
         held = table[entry * index]
         if held == key:
@@ -137,13 +140,13 @@ def _new_table(capacity, entry):
 
 
 @jit
-def _grow(table, entry, shift):
+def _grow(table, entry, shift, salt):
     """The same table at twice the capacity."""
     grown = _new_table(2 * (table.shape[0] // entry), entry)
     grown_shift = shift - np.uint64(1)
     for index in range(table.shape[0] // entry):
         if table[entry * index] != EMPTY:
-            at, _ = _find(grown, entry, grown_shift, table[entry * index])
+            at, _ = _find(grown, entry, grown_shift, salt, table[entry * index])
             for word in range(1, entry):
                 grown[at + word] = table[entry * index + word]
     return grown, grown_shift
@@ -328,7 +331,7 @@ def _part_of(pattern, parts):
 
 @jit
 def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_stays, forced_slot, inserted_forced,
-                  final, closed, options, capacity_bits, part, parts):
+                  final, closed, options, salt, capacity_bits, part, parts):
     """Insert one square: map every state of the table ``keys``/``counts``
     (dense, one state per entry, frontier of ``old_size`` slots) to its
     successors and merge equal ones.
@@ -342,7 +345,8 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
     of patterns before it: ``(rank, before, patterns, starts, firsts,
     seconds, codes, dropped)``. A state tries only the options listed for
     its degree pattern, those whose pattern after the step can still be
-    completed. ``capacity_bits``: log2 of the hash table's first size.
+    completed. ``salt``: the step's hash salt (a ``uint64``, a new one each
+    step). ``capacity_bits``: log2 of the hash table's first size.
     ``part`` of ``parts``: this call builds only the successors whose
     pattern falls in its part (equal states have equal patterns, so parts
     never share a state: threads fill their own tables and the tables need
@@ -423,13 +427,13 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
                 pending_keys[n_pending] = next_key
                 pending_states[n_pending] = state
                 n_pending += 1
-                prefetch(table, entry * _bucket(next_key, shift))
+                prefetch(table, entry * _bucket(next_key, shift, salt))
         if n_pending >= _BATCH or state == keys.shape[0] - 1:
             # the batch's cache lines were requested as its keys were made:
             # inserting them now waits on memory once, not once per key
             for index in range(n_pending):
                 source = pending_states[index]
-                at, new = _find(table, entry, shift, pending_keys[index])
+                at, new = _find(table, entry, shift, salt, pending_keys[index])
                 if new:
                     for limb in range(limbs):
                         table[at + 1 + limb] = counts[source, limb]
@@ -437,7 +441,7 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
                     overflow |= _add_count(table, at + 1, counts, source, limbs)
                 held += new
                 if 4 * entry * held > 3 * table.shape[0]:
-                    table, shift = _grow(table, entry, shift)
+                    table, shift = _grow(table, entry, shift, salt)
             n_pending = 0
 
     # compact to a dense table: the next step reads it in order

@@ -36,8 +36,9 @@ MAX_SLOTS = frontier_kernels.MAX_SLOTS
 # bytes per state at the peak: the dense table read (key and one-limb
 # count: 16 bytes), the next step's hash tables at a load of 3/8..3/4
 # (21..43 bytes) and the dense copy made from them (16 bytes). The 7 x 7
-# open run peaked at 4.19 GB resident with 60.9 million states (69 bytes a
-# state, the pattern bitmaps and the interpreter included): with margin
+# open run peaked at 1.98 GB resident with 29.6 million states (67 bytes a
+# state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
+# million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
 _MIN_CAPACITY_BITS = 10
 
@@ -85,7 +86,7 @@ class Schedule:
 # does: Spearman 0.96). Against top-to-bottom, successors emitted: 3 x 30
 # -45%, 4 x 14 -10%, 5 x 10 -52%, 6 x 6 -27%, 6 x 6 closed -23%; live
 # patterns on 7 x 7 -27%. Short side 8 keeps top-to-bottom: one 8 x 8
-# pattern pass takes a minute, too long to search.
+# pattern pass takes half a minute, too long to search.
 WITHIN_COLUMN = {
     3: (1, 0, 2),
     4: (1, 2, 0, 3),
@@ -150,18 +151,19 @@ def schedule(rows, cols, order=None):
 
 
 # Peak states held by one run with no forced end (the heaviest kind of
-# each), with the degree relaxation, on long boards of each short side
-# (2026-11-30), rounded up: the basis of the memory projection.
-# Open: 3 x 40: 1,667; 4 x 40: 5,072; 5 x 16: 756,829; 6 x 6: 631,279;
-# 7 x 7: 60,899,383. Short side 6 keeps the bound measured before the
-# relaxation (6 x 6 held 5,644,449 then, 6 x 8 more): no long 6 x n open
-# run was measured with it. Closed: 3 x 40: 178; 5 x 20: 54,936; 6 x 8:
-# 256,539; 7 x 8: 7,164,484; 8 x 8 passed 212 million at step 43 of 64
-# when its run was stopped, so its entry is a guess above that. Past the
-# last entry, the growth per extra row is extrapolated (7 x 8 closed over
-# 6 x 8: 28x).
+# each), with the degree relaxation, on long boards of each short side,
+# rounded up: the basis of the memory projection. Open (2026-12-01, tuned
+# cell order): 3 x 40: 719; 4 x 40: 4,001; 5 x 16 and 5 x 40: 254,855;
+# 6 x 8: 4,916,820; 7 x 7: 29,635,356. Short side 6 keeps the bound
+# measured before the relaxation (6 x 6 held 5,644,449 then, 6 x 8 more):
+# no 6 x n open run longer than 6 x 8 was measured since. Closed
+# (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
+# 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 passed 212 million at
+# step 43 of 64 when its run was stopped, so its entry is a guess above
+# that. Past the last entry, the growth per extra row is extrapolated (7 x 8
+# closed over 6 x 8: 28x).
 _MEASURED_PEAK_STATES = {
-    False: {1: 1, 2: 4, 3: 2_000, 4: 6_000, 5: 1_500_000, 6: 30_000_000, 7: 70_000_000},
+    False: {1: 1, 2: 4, 3: 1_000, 4: 5_000, 5: 300_000, 6: 30_000_000, 7: 35_000_000},
     True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 300_000_000},
 }
 _GROWTH_PER_ROW = 30
@@ -258,7 +260,7 @@ class Work:
 def _capacity_bits(expected):
     bits = _MIN_CAPACITY_BITS
     # room for the expected states at a load of at most 3/4 (linear
-    # probing with Fibonacci hashing stays short there)
+    # probing on a well-mixed hash stays short there)
     while 3 * (1 << bits) < 4 * expected:
         bits += 1
     return bits

@@ -24,8 +24,11 @@ exact ideal is 4-5%).
 Patterns live in a domain small enough for bitmaps: base 3 over the
 frontier's squares, ``ends`` above them (``code = sum(need[i] * 3**i) +
 ends * 3**n``), at most 3^17 x 3 codes, one bit each. A forward pass over
-the schedule marks the patterns that can occur, a backward pass keeps
-those with a live successor; both run over the marked bits only.
+the schedule marks the patterns that can occur (only those that pass two
+quick necessary tests, ``_plausible``), a backward pass keeps those with a
+live successor; both run over the marked bits only. ``option_lists`` then
+turns a step's live sets into the options of each pattern, which the step
+kernel looks up per state.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -166,7 +169,7 @@ def option_lists(before, old_size, new_size, neighbour_slots, kept_slots, leavin
     The step kernel looks a state's pattern up here (``rank`` and a
     popcount find ``r``) instead of trying every option on every state:
     options depend on the pattern alone, and a step's states share a few
-    thousand patterns (6 x 6: at most 24,000 for up to 630,000 states)."""
+    thousand patterns (6 x 6 open: at most 21,000 for up to 363,000 states)."""
     words = before.shape[0]
     rank = np.empty(words + 1, dtype=np.int64)
     total = 0

@@ -85,15 +85,7 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
             low = bits & (~bits + np.uint64(1))
             bits ^= low
             code = np.int64(word * _WORD_BITS + popcount(low - np.uint64(1)))
-            # digits by division by the constant 3 (a multiply and a shift),
-            # not by a power looked up (a true division each)
-            rest = code
-            kept_code = np.int64(0)
-            for index in range(old_size):
-                need[index] = rest % 3
-                kept_code += need[index] * weights[index]
-                rest //= 3
-            ends = rest
+            kept_code, ends = _decoded(code, old_size, weights, need)
             # what the squares the step leaves alone contribute to the
             # successors' plausibility: the same for every choice
             excess, balance = _contributions(need, untouched, futures, colours, forced_slot, tour_ends)
@@ -106,6 +98,22 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
             else:
                 held += 1
     return held
+
+
+@jit(inline="always")
+def _decoded(code, old_size, weights, need):
+    """Unpack a pattern ``code``: each old slot's need into ``need``;
+    returns the code of the kept slots' needs (``weights``: their place
+    values in the next frontier) and the number of tour ends used."""
+    # digits by division by the constant 3 (a multiply and a shift), not
+    # by a power looked up (a true division each)
+    rest = code
+    kept_code = np.int64(0)
+    for index in range(old_size):
+        need[index] = rest % 3
+        kept_code += need[index] * weights[index]
+        rest //= 3
+    return kept_code, rest
 
 
 @jit(inline="always")
@@ -197,13 +205,8 @@ def option_lists(before, old_size, new_size, neighbour_slots, kept_slots, leavin
             code = np.int64(word * _WORD_BITS + popcount(low - np.uint64(1)))
             pattern = rank[word] + popcount(before[word] & (low - np.uint64(1)))
             patterns[pattern] = code
-            rest = code
-            kept_code = np.int64(0)
-            for index in range(old_size):
-                need[index] = rest % 3
-                kept_code += need[index] * weights[index]
-                rest //= 3
-            ends = rest + (1 if inserted_forced else 0)
+            kept_code, ends = _decoded(code, old_size, weights, need)
+            ends += 1 if inserted_forced else 0
             n_candidates = _candidates(need, neighbour_slots, candidates)
             if held + MOST_OPTIONS > firsts.shape[0]:
                 firsts, seconds, codes = _grown(firsts, held), _grown(seconds, held), _grown(codes, held)

@@ -1,10 +1,18 @@
 """Fixtures shared by the knight and bench tests."""
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
 import pytest
+
+# A shell without job control starts `cmd &` with SIGINT ignored, and an
+# ignored signal stays ignored across exec: the programs the Ctrl-C tests
+# interrupt would shrug the signal off and run to the end. A handler, unlike
+# SIG_IGN, is reset by exec, so each child starts with Python's own.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _cannot_create_in(folder):

@@ -255,14 +255,16 @@ def count_by_dp(job, progress=None):
 # an optional progress callback and returns a ``Tally``
 ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
 
-# Measured crossover (grids, 2-core machine, 2026-11-30, medians under
-# load; docs/counting-dp.md): the DFS finishes first up to 20 squares on
-# boards with a side of 3 or 4 (4x5: a tie; 4x6, 3x10: the DP), and up to
-# 40 squares with both sides 5 or more (5x7: DFS 1.2 s, DP 12.6 s; 6x6:
-# DFS about 1.5 s, DP over a minute); past those the DFS's tree grows by
-# a factor per column and the DP's work only linearly.
-DFS_SQUARES_AT_MOST = 40
-DFS_NARROW_SQUARES_AT_MOST = 20
+# Measured crossover (per-start grids, `seconds`, medians of 3-5, the
+# 2-core machine quiet, 2026-12-01; docs/counting-dp.md): with a side of
+# 3 or 4 the DFS finishes first up to 30 squares (4x7: 0.023 s against
+# the DP's 0.068; 3x10: 0.032 / 0.048), 3x11 is a tie and the DP wins from
+# 4x8 (0.078 / 0.062) and 3x12; with both sides 5 or more the DFS wins up to
+# 36 (6x6: 0.77 / 1.39 s; 5x7: 0.27 / 0.34) and the DP from 5x8 (7.9 /
+# 1.27 s): past those the DFS's tree grows by a factor per column and the
+# DP's work only linearly.
+DFS_SQUARES_AT_MOST = 36
+DFS_NARROW_SQUARES_AT_MOST = 30
 
 
 def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,

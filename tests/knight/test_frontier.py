@@ -280,10 +280,13 @@ def test_auto_picks_the_engine(monkeypatch):
     from knight.counting import choose_method
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**40)
+    # either side of each measured crossover (knight/counting.py)
     assert choose_method(5, 5) == "dfs"
-    assert choose_method(5, 8) == "dfs"
-    assert choose_method(5, 9) == "dp"
-    assert choose_method(4, 6) == "dp"
+    assert choose_method(6, 6) == "dfs"
+    assert choose_method(5, 8) == "dp"
+    assert choose_method(4, 7) == "dfs"
+    assert choose_method(3, 10) == "dfs"
+    assert choose_method(4, 8) == "dp"
     assert choose_method(6, 7) == "dp"
     assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)

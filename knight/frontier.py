@@ -85,8 +85,8 @@ class Schedule:
 # the live patterns' count, which ranks the 6 x 6 orders like the work
 # does: Spearman 0.96). Against top-to-bottom, successors emitted: 3 x 30
 # -45%, 4 x 14 -10%, 5 x 10 -52%, 6 x 6 -27%, 6 x 6 closed -23%; live
-# patterns on 7 x 7 -27%. Short side 8 keeps top-to-bottom: one 8 x 8
-# pattern pass takes half a minute, too long to search.
+# patterns on 7 x 7 -27%. Short side 8 keeps top-to-bottom: 8 x 8
+# closed's pattern passes take about 12 s (one thread), too long to search.
 WITHIN_COLUMN = {
     3: (1, 0, 2),
     4: (1, 2, 0, 3),
@@ -159,7 +159,7 @@ def schedule(rows, cols, order=None):
 # no 6 x n open run longer than 6 x 8 was measured since. Closed
 # (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
 # 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (2026-12-01, the whole
-# count, tuned order but for short side 8): 229,828,413 at step 44 of 64.
+# count, top to bottom as before): 229,828,413 at step 44 of 64.
 # Past the last entry, the growth per extra row is extrapolated (7 x 8
 # closed over 6 x 8: 28x).
 _MEASURED_PEAK_STATES = {

@@ -341,9 +341,7 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
         before, plan.old_sizes[step], len(plan.frontiers[step]), plan.neighbour_slots[step], plan.kept_slots[step],
         plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, 0 if closed else 2, final, after)
     rank, patterns, starts, firsts, seconds, codes, dropped = options
-    # a new hash every step (frontier_kernels._bucket says why); the same
-    # on every run, so tables come out in the same order each time
-    salt = np.uint64((step + 1) * 0x9E3779B97F4A7C15 % 2**64)
+    salt = frontier_kernels.step_salt(step)
     return (keys, counts, plan.old_sizes[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
             forced_slot, inserted_forced, final, bool(closed),
             (rank, before, patterns, starts, firsts, seconds, codes, dropped), salt)

@@ -78,6 +78,13 @@ _DEAD = 1
 _DONE = 2  # a complete tour: counted, not stored
 
 
+def step_salt(step):
+    """The table hash's salt for ``step``: a new one every step (``_bucket``
+    says why), the same on every run, so tables come out in the same order
+    each time."""
+    return np.uint64((step + 1) * int(_HASH_MULTIPLIER) % 2**64)
+
+
 @jit(inline="always")
 def _bucket(key, shift, salt):
     # the top bits of a full 64-bit mix (MurmurHash3's finaliser) of the

@@ -9,9 +9,11 @@ import dataclasses
 import math
 import sys
 
-from bench import corners, count_study, folders, overhead, plan, presets, record, report, versus
-from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
+from bench.report import run_report
+from bench.run_folder import folders, record
+from bench.studies import corners, count_study, overhead, versus
+from bench.sweep import plan, presets, sweep_runner
 from knight import validate
 from knight.errors import InvalidArgument
 
@@ -176,13 +178,13 @@ def prepare(argv):
         ]
         if given:
             raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
-        folder, _, _ = sweeping.load(args.resume)
+        folder, _, _ = sweep_runner.load(args.resume)
         # refuse now, in one line, a folder another sweep is writing
         record.RunsFile.open(folder / record.RUNS).close()
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
-    return sweeping.create(sweep, args.out, command, extras=_extras(args)), args, heatmaps
+    return sweep_runner.create(sweep, args.out, command, extras=_extras(args)), args, heatmaps
 
 
 def _extras(args):
@@ -202,7 +204,7 @@ def _run_extras(folder):
     """Time Numba against C and plain Python, run the corner study, time
     set-up against search and run the counting study, as the run's
     meta.json planned them (a resumed run does the same)."""
-    extras = sweeping.load(folder)[1].get("extras") or {}
+    extras = sweep_runner.load(folder)[1].get("extras") or {}
     if extras.get("versus_rounds"):
         print("bench: Numba against C and plain Python", file=sys.stderr)
         versus.run_into(folder, rounds=extras["versus_rounds"])
@@ -224,10 +226,10 @@ def main(argv=None):
         return fail(error)
     print(f"bench: writing {folder}", file=sys.stderr)
     try:
-        done, planned = sweeping.execute(folder)
+        done, planned = sweep_runner.execute(folder)
         _run_extras(folder)
         if not args.no_plots:
-            report.write(folder, heatmaps)
+            run_report.write(folder, heatmaps)
     except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
         return fail(error)
     except KeyboardInterrupt:

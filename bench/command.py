@@ -25,7 +25,7 @@ MAX_ROUNDS = 1000
 
 
 def rounds(text):
-    """``--rounds`` of bench.check and bench.compare: an int in 1..MAX_ROUNDS."""
+    """``--rounds`` of bench.guard.speed_check and bench.commits.compare: an int in 1..MAX_ROUNDS."""
     return validate.integer_text(text, "rounds", minimum=1, maximum=MAX_ROUNDS)
 
 

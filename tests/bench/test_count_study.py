@@ -3,9 +3,10 @@ in place of the real one (tests/bench/test_count_worker.py runs that)."""
 
 import pytest
 
-from bench import count_study, presets
-from bench.count_study import PAST_CAP, Engine, Series, Study
-from bench.count_worker import DONE, STOPPED
+from bench.studies import count_study
+from bench.studies.count_study import PAST_CAP, Engine, Series, Study
+from bench.studies.count_worker import DONE, STOPPED
+from bench.sweep import presets
 
 
 def _grid(board, tours):

@@ -6,8 +6,9 @@ import dataclasses
 import matplotlib.image
 import pytest
 
-from bench import plots, record, report
 from bench.__main__ import main
+from bench.report import run_report, sweep_figures
+from bench.run_folder import record
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -33,30 +34,30 @@ def _assert_png(path):
 
 
 def test_every_figure_is_a_valid_png(rows, tmp_path):
-    drawn = plots.draw_all(rows, tmp_path)
-    assert set(drawn) == set(plots.FIGURES)
+    drawn = sweep_figures.draw_all(rows, tmp_path)
+    assert set(drawn) == set(sweep_figures.FIGURES)
     for path in drawn.values():
         _assert_png(path)
 
 
 def test_figures_with_nothing_to_show_are_still_written(tmp_path):
-    drawn = plots.draw_all([], tmp_path)
+    drawn = sweep_figures.draw_all([], tmp_path)
     for path in drawn.values():
         _assert_png(path)
 
 
 def test_heatmaps_prefer_6x6_and_fill_symmetry_classes(rows, tmp_path):
-    assert plots.heatmap_boards(rows) == [(6, 6)]
-    assert plots.heatmap_boards(rows, [(5, 5), (9, 9)]) == [(5, 5)]
+    assert sweep_figures.heatmap_boards(rows) == [(6, 6)]
+    assert sweep_figures.heatmap_boards(rows, [(5, 5), (9, 9)]) == [(5, 5)]
     sampled = [dataclasses.replace(row, represents=4) for row in rows
                if (row.rows, row.cols, row.start_row, row.start_col) == (6, 6, 1, 1)]
-    _, statuses = plots._grid(sampled, (6, 6), plots.label(sampled[0]))
+    _, statuses = sweep_figures._grid(sampled, (6, 6), sweep_figures.label(sampled[0]))
     assert statuses[0, 0] == statuses[5, 5] == statuses[0, 5] == statuses[5, 0] != ""
     assert statuses[2, 2] == ""
 
 
 def test_labels_name_the_variants(rows):
-    assert set(plots.labels(rows)) == {
+    assert set(sweep_figures.labels(rows)) == {
         "backtrack", "backtrack (closed)", "greedy", "greedy (Roth ties)", "greedy (closed)",
         "greedy (closed, Roth ties)", "warnsdorff", "warnsdorff (Roth ties)", "warnsdorff (closed)",
         "warnsdorff (closed, Roth ties)",
@@ -70,9 +71,9 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
         raise AssertionError("make plots must not search")
 
     monkeypatch.setattr(knight, "solve", no_search)
-    assert report.main([str(run_folder)]) == 0
+    assert run_report.main([str(run_folder)]) == 0
     text = (run_folder / "REPORT.md").read_text()
-    for figure in plots.FIGURES.values():
+    for figure in sweep_figures.FIGURES.values():
         _assert_png(run_folder / figure)
         assert f"]({figure})" in text
     for heading in (
@@ -89,7 +90,7 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
 
 
 def test_make_plots_without_a_run_fails_in_one_line(tmp_path, capsys):
-    assert report.main([str(tmp_path / "latest")]) == 2
+    assert run_report.main([str(tmp_path / "latest")]) == 2
     assert "make bench" in capsys.readouterr().err
 
 
@@ -120,6 +121,6 @@ def test_the_counting_figure_draws_every_engine_and_series(tmp_path):
                   ("dfs-plain", 4, 5): 0.2, ("dfs-plain", 4, 6): None, ("dp-total", 4, 5): 0.005},
         "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
     }
-    _assert_png(plots.counts(_counts(times), tmp_path / plots.COUNTS_FIGURE))
+    _assert_png(sweep_figures.counts(_counts(times), tmp_path / sweep_figures.COUNTS_FIGURE))
     nothing = _counts({"n x n": {("dp", 6, 6): None}})
-    _assert_png(plots.counts(nothing, tmp_path / "empty.png"))
+    _assert_png(sweep_figures.counts(nothing, tmp_path / "empty.png"))

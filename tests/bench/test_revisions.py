@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from bench import revisions
-from bench.searches import Search
+from bench.commits import revisions
+from bench.commits.named_search import Search
 
 GOOD = Search("greedy", 8, 8, (0, 0), closed=False, budget=1_000)
 UNKNOWN = Search("no-such-method", 8, 8, (0, 0), closed=False, budget=1_000)

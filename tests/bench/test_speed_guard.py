@@ -1,18 +1,18 @@
 """The speed guard's own logic, without timing anything: the verdicts, the
 interleaving, the planted slowdown switch and the frozen reference.
 (Whether the check catches a real 2x slowdown is timed, so it runs in
-`make bench-check` as `python -m bench.check --self-test`.)"""
+`make bench-check` as `python -m bench.guard.speed_check --self-test`.)"""
 
 import hashlib
 import os
-from pathlib import Path
 
 import pytest
 
-from bench import check, paired
-from bench.references import REFERENCES, KernelsReference
-from bench.searches import Outcome, Search
-from bench.workloads import WORKLOADS
+from bench import repo_paths
+from bench.commits.named_search import Outcome, Search
+from bench.guard import paired, speed_check
+from bench.guard.references import REFERENCES, KernelsReference
+from bench.guard.workloads import WORKLOADS
 
 # the sha256 of bench/reference_kernels.py as frozen; it must never change
 FROZEN_SHA256 = "b50fb96d1e9f629fe8331c0dfd331032a3302c90a26aa4d18fe662a2230a0cc5"
@@ -21,7 +21,7 @@ FROZEN_DP_SHA256 = "ced66f977d292beffba27d82276db2eb9b7a463f948fe277d1a363a452fc
 
 
 def _row(ratio, baseline):
-    return check.Row("frozen", "some search", 1e6, paired.Ratios((ratio,)), baseline)
+    return speed_check.Row("frozen", "some search", 1e6, paired.Ratios((ratio,)), baseline)
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,7 @@ def test_a_change_is_read_against_the_threshold():
 
 
 def test_a_ratio_without_baseline_is_reported_as_such():
-    assert _row(1.0, None).verdict(0.25) == check.NO_BASELINE
+    assert _row(1.0, None).verdict(0.25) == speed_check.NO_BASELINE
 
 
 class _CountedSearch:
@@ -54,14 +54,14 @@ class _CountedSearch:
 
 
 def test_the_planted_switch_times_each_search_twice_over(monkeypatch):
-    monkeypatch.delenv(check.PLANT, raising=False)
+    monkeypatch.delenv(speed_check.PLANT, raising=False)
     search = _CountedSearch()
-    plain = check.run_knight(search)
+    plain = speed_check.run_knight(search)
     assert (plain.seconds, plain.cpu_seconds, search.calls) == (0.5, 0.25, 1)
-    with check.planted(2):
-        planted = check.run_knight(search)
+    with speed_check.planted(2):
+        planted = speed_check.run_knight(search)
     assert (planted.nodes, planted.seconds, planted.cpu_seconds, search.calls) == (100, 1.0, 0.5, 3)
-    assert check.PLANT not in os.environ
+    assert speed_check.PLANT not in os.environ
 
 
 def _recording_side(name, calls):
@@ -91,7 +91,7 @@ def test_throughput_ratios_pair_rounds():
 
 
 def test_the_reference_kernels_are_never_edited():
-    text = (Path(check.__file__).parent / "reference_kernels.py").read_bytes()
+    text = (repo_paths.ROOT / "bench" / "reference_kernels.py").read_bytes()
     assert hashlib.sha256(text).hexdigest() == FROZEN_SHA256
 
 
@@ -112,7 +112,7 @@ def test_the_frozen_reference_does_the_recorded_work():
 
 
 def test_the_frozen_dp_is_never_edited():
-    text = (Path(check.__file__).parent / "reference_frontier.py").read_bytes()
+    text = (repo_paths.ROOT / "bench" / "reference_frontier.py").read_bytes()
     assert hashlib.sha256(text).hexdigest() == FROZEN_DP_SHA256
 
 
@@ -148,11 +148,11 @@ def test_a_partial_record_keeps_the_other_ratios_of_workloads_that_exist(tmp_pat
     path = tmp_path / "ratios.json"
     first, second = WORKLOADS[0].key, WORKLOADS[1].key
     old = {"frozen": {first: 1.5, second: 2.0, "a workload gone": 9.0}, "c": {first: 0.9}}
-    row = check.Row("frozen", second, 1e6, paired.Ratios((2.5,)), 2.0)
-    check.save_ratios([row], rounds=3, path=path, keep=old)
-    assert check.load_ratios(path) == {"frozen": {first: 1.5, second: 2.5}, "c": {first: 0.9}}
-    check.save_ratios([row], rounds=3, path=path)
-    assert check.load_ratios(path) == {"frozen": {second: 2.5}}
+    row = speed_check.Row("frozen", second, 1e6, paired.Ratios((2.5,)), 2.0)
+    speed_check.save_ratios([row], rounds=3, path=path, keep=old)
+    assert speed_check.load_ratios(path) == {"frozen": {first: 1.5, second: 2.5}, "c": {first: 0.9}}
+    speed_check.save_ratios([row], rounds=3, path=path)
+    assert speed_check.load_ratios(path) == {"frozen": {second: 2.5}}
 
 
 def test_a_reference_that_cannot_load_says_why():
@@ -173,6 +173,6 @@ def test_a_reference_that_cannot_load_says_why():
     ],
 )
 def test_bad_options_are_one_line_before_any_timing(argv, message, capsys):
-    assert check.main(argv) == 2
+    assert speed_check.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("bench: error: ") and err.count("\n") == 1 and message in err

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import knight
-from bench import record
-from bench import sweep as sweeping
 from bench.__main__ import main
+from bench.run_folder import record
+from bench.sweep import sweep_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--sizes", "5", "--shapes", "3x4", "--budget", "20000", "--repeats", "2"]
@@ -86,7 +86,7 @@ def test_symmetry_sampling_searches_one_start_per_class(tmp_path):
 
 
 def test_resume_finishes_an_interrupted_sweep(tmp_path, monkeypatch, capsys):
-    measure = sweeping.measure
+    measure = sweep_runner.measure
     calls = []
 
     def interrupt_on_the_tenth(*args):
@@ -95,7 +95,7 @@ def test_resume_finishes_an_interrupted_sweep(tmp_path, monkeypatch, capsys):
             raise KeyboardInterrupt
         return measure(*args)
 
-    monkeypatch.setattr(sweeping, "measure", interrupt_on_the_tenth)
+    monkeypatch.setattr(sweep_runner, "measure", interrupt_on_the_tenth)
     assert main([*TINY, "--out", str(tmp_path)]) == 130
     folder = (tmp_path / "latest").resolve()
     assert "--resume" in capsys.readouterr().err
@@ -104,7 +104,7 @@ def test_resume_finishes_an_interrupted_sweep(tmp_path, monkeypatch, capsys):
     assert (meta["complete"], meta["runs_done"]) == (False, 9)
     assert not (folder / "REPORT.md").exists()
 
-    monkeypatch.setattr(sweeping, "measure", measure)
+    monkeypatch.setattr(sweep_runner, "measure", measure)
     assert main(["--resume", str(tmp_path / "latest")]) == 0
     whole = _run(tmp_path / "whole")
     assert sorted(_keys(folder)) == sorted(_keys(whole))

@@ -6,9 +6,8 @@ import platform
 import subprocess
 import sys
 from importlib import metadata
-from pathlib import Path
 
-_SOURCE = Path(__file__).resolve().parent
+from bench import repo_paths
 
 
 def cpu_model():
@@ -71,7 +70,7 @@ def numba_settings():
 
 
 def _git(*args):
-    done = subprocess.run(["git", *args], cwd=_SOURCE, capture_output=True, text=True, timeout=30)
+    done = subprocess.run(["git", *args], cwd=repo_paths.ROOT, capture_output=True, text=True, timeout=30)
     if done.returncode != 0:
         raise OSError(done.stderr.strip())
     return done.stdout.strip()

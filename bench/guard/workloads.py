@@ -8,7 +8,7 @@ each tie-break on a small board (deep backtracking) and a large one, the
 greedy walk on a board of millions of squares, and the frontier DP.
 """
 
-from bench.searches import Search
+from bench.commits.named_search import Search
 from knight.errors import InvalidArgument
 
 WORKLOADS = (

@@ -9,19 +9,19 @@ The matrix is append-only, like asv benchmarks: add cases at the end of
 ``matrix()`` and never edit or drop one, since the committed baseline is
 keyed by each search's ``key``. Random choices use a fixed seed.
 
-    python -m bench.nodes            compare with the baseline, list changes
-    python -m bench.nodes --record   rewrite the baseline, print the diff
+    python -m bench.guard.node_baseline            compare with the baseline, list changes
+    python -m bench.guard.node_baseline --record   rewrite the baseline, print the diff
 """
 
 import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
-from bench.searches import Search
+from bench import repo_paths
+from bench.commits.named_search import Search
 
-BASELINE = Path(__file__).resolve().parent.parent / "results" / "baseline" / "nodes.json"
+BASELINE = repo_paths.BASELINE / "nodes.json"
 
 # Budgets are part of each key. They are sized so the whole matrix runs in
 # seconds: large enough for deep searches with many backtracks, small enough
@@ -122,7 +122,7 @@ def _describe(outcome):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.nodes", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.guard.node_baseline", description=__doc__.split("\n")[0])
     parser.add_argument("--record", action="store_true", help="rewrite the baseline with today's counts")
     args = parser.parse_args(argv)
     old, new = load(), compute()

@@ -28,9 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench import repo_paths
 
 # the engines of the study: the DFS plain and pruned, the DP's per-start
 # grid (what `knight count --method dp` prints) and its open total alone
@@ -136,8 +135,8 @@ class Worker:
     def _start(self):
         self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
         self.process = subprocess.Popen(
-            [self.python, "-m", "bench.count_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            cwd=ROOT, env={**os.environ, "TMPDIR": self.scratch},
+            [self.python, "-m", "bench.studies.count_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            cwd=repo_paths.ROOT, env={**os.environ, "TMPDIR": self.scratch},
         )
         line = self._line(None)
         self.warm_ups.append(json.loads(line)["warm_up_seconds"])

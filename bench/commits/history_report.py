@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
-from bench import steps
+from bench.commits import steps
 
 MARKDOWN = "HISTORY.md"
 FIGURE = "history.png"
@@ -152,7 +152,7 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
         f"Machine: {machine}. Each point is knight's nodes per CPU second over the C baselines' "
         f"({len(history)} workloads of bench/workloads.py), median of {', '.join(map(str, rounds)) or '-'} "
         "interleaved rounds, both timed in the same run, so points measured on different days compare. "
-        f"{len(commits)} commits, oldest first; `python -m bench.history` (`make bench-history`) wrote this.",
+        f"{len(commits)} commits, oldest first; `python -m bench.commits.history` (`make bench-history`) wrote this.",
         "",
         f"![ratio to C per commit]({figure_name})",
         "",

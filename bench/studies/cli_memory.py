@@ -1,4 +1,4 @@
-"""``python -m bench.cli_memory``: peak memory of one large greedy tour,
+"""``python -m bench.studies.cli_memory``: peak memory of one large greedy tour,
 through the ``knight`` command and through the API, side by side.
 
 The command line must not hold much more than the search itself: its JSON
@@ -68,7 +68,7 @@ def peak_bytes(argv):
 
 
 def main(argv=None):
-    parser = Parser(prog="python -m bench.cli_memory", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m bench.studies.cli_memory", description=__doc__.splitlines()[0])
     parser.add_argument("--side", default=str(DEFAULT_SIDE), help=f"board side (default {DEFAULT_SIDE}: 10^8 squares)")
     try:
         args = parser.parse_args(argv)

@@ -6,9 +6,9 @@ bench/references.py in the same run, interleaved, and that ratio is compared
 with the ratio committed in results/baseline/ratios.json. The check fails
 when a ratio has fallen by more than the threshold.
 
-    python -m bench.check               measure, compare, print the table
-    python -m bench.check --record      measure longer, rewrite the ratios
-    python -m bench.check --self-test   plant a 2x slowdown; pass if caught
+    python -m bench.guard.speed_check               measure, compare, print the table
+    python -m bench.guard.speed_check --record      measure longer, rewrite the ratios
+    python -m bench.guard.speed_check --self-test   plant a 2x slowdown; pass if caught
 
 ``--workload TEXT`` keeps the workloads whose name contains TEXT; with
 ``--record`` only their ratios are measured and rewritten, the others kept
@@ -24,16 +24,16 @@ import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
 
-from bench import command, paired
+from bench import command, repo_paths
 from bench.command import Parser
-from bench.references import REFERENCES
-from bench.workloads import WORKLOADS, matching
+from bench.guard import paired
+from bench.guard.references import REFERENCES
+from bench.guard.workloads import WORKLOADS, matching
 from knight import strict_json
 from knight.errors import InvalidArgument
 
-RATIOS = Path(__file__).resolve().parent.parent / "results" / "baseline" / "ratios.json"
+RATIOS = repo_paths.BASELINE / "ratios.json"
 PLANT = "KNIGHT_GUARD_PLANT"
 # Five back-to-back runs on this shared 2-core machine moved no median ratio
 # by more than 1% (README, "Speed guard"); 25% leaves a wide margin above
@@ -226,7 +226,7 @@ def record(rounds, threshold, workloads=WORKLOADS):
 
 
 def main(argv=None):
-    parser = Parser(prog="python -m bench.check", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.guard.speed_check", description=__doc__.split("\n")[0])
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--record", action="store_true", help="rewrite results/baseline/ratios.json")
     action.add_argument("--self-test", action="store_true", help="plant a 2x slowdown and require the check to flag it")

@@ -8,10 +8,12 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import corners, count_study, folders, overhead, page, plots, record, versus
 from bench.command import Parser, fail, parse_boards
-from bench.count_worker import DONE, STOPPED
-from bench.plots import label, labels
+from bench.report import page, sweep_figures
+from bench.report.sweep_figures import label, labels
+from bench.run_folder import folders, record
+from bench.studies import corners, count_study, overhead, versus
+from bench.studies.count_worker import DONE, STOPPED
 from knight.errors import InvalidArgument
 from knight.symmetry import symmetry_class
 
@@ -642,10 +644,10 @@ def write(folder, heatmap_boards=None):
     meta = record.read_meta(folder / record.META)
     rows = record.read_runs(folder / record.RUNS)
     meta["folder"] = folder.name
-    figures = plots.draw_all(rows, folder, heatmap_boards)
-    measured_versus = _drawn(folder / versus.VERSUS, plots.versus, folder / plots.VERSUS_FIGURE, figures)
-    measured_corners = _drawn(folder / corners.CORNERS, plots.corners, folder / plots.CORNERS_FIGURE, figures)
-    measured_counts = _drawn(folder / count_study.COUNTS, plots.counts, folder / plots.COUNTS_FIGURE, figures)
+    figures = sweep_figures.draw_all(rows, folder, heatmap_boards)
+    measured_versus = _drawn(folder / versus.VERSUS, sweep_figures.versus, folder / sweep_figures.VERSUS_FIGURE, figures)
+    measured_corners = _drawn(folder / corners.CORNERS, sweep_figures.corners, folder / sweep_figures.CORNERS_FIGURE, figures)
+    measured_counts = _drawn(folder / count_study.COUNTS, sweep_figures.counts, folder / sweep_figures.COUNTS_FIGURE, figures)
     measured_overhead = None
     if (folder / overhead.OVERHEAD).exists():
         measured_overhead = record.read_json(folder / overhead.OVERHEAD)

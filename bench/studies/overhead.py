@@ -22,8 +22,8 @@ import time
 
 import numpy as np
 
-from bench import record
-from bench.searches import cpu_clock
+from bench.commits.named_search import cpu_clock
+from bench.run_folder import record
 
 OVERHEAD = "overhead.json"
 SIZES = (300, 1000, 2000)

@@ -11,8 +11,9 @@ import os
 from pathlib import Path
 
 import knight
-from bench import environment, folders, plan, record
-from bench.progress import Progress, expected_seconds
+from bench.run_folder import environment, folders, record
+from bench.sweep import plan
+from bench.sweep.progress import Progress, expected_seconds
 from bench.timing import compile_times, time_repeats
 
 

@@ -26,9 +26,9 @@ from matplotlib import patheffects
 from matplotlib.colors import LogNorm
 from matplotlib.ticker import NullFormatter
 
-from bench import count_study
-from bench.count_worker import DONE, STOPPED
-from bench.record import IMPOSSIBLE
+from bench.run_folder.record import IMPOSSIBLE
+from bench.studies import count_study
+from bench.studies.count_worker import DONE, STOPPED
 from knight.symmetry import symmetry_class
 
 FIGURES = {

@@ -15,11 +15,12 @@ interpreter, which is how to A/B a numba or llvmlite upgrade.
 import sys
 from contextlib import ExitStack
 
-from bench import command, paired
-from bench.check import THRESHOLD, append_markdown
+from bench import command
 from bench.command import Parser
-from bench.revisions import ROOT, Worker, checkout, unrunnable
-from bench.workloads import WORKLOADS
+from bench.commits.revisions import ROOT, Worker, checkout, unrunnable
+from bench.guard import paired
+from bench.guard.speed_check import THRESHOLD, append_markdown
+from bench.guard.workloads import WORKLOADS
 from knight.errors import InvalidArgument
 
 ROUNDS = 15
@@ -80,7 +81,7 @@ def compare(base, head, rounds, pythons):
 
 
 def main(argv=None):
-    parser = Parser(prog="python -m bench.compare", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.commits.compare", description=__doc__.split("\n")[0])
     parser.add_argument("base", help="the revision to compare against, e.g. HEAD~1 or main")
     parser.add_argument("--head", help="a revision for the other side; default: the working tree")
     parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per workload")

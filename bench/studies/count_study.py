@@ -23,8 +23,9 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from bench import count_worker, record
-from bench.count_worker import DONE, ENGINES
+from bench.run_folder import record
+from bench.studies import count_worker
+from bench.studies.count_worker import DONE, ENGINES
 
 COUNTS = "counts.json"
 PAST_CAP = "past cap"

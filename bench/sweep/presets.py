@@ -8,8 +8,8 @@ are what makes that possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """
 
-from bench.count_study import Engine, Series, Study
-from bench.plan import Part, Sweep
+from bench.studies.count_study import Engine, Series, Study
+from bench.sweep.plan import Part, Sweep
 
 # greedy runs in linear time, so the sweep can afford every size up to 400
 # (it first fails from the corner at 41 with move-order ties and at 248 with

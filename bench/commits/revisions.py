@@ -15,10 +15,11 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.check import PLANT
-from bench.searches import Outcome
+from bench import repo_paths
+from bench.commits.named_search import Outcome
+from bench.guard.speed_check import PLANT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = repo_paths.ROOT
 WORKER = Path(__file__).resolve().parent / "ab_worker.py"
 
 

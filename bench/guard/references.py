@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from bench.searches import Outcome, count_status, cpu_clock
+from bench.commits.named_search import Outcome, count_status, cpu_clock
 from knight import status
 
 _TIEBREAK = {"first": 0, "roth": 1}

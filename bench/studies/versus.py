@@ -15,11 +15,12 @@ REPORT.md. The workload list is append-only, like asv benchmarks.
 import statistics
 import time
 
-from bench import paired, record
 from bench.baselines import c as c_baseline
 from bench.baselines import python as naive
-from bench.references import KernelsReference
-from bench.searches import Outcome, Search, cpu_clock
+from bench.commits.named_search import Outcome, Search, cpu_clock
+from bench.guard import paired
+from bench.guard.references import KernelsReference
+from bench.run_folder import record
 
 VERSUS = "versus.json"
 PYTHON_BUDGET = 50_000

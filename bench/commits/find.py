@@ -19,10 +19,10 @@ cannot run a workload is stepped over.
 import argparse
 import sys
 
-from bench.check import THRESHOLD
-from bench.history import OK, c_reference, measure_commit
-from bench.revisions import ROOT, commits, describe, git
-from bench.workloads import matching
+from bench.commits.history import OK, c_reference, measure_commit
+from bench.commits.revisions import ROOT, commits, describe, git
+from bench.guard.speed_check import THRESHOLD
+from bench.guard.workloads import matching
 from knight.errors import InvalidArgument
 
 ROUNDS = 5
@@ -103,7 +103,7 @@ def find(good, bad, searches, rounds, threshold, python=sys.executable, reposito
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.find", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
     parser.add_argument("good", help="a revision with the old speed")
     parser.add_argument("bad", help="a later revision that is slower")
     parser.add_argument("--workload", help="only the workloads whose name contains this, e.g. 'greedy'")

@@ -8,9 +8,10 @@ one-line text file naming the folder instead; ``resolve`` reads either.
 import os
 from pathlib import Path
 
+from bench import repo_paths
 from knight.errors import InvalidArgument
 
-RESULTS = Path("results")
+RESULTS = repo_paths.RESULTS
 LATEST = "latest"
 
 

@@ -17,7 +17,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from searches import Search
+from named_search import Search
 
 
 def _answer(search):

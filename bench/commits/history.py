@@ -23,12 +23,14 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import environment, paired
-from bench.references import REFERENCES
-from bench.revisions import commits, describe, unrunnable, worker_at
-from bench.workloads import WORKLOADS
+from bench import repo_paths
+from bench.commits.revisions import commits, describe, unrunnable, worker_at
+from bench.guard import paired
+from bench.guard.references import REFERENCES
+from bench.guard.workloads import WORKLOADS
+from bench.run_folder import environment
 
-CSV = Path("results") / "history.csv"
+CSV = repo_paths.RESULTS / "history.csv"
 # 9 rounds: with 5, the middle half of a point's rounds was 10-30% wide on 2 busy
 # cores and a +25% step went unmarked; 9 narrowed the margins to 6-12% for about 26 s
 # a commit (measured: docs/history.md)
@@ -175,7 +177,7 @@ def _progress_line(number, total, points, seconds):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.history", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.commits.history", description=__doc__.split("\n")[0])
     default = f"the last {DEFAULT_COUNT} commits of {DEFAULT_REVS}"
     parser.add_argument("revs", nargs="?", help=f"git range, e.g. v1..main; default: {default}")
     parser.add_argument("--csv", type=Path, default=CSV, help="the file to append to (default results/history.csv)")
@@ -193,7 +195,7 @@ def main(argv=None):
     if not args.no_measure:
         seconds = run(listed, args.csv, args.rounds, args.python)
         print(f"measured in {seconds:.0f} s")
-    from bench import history_report  # matplotlib loads only here: bench.find imports this module
+    from bench.commits import history_report  # matplotlib loads only here: bench.commits.find imports this module
 
     written = history_report.write(read(args.csv), listed, machine_id(), args.csv.parent)
     print("wrote " + " and ".join(str(path) for path in written))

@@ -12,7 +12,7 @@ section of REPORT.md.
 import concurrent.futures
 import time
 
-from bench import record
+from bench.run_folder import record
 from knight import solve
 
 CORNERS = "corners.json"

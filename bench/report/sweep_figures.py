@@ -1,9 +1,9 @@
-"""The figures of a run: one pure function per figure, rows in, PNG out.
+"""The sweep's own figures (1 to 5): one pure function per figure, rows in, PNG out.
 
 Every function takes the RunRecords of a run and a path, draws with
 matplotlib's Agg backend and writes a PNG; none runs a search. A figure with
 nothing to show still gets written, saying so, so that a run folder always
-holds the same files.
+holds the same files. Each study draws its own figure (bench/studies/).
 
 Figures 1, 2, 4 and 5 plot square boards (n x n) against n; rectangles are
 in the report's table and, when chosen, the heatmaps. Where a sweep sampled
@@ -15,20 +15,13 @@ import itertools
 import math
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-# the rest is imported once the backend is chosen
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib import patheffects
 from matplotlib.colors import LogNorm
 from matplotlib.ticker import NullFormatter
 
+from bench.report import figure_style
+from bench.report.figure_style import plt
 from bench.run_folder.record import IMPOSSIBLE
-from bench.studies import count_study
-from bench.studies.count_worker import DONE, STOPPED
 from knight.symmetry import symmetry_class
 
 FIGURES = {
@@ -38,20 +31,13 @@ FIGURES = {
     "success": "4-success-vs-size.png",
     "throughput": "5-throughput.png",
 }
-VERSUS_FIGURE = "6-versus.png"
-CORNERS_FIGURE = "7-corners.png"
-COUNTS_FIGURE = "8-counts.png"
 PREFERRED_HEATMAP_BOARDS = ((6, 6), (8, 8))
 
-_DPI = 110
 _OWN_POINT_UP_TO = 30
 _POOL_EDGES = (31, 41, 51, 66, 81, 101, 131, 161, 201, 261, 331, 401, 501, 651, 801, 1001, 1301, 1601, 2001)
-# one colour per line, the same in every figure
-_PALETTE = plt.get_cmap("tab10").colors
 # what each status looks like on a heatmap square
 _MARKS = {"budget": "B", "none": "N", "dead-end": "D", IMPOSSIBLE: "\u00d7"}
 _BAND_NOTE = "shaded: lowest to highest start square"
-_HALO = [patheffects.withStroke(linewidth=2.5, foreground="white")]
 
 
 def label(row):
@@ -71,7 +57,7 @@ def labels(rows):
 
 
 def _colours(rows):
-    return {name: _PALETTE[i % len(_PALETTE)] for i, name in enumerate(labels(rows))}
+    return {name: figure_style.PALETTE[i % len(figure_style.PALETTE)] for i, name in enumerate(labels(rows))}
 
 
 def _by_label_and_size(rows, value):
@@ -85,19 +71,6 @@ def _by_label_and_size(rows, value):
     return series
 
 
-def _figure(title, xlabel, ylabel, size=(8, 5)):
-    figure, axes = plt.subplots(figsize=size, layout="constrained")
-    axes.set_title(title)
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel(ylabel)
-    axes.grid(True, which="major", alpha=0.3)
-    return figure, axes
-
-
-def _save(figure, path):
-    figure.savefig(path, dpi=_DPI)
-    plt.close(figure)
-    return path
 
 
 def _board_side_axis(axes, sizes):
@@ -110,14 +83,11 @@ def _board_side_axis(axes, sizes):
     axes.xaxis.set_minor_formatter(NullFormatter())
 
 
-def _nothing_to_show(axes, text):
-    axes.text(0.5, 0.5, text, ha="center", va="center", transform=axes.transAxes, color="grey")
-
 
 def _median_band_figure(rows, value, title, ylabel):
     """One line per search: the median over start squares, shaded from the
     lowest to the highest start square."""
-    figure, axes = _figure(title, "board side n (n x n board)", ylabel)
+    figure, axes = figure_style.figure(title, "board side n (n x n board)", ylabel)
     series = _by_label_and_size(rows, value)
     colours = _colours(rows)
     for name in labels(rows):
@@ -135,14 +105,14 @@ def _median_band_figure(rows, value, title, ylabel):
         axes.set_yscale("log")
         axes.legend(fontsize="small", title=_BAND_NOTE, title_fontsize="small")
     else:
-        _nothing_to_show(axes, "no searches on square boards in this run")
+        figure_style.nothing_to_show(axes, "no searches on square boards in this run")
     return figure, axes, series
 
 
 def _save_band(rows, path, value, title, ylabel):
     """A median-and-band figure of ``value`` against n, as a PNG at ``path``."""
     figure, _, _ = _median_band_figure(rows, value, title, ylabel)
-    return _save(figure, path)
+    return figure_style.save(figure, path)
 
 
 def time_vs_size(rows, path):
@@ -169,7 +139,7 @@ def nodes_vs_size(rows, path):
             axes.axhline(budget, color="grey", linestyle=":", linewidth=1)
             axes.annotate(f"budget {budget:.0e}", (sizes[0], budget), fontsize="x-small", color="grey", va="bottom")
         axes.legend(fontsize="small", title=_BAND_NOTE, title_fontsize="small")
-    return _save(figure, path)
+    return figure_style.save(figure, path)
 
 
 def _pooled(n):
@@ -187,7 +157,7 @@ def _pooled(n):
 def success_vs_size(rows, path):
     """Figure 4: the share of start squares from which a tour was found,
     among those where theory allows one."""
-    figure, axes = _figure(
+    figure, axes = figure_style.figure(
         f"Success rate vs board size (past n = {_OWN_POINT_UP_TO}, neighbouring sizes pooled)",
         "board side n (n x n board)",
         "tours found / start squares where one can exist (%)",
@@ -214,8 +184,8 @@ def success_vs_size(rows, path):
         axes.set_ylim(-5, 105)
         axes.legend(fontsize="small")
     else:
-        _nothing_to_show(axes, "no searches on square boards in this run")
-    return _save(figure, path)
+        figure_style.nothing_to_show(axes, "no searches on square boards in this run")
+    return figure_style.save(figure, path)
 
 
 def throughput(rows, path):
@@ -279,10 +249,10 @@ def heatmaps(rows, path, boards=None):
     boards = heatmap_boards(rows, boards)
     names = [name for name in heatmap_labels(rows) if any(_grid(rows, board, name)[1].any() for board in boards)]
     if not boards or not names:
-        figure, axes = _figure("Nodes per start square", "", "")
+        figure, axes = figure_style.figure("Nodes per start square", "", "")
         axes.set_axis_off()
-        _nothing_to_show(axes, "no board had every start square searched in this run")
-        return _save(figure, path)
+        figure_style.nothing_to_show(axes, "no board had every start square searched in this run")
+        return figure_style.save(figure, path)
     grids = {(board, name): _grid(rows, board, name) for board in boards for name in names}
     values = [v for nodes, _ in grids.values() for v in nodes.flat if not math.isnan(v)]
     norm = LogNorm(vmin=max(1, min(values)), vmax=max(2, max(values))) if values else None
@@ -307,7 +277,7 @@ def heatmaps(rows, path, boards=None):
     )
     figure.text(0.5, 0.005, legend, ha="center", va="bottom", fontsize="small")
     figure.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
-    return _save(figure, path)
+    return figure_style.save(figure, path)
 
 
 def _heatmap_panel(axes, nodes, statuses, cmap, norm):
@@ -318,8 +288,8 @@ def _heatmap_panel(axes, nodes, statuses, cmap, norm):
     for (r, c), status in np.ndenumerate(statuses):
         mark = _MARKS.get(status)
         if mark:
-            # a white halo keeps the letter readable on every colour
-            axes.text(c, r, mark, ha="center", va="center", fontsize="small", fontweight="bold", path_effects=_HALO)
+            halo = figure_style.HALO
+            axes.text(c, r, mark, ha="center", va="center", fontsize="small", fontweight="bold", path_effects=halo)
     return image
 
 
@@ -332,147 +302,3 @@ def draw_all(rows, folder, heatmap_boards_wanted=None):
         "success": success_vs_size(rows, folder / FIGURES["success"]),
         "throughput": throughput(rows, folder / FIGURES["throughput"]),
     }
-
-
-_SIDE_COLOURS = {"numba": _PALETTE[0], "c": _PALETTE[1], "python": _PALETTE[2]}
-_SIDE_NAMES = {"numba": "knight (Numba)", "c": "C (cc -O3 -march=native)", "python": "plain Python"}
-
-
-def versus(measured, path):
-    """Figure 6: nodes per second of each implementation on each workload,
-    grouped bars on a log axis. ``measured`` is versus.json's content."""
-    rows = measured["workloads"]
-    names = [name for name in _SIDE_NAMES if any(name in row["sides"] for row in rows)]
-    figure, axes = _figure(
-        "Same search, three implementations",
-        "nodes per second of kernel time (log scale)",
-        "",
-        size=(9, 0.45 * len(rows) + 1.8),
-    )
-    height = 0.8 / max(len(names), 1)
-    for offset, name in enumerate(names):
-        rates = [row["sides"].get(name, {}).get("nodes_per_s") or 0 for row in rows]
-        positions = [index + offset * height for index in range(len(rows))]
-        axes.barh(positions, rates, height=height, color=_SIDE_COLOURS[name], label=_SIDE_NAMES[name])
-    axes.set_yticks(
-        [index + height * (len(names) - 1) / 2 for index in range(len(rows))], [_workload_label(row) for row in rows]
-    )
-    axes.invert_yaxis()
-    axes.set_xscale("log")
-    # beside the bars, where it hides none of them
-    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
-    return _save(figure, path)
-
-
-def _workload_label(row):
-    shape = "closed" if row["closed"] else "open"
-    row_, col = row["start"]
-    return f"{row['group']} {shape} from {row_},{col}"
-
-
-def corners(measured, path):
-    """Figure 7: from the corner of every n x n board, the nodes the
-    Warnsdorff search placed per square (1 = no step back), and the sizes
-    where the greedy walk dead-ended, under each tie rule."""
-    boards = measured["boards"]
-    sides = [board["n"] for board in boards]
-    figure, (walks, searches) = plt.subplots(
-        2, 1, figsize=(9, 5.5), sharex=True, layout="constrained", height_ratios=(1, 2)
-    )
-    figure.suptitle(f"From the corner, n = {sides[0]}..{sides[-1]}: where Warnsdorff's rule fails")
-    for row, tiebreak in enumerate(("first", "roth")):
-        failed = [board["n"] for board in boards if board[f"greedy-{tiebreak}"][0] != "found"]
-        walks.plot(failed, [row] * len(failed), "|", markersize=14, color=_PALETTE[row], label=f"ties: {tiebreak}")
-    walks.set_yticks([0, 1], ["first", "roth"])
-    walks.set_ylim(-0.6, 1.6)
-    walks.set_ylabel("greedy\ndead ends")
-    walks.grid(True, axis="x", alpha=0.3)
-    for row, tiebreak in enumerate(("first", "roth")):
-        ratio = [board[f"warnsdorff-{tiebreak}"][1] / board["n"] ** 2 for board in boards]
-        searches.plot(sides, ratio, ".", markersize=3, color=_PALETTE[row], label=f"ties: {tiebreak}")
-    searches.axhline(measured["budget_factor"], color="grey", linestyle=":", label="node budget")
-    searches.set_ylim(0.9, measured["budget_factor"] + 0.1)
-    searches.set_ylabel("nodes / n\u00b2 (1: never stepped back)")
-    searches.set_xlabel("board side n (board n x n)")
-    searches.grid(True, which="major", alpha=0.3)
-    searches.legend(loc="upper left", fontsize="small")
-    return _save(figure, path)
-
-
-# one line style and marker per series of the counting study, in its order
-_SERIES_STYLES = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"))
-_SQUARE_TICKS = (12, 16, 20, 25, 30, 36, 42, 49, 60, 80, 100)
-
-
-def _work(row):
-    """A count's work: the DFS's nodes, the DP's transitions."""
-    return row["work"].get("nodes", row["work"].get("transitions"))
-
-
-def counts(measured, path):
-    """Figure 8: time and work of each counting engine against the board's
-    squares, one line per engine and series, log-log; a count stopped at
-    its cap is a cross on the cap's line, and a star marks where the DP's
-    grid overtakes the pruned DFS in each series. ``measured`` is
-    counts.json's content."""
-    figure, (timed, worked) = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
-    figure.suptitle("Counting every open tour: DFS (plain, pruned) against the frontier DP")
-    engines = count_study.engines_of(measured)
-    colours = {name: _PALETTE[i] for i, name in enumerate(engines)}
-    styles = {name: _SERIES_STYLES[i % len(_SERIES_STYLES)] for i, name in enumerate(measured["series"])}
-    sizes, marked = set(), set()  # squares of the counts that finished; and of those stopped
-    for series in measured["series"]:
-        marker, line = styles[series]
-        for name in engines:
-            rows = count_study.series_rows(measured, series, name)
-            done = [row for row in rows if row["status"] == DONE]
-            stopped = [row for row in rows if row["status"] == STOPPED]
-            squares = [row["rows"] * row["cols"] for row in done]
-            sizes.update(squares)
-            marked.update(row["rows"] * row["cols"] for row in stopped)
-            common = dict(color=colours[name], marker=marker, linestyle=line, markersize=4, linewidth=1.1)
-            timed.plot(squares, [row["seconds"] for row in done], **common)
-            # no work at all (the DP drops every state of a board without tours) has no place on a log axis
-            working = [row for row in done if _work(row) > 0]
-            worked.plot([row["rows"] * row["cols"] for row in working], [_work(row) for row in working], **common)
-            cap = measured["engines"][name]["seconds"]
-            timed.plot([row["rows"] * row["cols"] for row in stopped], [cap] * len(stopped), "x",
-                       color=colours[name], markersize=8)
-    for name in engines:
-        timed.axhline(measured["engines"][name]["seconds"], color=colours[name], linestyle=":", linewidth=0.8)
-    _mark_crossovers(timed, measured)
-    for axes, ylabel in ((timed, "seconds per count (log)"), (worked, "work: DFS nodes, DP transitions (log)")):
-        axes.set_xlabel("squares on the board (log)")
-        axes.set_ylabel(ylabel)
-        axes.grid(True, which="major", alpha=0.3)
-        if sizes:
-            axes.set_xscale("log")
-            axes.set_yscale("log")
-            ticks = [t for t in _SQUARE_TICKS if min(sizes | marked) <= t <= max(sizes | marked)]
-            axes.set_xticks(ticks, [str(t) for t in ticks])
-            axes.xaxis.set_minor_formatter(NullFormatter())
-    if not sizes:
-        _nothing_to_show(timed, "no count finished in this run")
-    timed.set_title("time (dotted: each engine's time cap; x: stopped at it)", fontsize="small")
-    worked.set_title("work", fontsize="small")
-    handles = [plt.Line2D([], [], color=colours[name], label=count_study.LABELS[name]) for name in engines]
-    handles += [plt.Line2D([], [], color="grey", marker=styles[series][0], linestyle=styles[series][1],
-                           label=series) for series in measured["series"]]
-    handles.append(plt.Line2D([], [], color="black", marker="*", linestyle="", markersize=11,
-                              label="DP grid overtakes DFS pruned"))
-    worked.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
-    return _save(figure, path)
-
-
-def _mark_crossovers(axes, measured):
-    for series in measured["series"]:
-        found = count_study.crossover(measured, series)
-        if found is None or not found[1]:  # none, or the DP's grid was faster from the first board
-            continue
-        board, _ = found
-        row = next(row for row in count_study.series_rows(measured, series, count_study.DP)
-                   if (row["rows"], row["cols"]) == board)
-        where = (board[0] * board[1], row["seconds"])
-        axes.plot(*where, "*", color="black", markersize=13, zorder=5)
-        axes.annotate(f"{board[0]}x{board[1]}", where, textcoords="offset points", xytext=(6, -12),
-                      fontsize="small", path_effects=_HALO)

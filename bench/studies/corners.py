@@ -12,7 +12,10 @@ section of REPORT.md.
 import concurrent.futures
 import time
 
-from bench.run_folder import record
+from bench.report import figure_style
+from bench.report.figure_style import plt
+from bench.report.text_cells import count_text, markdown_table, seconds_text
+from bench.studies.study import Study
 from knight import solve
 
 CORNERS = "corners.json"
@@ -67,14 +70,6 @@ def measure(largest, show=None):
             "wall_seconds": sum(half[2] for half in halves), "boards": boards}
 
 
-def run_into(folder, largest, show=None):
-    """Measure and write corners.json, unless a resumed run has it."""
-    path = folder / CORNERS
-    if not path.exists():
-        record.write_json(path, measure(largest, show))
-    return path
-
-
 def failures(measured, name):
     """Board sides where ``name`` (e.g. ``greedy-roth``) found no tour."""
     return [board["n"] for board in measured["boards"] if board[name][0] != "found"]
@@ -89,3 +84,103 @@ def recovery(measured, tiebreak):
             status, nodes = board[f"warnsdorff-{tiebreak}"]
             rows.append((board["n"], board[f"greedy-{tiebreak}"][1], status, nodes))
     return rows
+
+
+def section(measured, figure):
+    """REPORT.md's part on Warnsdorff's rule from the corner, n = 5..N."""
+    boards = measured["boards"]
+    first, last = boards[0]["n"], boards[-1]["n"]
+    lines = []
+    for name in NAMES:
+        failed = failures(measured, name)
+        worst = max(board[name][1] / board["n"] ** 2 for board in boards if board[name][0] == "found")
+        shown = ", ".join(map(str, failed[:12])) + (", ..." if len(failed) > 12 else "")
+        lines.append(
+            (
+                name,
+                f"{len(boards) - len(failed)} of {len(boards)}",
+                shown or "-",
+                f"{worst:.3f}",
+                seconds_text(measured["kernel_seconds"][name]),
+            )
+        )
+    recovered = []
+    for tiebreak in ("roth", "first"):
+        for n, walked, status, nodes in recovery(measured, tiebreak)[:10]:
+            recovered.append((tiebreak, n, count_text(walked), status, count_text(nodes), f"{nodes / n**2:.3f}"))
+    return [
+        f"## From the corner, n = {first}..{last}",
+        "",
+        f"The greedy walk and the Warnsdorff search (budget {measured['budget_factor']} n² nodes) from square "
+        "1,1 of every n x n board, under each tie rule.",
+        "",
+        f"![Warnsdorff from the corner]({figure.name})",
+        "",
+        markdown_table(
+            ("search", "tour found on", "failed at n =", "most nodes / n² when found", "kernel time, all boards"), lines
+        ),
+        "",
+        "Where the greedy walk dead-ended (first ten per rule): how far it got, and what the backtracking "
+        "search did from the same corner.",
+        "",
+        markdown_table(("ties", "n", "greedy walk nodes", "search status", "search nodes", "nodes / n²"), recovered),
+        "",
+    ]
+
+
+
+def draw(measured, path):
+    """Figure 7: from the corner of every n x n board, the nodes the
+    Warnsdorff search placed per square (1 = no step back), and the sizes
+    where the greedy walk dead-ended, under each tie rule."""
+    boards = measured["boards"]
+    sides = [board["n"] for board in boards]
+    figure, (walks, searches) = plt.subplots(
+        2, 1, figsize=(9, 5.5), sharex=True, layout="constrained", height_ratios=(1, 2)
+    )
+    figure.suptitle(f"From the corner, n = {sides[0]}..{sides[-1]}: where Warnsdorff's rule fails")
+    for row, tiebreak in enumerate(("first", "roth")):
+        failed = [board["n"] for board in boards if board[f"greedy-{tiebreak}"][0] != "found"]
+        colour = figure_style.PALETTE[row]
+        walks.plot(failed, [row] * len(failed), "|", markersize=14, color=colour, label=f"ties: {tiebreak}")
+    walks.set_yticks([0, 1], ["first", "roth"])
+    walks.set_ylim(-0.6, 1.6)
+    walks.set_ylabel("greedy\ndead ends")
+    walks.grid(True, axis="x", alpha=0.3)
+    for row, tiebreak in enumerate(("first", "roth")):
+        ratio = [board[f"warnsdorff-{tiebreak}"][1] / board["n"] ** 2 for board in boards]
+        searches.plot(sides, ratio, ".", markersize=3, color=figure_style.PALETTE[row], label=f"ties: {tiebreak}")
+    searches.axhline(measured["budget_factor"], color="grey", linestyle=":", label="node budget")
+    searches.set_ylim(0.9, measured["budget_factor"] + 0.1)
+    searches.set_ylabel("nodes / n\u00b2 (1: never stepped back)")
+    searches.set_xlabel("board side n (board n x n)")
+    searches.grid(True, which="major", alpha=0.3)
+    searches.legend(loc="upper left", fontsize="small")
+    return figure_style.save(figure, path)
+
+
+# one line style and marker per series of the counting study, in its order
+
+
+class CornersStudy(Study):
+    name = "corners"
+    data_file = CORNERS
+    figure_file = "7-corners.png"
+    extra = "corners_largest"
+    skip_help = "preset sweeps: skip the corner study of n = 5..1000 (figure 7)"
+    announcement = "every n x n from the corner, n = 5..{setting}"
+
+    def setting(self, quick):
+        return LARGEST_QUICK if quick else LARGEST
+
+    def measure(self, setting):
+        return measure(setting)
+
+    def figure(self, measured, path):
+        return draw(measured, path)
+
+    def section(self, measured, figure, studied):
+        return section(measured, figure)
+
+
+STUDY = CornersStudy()

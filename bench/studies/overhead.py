@@ -23,7 +23,8 @@ import time
 import numpy as np
 
 from bench.commits.named_search import cpu_clock
-from bench.run_folder import record
+from bench.report.text_cells import markdown_table, seconds_text
+from bench.studies.study import Study
 
 OVERHEAD = "overhead.json"
 SIZES = (300, 1000, 2000)
@@ -153,9 +154,79 @@ def measure(quick=False):
     }
 
 
-def run_into(folder, quick=False):
-    """Measure and write overhead.json, unless a resumed run has it."""
-    path = folder / OVERHEAD
-    if not path.exists():
-        record.write_json(path, measure(quick))
-    return path
+def _ratio(spread):
+    return f"{spread['median']:.2f}x ({spread['min']:.2f}-{spread['max']:.2f})"
+
+
+def section(measured, measured_corners=None):
+    """REPORT.md's part on set-up against search (bench/py)."""
+    solve = measured["solve"]
+    sizes = sorted({int(n) for by_size in solve.values() for n in by_size})
+    lines = []
+    for name, by_size in solve.items():
+        cells = []
+        for n in sizes:
+            entry = by_size.get(str(n))
+            cells.append("-" if entry is None else
+                         f"{_ratio(entry['wall_over_kernel'])}, {seconds_text(entry['kernel_s'])} {entry['status']}")
+        lines.append((name, *cells))
+    parts = [
+        "## Set-up against search",
+        "",
+        "What a user of the public API waits for, against the kernel's own time. `knight.solve` from the "
+        "corner: wall time of the call over the kernel's `Result.seconds` (median of the repeats, range in "
+        "brackets), each call the first on its board; then the kernel time and status. Budgets: Warnsdorff "
+        "2 n² nodes, backtracking n², greedy none. On a machine running other work, wall times "
+        "stretch by its load.",
+        "",
+        markdown_table(("search", *(f"{n}x{n}: wall / kernel" for n in sizes)), lines),
+        "",
+    ]
+    if measured_corners is not None and "wall_seconds" in measured_corners:
+        kernel = sum(measured_corners["kernel_seconds"].values())
+        parts += [
+            f"- The corner study (n = {measured_corners['boards'][0]['n']}..{measured_corners['largest']}, "
+            f"4 solves per board): {seconds_text(measured_corners['wall_seconds'])} of wall time for "
+            f"{seconds_text(kernel)} of kernel time, **{measured_corners['wall_seconds'] / kernel:.2f}x**.",
+        ]
+    repeats = measured["greedy_repeats"]
+    parts.append(
+        f"- Greedy (Roth) on {repeats['n']}x{repeats['n']}, {len(repeats['seconds'])} repeats back to back: the "
+        f"slowest took **{repeats['slowest_over_fastest']:.2f}x** the fastest "
+        f"({', '.join(seconds_text(s) for s in repeats['seconds'])})."
+    )
+    count = measured["plain_count"]
+    if "missing" in count:
+        parts.append(f"- Plain count against C left out: {count['missing']}")
+    else:
+        parts.append(
+            f"- Plain count of {count['board']}x{count['board']} from every start "
+            f"(`count_tours(pruned=False, symmetry=False)`, {count['nodes']:,} nodes, {count['tours']:,} tours, "
+            f"equal in both) against the same enumeration in C, {count['rounds']} interleaved rounds: knight's "
+            f"nodes per CPU second over C's **{_ratio(count['knight_over_c']['cpu'])}**; in wall time "
+            f"{_ratio(count['knight_over_c']['wall'])} (knight counts on every core, C on one)."
+        )
+    return [*parts, ""]
+
+
+class OverheadStudy(Study):
+    name = "overhead"
+    data_file = OVERHEAD
+    extra = "overhead"
+    skip_help = "preset sweeps: skip timing set-up against search (solve, count)"
+    announcement = "set-up against search (solve, plain count)"
+
+    def setting(self, quick):
+        return "quick" if quick else "default"
+
+    def measure(self, setting):
+        return measure(quick=setting == "quick")
+
+    def figure(self, measured, path):
+        return None  # a table and findings, no figure
+
+    def section(self, measured, figure, studied):
+        return section(measured, studied.get("corners"))
+
+
+STUDY = OverheadStudy()

@@ -8,7 +8,6 @@ are what makes that possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """
 
-from bench.studies.count_study import Engine, Series, Study
 from bench.sweep.plan import Part, Sweep
 
 # greedy runs in linear time, so the sweep can afford every size up to 400
@@ -67,39 +66,3 @@ def quick():
 
 
 PRESETS = {"default": default, "quick": quick}
-
-
-def _count_series(largest_n, largest_k):
-    """n x n from n = 4, and 3 x k, 4 x k, 5 x k from the first k not
-    below the short side (5 x 4 is 4 x 5 turned)."""
-    return (
-        Series("n x n", squares(range(4, largest_n + 1))),
-        *(Series(f"{rows} x k", tuple((rows, k) for k in range(max(rows, 4), largest_k + 1))) for rows in (3, 4, 5)),
-    )
-
-
-def counting(quick=False):
-    """The counting study of a preset (bench/count_study.py): n x n for n =
-    4..7 and 3 x k, 4 x k, 5 x k, the DFS up to k = 12 and the DP to 20,
-    each engine under its time cap; the DFS also under a node budget per
-    work unit (10^8: one to four seconds of one unit here). The pruned DFS
-    gets 3 s, enough for 6x6 (1.4 s on the idle machine); the plain DFS 1 s,
-    the DP 1.5 s. Sized so that the study takes under a minute on the idle
-    2-core machine (docs/outputs.md has the figures). Quick: n <= 5, the DP
-    to k = 8, the DFS to 6, every cap 0.3 s: a few seconds."""
-    budget = 10**8
-    if quick:
-        series = _count_series(5, 8)
-        caps = {"dfs-plain": 0.3, "dfs-pruned": 0.3, "dp": 0.3, "dp-total": 0.3}
-        dfs_longest, dp_longest, repeat_below = 6, 8, 0.05
-    else:
-        series = _count_series(7, 20)
-        caps = {"dfs-plain": 1.0, "dfs-pruned": 3.0, "dp": 1.5, "dp-total": 1.5}
-        dfs_longest, dp_longest, repeat_below = 12, 20, 0.1
-    engines = (
-        Engine("dfs-plain", caps["dfs-plain"], dfs_longest, budget),
-        Engine("dfs-pruned", caps["dfs-pruned"], dfs_longest, budget),
-        Engine("dp", caps["dp"], dp_longest),
-        Engine("dp-total", caps["dp-total"], dp_longest),
-    )
-    return Study(series, engines, repeats=3, repeat_below=repeat_below)

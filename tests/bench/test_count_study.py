@@ -4,9 +4,8 @@ in place of the real one (tests/bench/test_count_worker.py runs that)."""
 import pytest
 
 from bench.studies import count_study
-from bench.studies.count_study import PAST_CAP, Engine, Series, Study
+from bench.studies.count_study import PAST_CAP, CountPlan, Engine, Series
 from bench.studies.count_worker import DONE, STOPPED
-from bench.sweep import presets
 
 
 def _grid(board, tours):
@@ -36,7 +35,7 @@ class ScriptedWorker:
 
 
 def _study(series, engines=("dfs-pruned", "dp"), seconds=1.0, longest=20):
-    return Study(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3,
+    return CountPlan(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3,
                  repeat_below=0.1)
 
 
@@ -44,7 +43,7 @@ THREE = Series("3 x k", ((3, 4), (3, 5), (3, 6), (3, 7)))
 
 
 def test_the_presets_plan_every_series_with_the_dfs_shorter_than_the_dp():
-    study = presets.counting()
+    study = count_study.preset()
     assert [series.name for series in study.series] == ["n x n", "3 x k", "4 x k", "5 x k"]
     assert study.series[0].boards == ((4, 4), (5, 5), (6, 6), (7, 7))
     assert study.series[3].boards[0] == (5, 5)
@@ -55,7 +54,7 @@ def test_the_presets_plan_every_series_with_the_dfs_shorter_than_the_dp():
     assert max(board[1] for (name, board) in planned if name == "4 x k") == 20
     caps = {engine.name: engine for engine in study.engines}
     assert caps["dfs-pruned"].budget and caps["dp"].budget is None
-    quick = presets.counting(quick=True)
+    quick = count_study.preset(quick=True)
     assert len(count_study.plan(quick)) < len(count_study.plan(study))
     assert max(engine.seconds for engine in quick.engines) < min(engine.seconds for engine in study.engines)
 
@@ -165,11 +164,11 @@ def test_past_cap_reads_the_engines_own_cap():
     assert count_study.past_cap({"status": STOPPED}, engine)
 
 
-def test_run_into_keeps_what_a_resumed_run_measured(tmp_path, monkeypatch):
+def test_the_study_run_keeps_what_a_resumed_run_measured(tmp_path, monkeypatch):
     (tmp_path / count_study.COUNTS).write_text("{}")
 
     def no_measure(*args, **kwargs):
         raise AssertionError("a resumed run must not count again")
 
     monkeypatch.setattr(count_study, "measure", no_measure)
-    assert count_study.run_into(tmp_path, presets.counting(quick=True)).read_text() == "{}"
+    assert count_study.STUDY.run(tmp_path, "quick").read_text() == "{}"

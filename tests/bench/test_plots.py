@@ -7,8 +7,10 @@ import matplotlib.image
 import pytest
 
 from bench.__main__ import main
-from bench.report import run_report, sweep_figures
+from bench.report import sweep_figures
+from bench.report.__main__ import main as report_main
 from bench.run_folder import record
+from bench.studies import count_study
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -71,7 +73,7 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
         raise AssertionError("make plots must not search")
 
     monkeypatch.setattr(knight, "solve", no_search)
-    assert run_report.main([str(run_folder)]) == 0
+    assert report_main([str(run_folder)]) == 0
     text = (run_folder / "REPORT.md").read_text()
     for figure in sweep_figures.FIGURES.values():
         _assert_png(run_folder / figure)
@@ -90,7 +92,7 @@ def test_make_plots_redraws_everything_without_searching(run_folder, monkeypatch
 
 
 def test_make_plots_without_a_run_fails_in_one_line(tmp_path, capsys):
-    assert run_report.main([str(tmp_path / "latest")]) == 2
+    assert report_main([str(tmp_path / "latest")]) == 2
     assert "make bench" in capsys.readouterr().err
 
 
@@ -121,6 +123,6 @@ def test_the_counting_figure_draws_every_engine_and_series(tmp_path):
                   ("dfs-plain", 4, 5): 0.2, ("dfs-plain", 4, 6): None, ("dp-total", 4, 5): 0.005},
         "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
     }
-    _assert_png(sweep_figures.counts(_counts(times), tmp_path / sweep_figures.COUNTS_FIGURE))
+    _assert_png(count_study.draw(_counts(times), tmp_path / count_study.STUDY.figure_file))
     nothing = _counts({"n x n": {("dp", 6, 6): None}})
-    _assert_png(sweep_figures.counts(nothing, tmp_path / "empty.png"))
+    _assert_png(count_study.draw(nothing, tmp_path / "empty.png"))

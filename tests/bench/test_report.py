@@ -4,6 +4,7 @@ headline, notes and table (the whole report is checked in test_plots.py)."""
 from pathlib import Path
 
 from bench.report import run_report
+from bench.studies import count_study
 
 
 def _row(series, engine, board, seconds, work=1000, repeats=3):
@@ -31,7 +32,7 @@ def _measured():
 
 
 def test_the_counting_section_leads_with_the_crossover():
-    lines = run_report.counts_section(_measured(), Path("8-counts.png"))
+    lines = count_study.section(_measured(), Path("8-counts.png"))
     assert lines[0] == "## Counting: the DFS against the frontier DP"
     assert lines[2] == (
         "**Where the DP's grid overtakes the pruned DFS** (time, per series): n x n: not within the caps (the DP "
@@ -48,13 +49,13 @@ def test_a_series_without_a_crossover_says_which_engine_won_its_last_board():
     measured = _measured()
     measured["rows"] = [row for row in measured["rows"] if row["series"] == "n x n" and row["cols"] == 5]
     measured["series"] = ["n x n"]
-    assert run_report.counts_section(measured, Path("8-counts.png"))[2].endswith(
+    assert count_study.section(measured, Path("8-counts.png"))[2].endswith(
         "n x n: not on these boards (DFS pruned still faster at 5x5)."
     )
 
 
 def test_the_counting_table_has_a_line_per_board_some_engine_ran():
-    table = run_report.counts_table(_measured()).splitlines()
+    table = count_study.counts_table(_measured()).splitlines()
     assert table[0] == "| series | board | squares | open tours | DFS pruned | DP grid |"
     assert "| 4 x k | 4x8 | 32 | 64 | 70 ms (70 ms) \u00b7 1k | 180 ms\u00b9 (180 ms) \u00b7 1k |" in table
     assert "| 4 x k | 4x9 | 36 | 72 | 560 ms (560 ms) \u00b7 1k | 370 ms (370 ms) \u00b7 946k |" in table
@@ -67,7 +68,6 @@ def test_the_counting_table_has_a_line_per_board_some_engine_ran():
 
 def test_a_run_with_counts_json_gets_figure_8_and_the_section_in_both_pages(tmp_path):
     from bench.__main__ import main
-    from bench.report import sweep_figures
     from bench.run_folder import record
     from bench.studies import count_study
 
@@ -75,7 +75,7 @@ def test_a_run_with_counts_json_gets_figure_8_and_the_section_in_both_pages(tmp_
     folder = (tmp_path / "latest").resolve()
     record.write_json(folder / count_study.COUNTS, _measured())
     text = run_report.write(folder).read_text()
-    assert "## Counting: the DFS against the frontier DP" in text and f"]({sweep_figures.COUNTS_FIGURE})" in text
+    assert "## Counting: the DFS against the frontier DP" in text and f"]({count_study.STUDY.figure_file})" in text
     assert text.count("## Counting") == 1 and "### " + "Counting" not in text
     page = (folder / "index.html").read_text()
     assert "<h2>Counting: the DFS against the frontier DP</h2>" in page

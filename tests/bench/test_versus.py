@@ -1,7 +1,6 @@
 """Numba against C and plain Python: one tiny round, checked end to end."""
 
 from bench.commits.named_search import Search
-from bench.report import run_report, sweep_figures
 from bench.studies import corners, versus
 
 TINY = (
@@ -27,9 +26,9 @@ def test_every_side_searches_the_same_tree(tmp_path):
             assert sides["c"]["status"] == sides["numba"]["status"]
         assert versus.ratio(row, "numba", "python") > 0
 
-    figure = sweep_figures.versus(measured, tmp_path / sweep_figures.VERSUS_FIGURE)
+    figure = versus.draw(measured, tmp_path / versus.STUDY.figure_file)
     assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    text = "\n".join(run_report.versus_section(measured, figure))
+    text = "\n".join(versus.section(measured, figure))
     assert "Numba / C" in text and "| count | 3x4 open | 1,1 |" in text
 
 
@@ -46,9 +45,9 @@ def test_corner_study_records_every_board_and_draws(tmp_path):
                 # a walk places one node per square it reaches: all of them iff found
                 assert (status == "found") == (nodes == board["n"] ** 2)
     assert corners.failures(measured, "warnsdorff-roth") == []
-    figure = sweep_figures.corners(measured, tmp_path / sweep_figures.CORNERS_FIGURE)
+    figure = corners.draw(measured, tmp_path / corners.STUDY.figure_file)
     assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    text = "\n".join(run_report.corners_section(measured, figure))
+    text = "\n".join(corners.section(measured, figure))
     assert "From the corner, n = 5..12" in text and "warnsdorff-roth | 8 of 8" in text
 
 

@@ -14,8 +14,8 @@ from bench.report import run_report
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
 from bench.sweep import plan, presets, sweep_runner
-from knight import validate
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
+from knight.harness_api import validate
 
 CUSTOM_BUDGET = 10**6
 CUSTOM_SIZES = "5-8"

@@ -7,8 +7,8 @@ starts, as the ``knight`` command does; an interrupt ends in 130.
 import argparse
 import sys
 
-from knight import validate
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
+from knight.harness_api import validate
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130

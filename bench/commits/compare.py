@@ -21,7 +21,7 @@ from bench.commits.revisions import ROOT, Worker, checkout, unrunnable
 from bench.guard import paired
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
 
 ROUNDS = 15
 

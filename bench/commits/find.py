@@ -23,7 +23,7 @@ from bench.commits.history import OK, c_reference, measure_commit
 from bench.commits.revisions import ROOT, commits, describe, git
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
 
 ROUNDS = 5
 

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from bench.commits.named_search import Outcome, count_status, cpu_clock
-from knight import status
+from knight.harness_api import status
 
 _TIEBREAK = {"first": 0, "roth": 1}
 

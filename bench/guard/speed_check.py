@@ -30,8 +30,8 @@ from bench.command import Parser
 from bench.guard import paired
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS, matching
-from knight import strict_json
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
+from knight.harness_api import strict_json
 
 RATIOS = repo_paths.BASELINE / "ratios.json"
 PLANT = "KNIGHT_GUARD_PLANT"

@@ -9,7 +9,7 @@ greedy walk on a board of millions of squares, and the frontier DP.
 """
 
 from bench.commits.named_search import Search
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
 
 WORKLOADS = (
     Search("backtrack", 8, 8, (0, 0), closed=True, budget=5_000_000),

@@ -7,7 +7,7 @@ import sys
 from bench.command import Parser, fail, parse_boards
 from bench.report import run_report
 from bench.run_folder import folders
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
 
 
 def main(argv=None):

@@ -8,7 +8,7 @@ from bench.report import page, sweep_figures, sweep_sections
 from bench.report.text_cells import markdown_table
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
 
 REPORT = "REPORT.md"
 # what a malformed file raises while it is read into a figure or a section

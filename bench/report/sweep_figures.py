@@ -21,8 +21,8 @@ from matplotlib.ticker import NullFormatter
 
 from bench.report import figure_style
 from bench.report.figure_style import plt
-from bench.run_folder.record import IMPOSSIBLE
-from knight.symmetry import symmetry_class
+from bench.run_folder import record
+from knight import symmetry_class
 
 FIGURES = {
     "time": "1-time-vs-size.png",
@@ -36,7 +36,7 @@ PREFERRED_HEATMAP_BOARDS = ((6, 6), (8, 8))
 _OWN_POINT_UP_TO = 30
 _POOL_EDGES = (31, 41, 51, 66, 81, 101, 131, 161, 201, 261, 331, 401, 501, 651, 801, 1001, 1301, 1601, 2001)
 # what each status looks like on a heatmap square
-_MARKS = {"budget": "B", "none": "N", "dead-end": "D", IMPOSSIBLE: "\u00d7"}
+_MARKS = {record.BUDGET: "B", record.NONE: "N", record.DEAD_END: "D", record.IMPOSSIBLE: "\u00d7"}
 _BAND_NOTE = "shaded: lowest to highest start square"
 
 
@@ -134,7 +134,7 @@ def nodes_vs_size(rows, path):
     if series:
         sizes = np.array(sorted({n for by_size in series.values() for n in by_size}), dtype=float)
         axes.plot(sizes, sizes**2, color="black", linestyle="--", linewidth=1, label="n\u00b2: each square once")
-        budgets = sorted({row.budget for row in rows if row.square and row.status == "budget"})
+        budgets = sorted({row.budget for row in rows if row.square and row.status == record.BUDGET})
         for budget in budgets:
             axes.axhline(budget, color="grey", linestyle=":", linewidth=1)
             axes.annotate(f"budget {budget:.0e}", (sizes[0], budget), fontsize="x-small", color="grey", va="bottom")
@@ -166,10 +166,10 @@ def success_vs_size(rows, path):
     possible = defaultdict(lambda: defaultdict(int))
     sides = defaultdict(lambda: defaultdict(set))
     for row in rows:
-        if row.square and row.status != IMPOSSIBLE:
+        if row.square and row.status != record.IMPOSSIBLE:
             group = _pooled(row.rows)
             possible[label(row)][group] += row.represents
-            found[label(row)][group] += row.represents * (row.status == "found")
+            found[label(row)][group] += row.represents * (row.status == record.FOUND)
             sides[label(row)][group].add(row.rows)
     colours = _colours(rows)
     for name in labels(rows):

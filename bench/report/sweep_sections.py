@@ -8,7 +8,7 @@ from collections import defaultdict
 from bench.report.sweep_figures import label, labels
 from bench.report.text_cells import count_text, markdown_table, rate_text, seconds_text
 from bench.run_folder import record
-from knight.symmetry import symmetry_class
+from knight import symmetry_class
 
 # square boards up to this side get a row of their own in the summary; larger
 # ones are grouped into these ranges of n
@@ -75,11 +75,7 @@ def summary_table(rows):
             board,
             len({(row.rows, row.cols) for row in members}),
             sum(row.represents for row in members),
-            count["found"],
-            count["none"],
-            count["budget"],
-            count["dead-end"],
-            count[record.IMPOSSIBLE],
+            *(count[word] for word in (*record.SEARCHED, record.IMPOSSIBLE)),
             count_text(_median(_weighted(searched, lambda row: row.nodes))),
             seconds_text(_median(_weighted(searched, lambda row: row.median_s))),
             seconds_text(max((row.median_s for row in searched), default=None)),
@@ -87,7 +83,7 @@ def summary_table(rows):
             f"{100 * statistics.median(spreads):.0f}%" if spreads else "",
         ))
     header = (
-        "search", "board", "boards", "starts", "found", "none", "budget", "dead-end", "impossible",
+        "search", "board", "boards", "starts", *record.SEARCHED, record.IMPOSSIBLE,
         "median nodes", "median time", "slowest", "median nodes/s", "repeat spread",
     )
     return markdown_table(header, lines)
@@ -101,7 +97,7 @@ def hardest_starts(rows):
     for name in labels(rows):
         finished = [
             row for row in rows
-            if label(row) == name and row.method != "greedy" and row.searched and row.status != "budget"
+            if label(row) == name and row.method != "greedy" and row.searched and row.status != record.BUDGET
         ]
         for row in sorted(finished, key=lambda row: (-row.nodes / (row.rows * row.cols), row.rows))[:_HARDEST]:
             start = f"{row.start_row},{row.start_col}"
@@ -132,7 +128,7 @@ def greedy_corner_failures(rows):
         )
         if not corner:
             continue
-        failed = [row.rows for row in corner if row.status != "found"]
+        failed = [row.rows for row in corner if row.status != record.FOUND]
         tried = f"{len(corner)} sizes from {corner[0].rows} to {corner[-1].rows}"
         if failed:
             shown = ", ".join(map(str, failed[:8])) + (", ..." if len(failed) > 8 else "")
@@ -149,7 +145,7 @@ def budget_hits(rows):
     findings = []
     for name in labels(rows):
         searched = [row for row in rows if label(row) == name and row.searched]
-        hits = [row for row in searched if row.status == "budget"]
+        hits = [row for row in searched if row.status == record.BUDGET]
         if hits:
             boards = sorted({(row.rows, row.cols) for row in hits}, key=lambda b: (b[0] * b[1], b))
             shown = ", ".join(f"{r}x{c}" for r, c in boards[:10]) + (", ..." if len(boards) > 10 else "")
@@ -162,7 +158,7 @@ def budget_hits(rows):
 
 
 def proved_none(rows):
-    proven = [row for row in rows if row.status == "none"]
+    proven = [row for row in rows if row.status == record.NONE]
     if not proven:
         return []
     boards = sorted({(row.rows, row.cols, label(row)) for row in proven})

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from bench import repo_paths
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
 
 RESULTS = repo_paths.RESULTS
 LATEST = "latest"

@@ -18,14 +18,18 @@ import math
 import os
 from dataclasses import asdict, dataclass, fields
 
-from knight import journal, status, strict_json
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
+from knight.harness_api import journal, status, strict_json
 
 RUNS = "runs.csv"
 META = "meta.json"
 
-# what a status says about a run
+# what a status says about a run: knight's words for a search's end
+# (knight/status.py), and the harness's own for a start not searched
 SEARCHED = tuple(status.WORDS.values())
+FOUND, NONE, BUDGET, DEAD_END = (
+    status.WORDS[code] for code in (status.FOUND, status.NONE, status.BUDGET, status.DEAD_END)
+)
 IMPOSSIBLE = "impossible"
 
 

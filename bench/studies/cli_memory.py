@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 from bench.command import Parser, fail
-from knight import validate
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
+from knight.harness_api import validate
 
 DEFAULT_SIDE = 10_000
 # the CLI's peak may exceed the API's by at most this factor

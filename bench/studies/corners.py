@@ -15,6 +15,7 @@ import time
 from bench.report import figure_style
 from bench.report.figure_style import plt
 from bench.report.text_cells import count_text, markdown_table, seconds_text
+from bench.run_folder import record
 from bench.studies.study import Study
 from knight import solve
 
@@ -72,7 +73,7 @@ def measure(largest, show=None):
 
 def failures(measured, name):
     """Board sides where ``name`` (e.g. ``greedy-roth``) found no tour."""
-    return [board["n"] for board in measured["boards"] if board[name][0] != "found"]
+    return [board["n"] for board in measured["boards"] if board[name][0] != record.FOUND]
 
 
 def recovery(measured, tiebreak):
@@ -80,7 +81,7 @@ def recovery(measured, tiebreak):
     nodes the backtracking search placed, and whether it found a tour."""
     rows = []
     for board in measured["boards"]:
-        if board[f"greedy-{tiebreak}"][0] != "found":
+        if board[f"greedy-{tiebreak}"][0] != record.FOUND:
             status, nodes = board[f"warnsdorff-{tiebreak}"]
             rows.append((board["n"], board[f"greedy-{tiebreak}"][1], status, nodes))
     return rows
@@ -93,7 +94,7 @@ def section(measured, figure):
     lines = []
     for name in NAMES:
         failed = failures(measured, name)
-        worst = max(board[name][1] / board["n"] ** 2 for board in boards if board[name][0] == "found")
+        worst = max(board[name][1] / board["n"] ** 2 for board in boards if board[name][0] == record.FOUND)
         shown = ", ".join(map(str, failed[:12])) + (", ..." if len(failed) > 12 else "")
         lines.append(
             (
@@ -140,7 +141,7 @@ def draw(measured, path):
     )
     figure.suptitle(f"From the corner, n = {sides[0]}..{sides[-1]}: where Warnsdorff's rule fails")
     for row, tiebreak in enumerate(("first", "roth")):
-        failed = [board["n"] for board in boards if board[f"greedy-{tiebreak}"][0] != "found"]
+        failed = [board["n"] for board in boards if board[f"greedy-{tiebreak}"][0] != record.FOUND]
         colour = figure_style.PALETTE[row]
         walks.plot(failed, [row] * len(failed), "|", markersize=14, color=colour, label=f"ties: {tiebreak}")
     walks.set_yticks([0, 1], ["first", "roth"])

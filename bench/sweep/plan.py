@@ -10,9 +10,8 @@ A sweep is plain data that round-trips through meta.json, which is how
 
 from dataclasses import dataclass
 
-from knight import validate
-from knight.errors import InvalidArgument
-from knight.symmetry import representatives
+from knight import InvalidArgument
+from knight.harness_api import representatives, validate
 
 START_KINDS = ("all", "symmetry", "corners")
 TOURS = {"open": (False,), "closed": (True,), "both": (False, True)}

@@ -9,6 +9,7 @@ import pytest
 
 from bench import repo_paths
 from bench.__main__ import _extras, build_parser
+from bench.studies import corners
 from bench.studies.registry import STUDIES
 from bench.studies.study import Study
 
@@ -91,3 +92,17 @@ def test_each_study_has_its_skip_option_in_python_m_bench(study):
     assert all(planned[other.extra] == other.setting(quick=True) for other in others)
     assert _extras(build_parser().parse_args(["--sizes", "5"])) is None
 
+
+def test_only_preset_sweeps_plan_the_extras():
+    def planned(*argv):
+        return _extras(build_parser().parse_args(list(argv)))
+
+    assert planned("--quick") == {
+        "versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick", "counts": "quick"
+    }
+    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default",
+                         "counts": "default"}
+    assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts") == {
+        "versus_rounds": None, "corners_largest": None, "overhead": None, "counts": None
+    }
+    assert planned("--sizes", "5-6") is None

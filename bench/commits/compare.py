@@ -2,7 +2,7 @@
 
 Checks BASE out into a temporary git worktree (removed afterwards), starts
 one worker process per side, each importing its own tree's ``knight``, and
-runs every workload of bench/workloads.py on both sides interleaved for
+runs every workload of bench/guard/workloads.py on both sides interleaved for
 several rounds. Prints each workload's throughput ratio (this tree's nodes
 per CPU second over BASE's, median of the rounds) with the middle half of the rounds as its
 spread, and exits 1 when a ratio is below 1 - threshold.

@@ -5,7 +5,7 @@ probe checks a commit out into a temporary worktree, times the workloads in
 a worker process that imports its knight, interleaved with the C baselines
 in this process, and keeps the ratio (the commit's nodes per CPU second over
 C's). A commit is slower when a workload's ratio is below GOOD's by more
-than the speed guard's threshold (bench/check.py). Ratios to C, not times,
+than the speed guard's threshold (bench/guard/speed_check.py). Ratios to C, not times,
 are what probes compare, so probes minutes apart still compare.
 
 The commits are BAD's first parents back to GOOD, as asv takes them: a

@@ -8,7 +8,7 @@ second over C's, which stays comparable across days and machines where a
 time would not. Rows append to a CSV (one per commit x workload x machine);
 commits already measured on this machine are skipped, so a rerun measures
 only what is new. Then HISTORY.md and history.png are redrawn beside the
-CSV (bench/history_report.py).
+CSV (bench/commits/history_report.py).
 
 A workload that a commit cannot run (an old knight may lack a later option)
 is recorded as missing with the reason, and the history goes on.

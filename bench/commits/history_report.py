@@ -1,5 +1,5 @@
 """HISTORY.md and history.png from the rows of a history CSV: the ratio to C
-of each workload along the commits, the steps that bench/steps.py finds in
+of each workload along the commits, the steps that bench/commits/steps.py finds in
 each series, and who made them.
 
 ``findings`` is the analysis, ``figure`` draws a table and returns the
@@ -150,7 +150,7 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
         "# Speed history",
         "",
         f"Machine: {machine}. Each point is knight's nodes per CPU second over the C baselines' "
-        f"({len(history)} workloads of bench/workloads.py), median of {', '.join(map(str, rounds)) or '-'} "
+        f"({len(history)} workloads of bench/guard/workloads.py), median of {', '.join(map(str, rounds)) or '-'} "
         "interleaved rounds, both timed in the same run, so points measured on different days compare. "
         f"{len(commits)} commits, oldest first; `python -m bench.commits.history` (`make bench-history`) wrote this.",
         "",
@@ -158,7 +158,7 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
         "",
         "## Steps",
         "",
-        "Found by bench/steps.py (an exact L1 piecewise-constant fit of the log ratios, penalised in units "
+        "Found by bench/commits/steps.py (an exact L1 piecewise-constant fit of the log ratios, penalised in units "
         "of the measured noise). *before*, *after*: the median ratio to C of the commits on either side, up "
         f"to the next step. *Outside the noise*: the step is larger than {CONFIDENCE:g} standard errors of "
         "the difference of those two levels, as the repeat spread of the points (their middle half of rounds) "

@@ -2,7 +2,7 @@
 baseline, the speed check, the A/B comparison and the benchmark suite run.
 
 Only the standard library is imported at module level, and ``knight`` only
-inside ``run``: bench/ab_worker.py loads this file beside any revision of
+inside ``run``: bench/commits/ab_worker.py loads this file beside any revision of
 knight, old ones included, so it must rely on nothing but ``solve`` and
 ``count_tours``.
 """

@@ -3,7 +3,7 @@
 
 ``checkout(rev)`` makes a detached git worktree of a revision in a temporary
 folder and removes it afterwards; ``Worker(tree, python)`` starts
-bench/ab_worker.py with that tree first on ``PYTHONPATH``, so the searches
+bench/commits/ab_worker.py with that tree first on ``PYTHONPATH``, so the searches
 it runs import that revision's ``knight``.
 """
 

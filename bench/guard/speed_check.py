@@ -1,8 +1,8 @@
 """The relative layer of the speed guard, run by `make bench-check` and CI.
 
 Times are never compared across days or machines. Instead each workload's
-throughput (nodes per CPU second, see bench/paired.py) is measured against each reference of
-bench/references.py in the same run, interleaved, and that ratio is compared
+throughput (nodes per CPU second, see bench/guard/paired.py) is measured against each reference of
+bench/guard/references.py in the same run, interleaved, and that ratio is compared
 with the ratio committed in results/baseline/ratios.json. The check fails
 when a ratio has fallen by more than the threshold.
 
@@ -159,7 +159,8 @@ def save_ratios(rows, rounds, path=RATIOS, keep=None):
     for row in rows:
         ratios.setdefault(row.reference, {})[row.search] = round(row.ratios.median, 4)
     recorded = {
-        "what": "knight's nodes per CPU second over each reference's, median of interleaved rounds (bench/check.py)",
+        "what": "knight's nodes per CPU second over each reference's, median of interleaved rounds "
+        "(bench/guard/speed_check.py)",
         "rounds": rounds,
         "numba": numba.__version__,
         "llvmlite": llvmlite.__version__,

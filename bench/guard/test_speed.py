@@ -1,7 +1,7 @@
 """The pytest-benchmark suite: `make bench-suite`, never part of `make test`.
 
-For every workload of bench/workloads.py, one benchmark of knight and one of
-each reference of bench/references.py, grouped by method and board so that
+For every workload of bench/guard/workloads.py, one benchmark of knight and one of
+each reference of bench/guard/references.py, grouped by method and board so that
 each group reads as knight beside its references, measured in one run. Each
 is warmed up explicitly (compilation is never timed), then timed for ROUNDS
 rounds after WARMUP_ROUNDS untimed ones. ``extra_info`` holds the exact

@@ -29,7 +29,7 @@ WORKLOADS = (
     Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
     # the frontier DP (count_tours(method="dp")) from the corner of 5x6: one
     # run with the corner a forced tour end, 4,542 tours; it has no budget.
-    # Its work is the count (bench/searches.py), so it must have tours.
+    # Its work is the count (bench/commits/named_search.py), so it must have tours.
     Search("dp", 5, 6, (0, 0), closed=False, budget=0),
 )
 

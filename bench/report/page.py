@@ -3,7 +3,7 @@
 The figures are embedded as base64 PNG data, there are no scripts and no
 external URLs, so the file opens from disk in any browser, alone (mailed,
 downloaded from a CI artifact) as well as in its folder. The converter reads
-the subset of Markdown that bench/report.py writes: headings, paragraphs,
+the subset of Markdown that bench/report/run_report.py writes: headings, paragraphs,
 lists, pipe tables, images, inline code and bold.
 """
 

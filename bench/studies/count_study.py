@@ -10,7 +10,7 @@ symmetry class of starts (the DFS's total is its grid's sum: no cheaper).
 Each engine has a cap: a time cap and, for the DFS, a node budget per work
 unit. Within a series, once an engine's count stops at its cap or finishes
 past it, that engine's later boards of the series are not run: reported as
-``PAST_CAP``. Each count runs in a worker process (bench/count_worker.py)
+``PAST_CAP``. Each count runs in a worker process (bench/studies/count_worker.py)
 that compiles every engine before the first count; a count under
 ``CountPlan.repeat_below`` seconds is repeated and its medians kept, a longer
 one runs once (``repeats`` says which). Every count is checked against

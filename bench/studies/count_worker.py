@@ -1,5 +1,5 @@
 """One count at a time in a process of its own: the counting study's worker
-(bench/count_study.py), and the handle the study holds on it.
+(bench/studies/count_study.py), and the handle the study holds on it.
 
 A count cannot be interrupted from outside once its kernels run, and a count
 one board past an engine's reach can take days. So each count runs in this
@@ -9,7 +9,7 @@ of work units), and a worker that has not answered ``GRACE`` after the cap
 (a batch of huge units) is killed by the study; the next count starts a
 fresh one.
 
-Started as ``python -m bench.count_worker``. It first compiles (or loads)
+Started as ``python -m bench.studies.count_worker``. It first compiles (or loads)
 every engine on 3x4, so that no count's time includes it, and says how long
 that took: ``{"warm_up_seconds": s}``. Then, for each request on stdin
 (``{"engine", "rows", "cols", "seconds", "budget"}``), one JSON answer on

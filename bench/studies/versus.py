@@ -1,7 +1,7 @@
 """Numba against C and plain Python: the same searches side by side.
 
 Each workload runs in three implementations, interleaved round by round
-(bench/paired.py): knight's kernels, the C baselines (bench/baselines/c.py)
+(bench/guard/paired.py): knight's kernels, the C baselines (bench/baselines/c.py)
 and the plain-Python recursive search (bench/baselines/python.py, the classic way).
 Numba and C run the same search to the same budget, and their node counts
 must agree exactly. Plain Python is some hundred times slower, so it runs the

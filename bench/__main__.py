@@ -9,6 +9,7 @@ import dataclasses
 import math
 import sys
 
+from bench import repo_paths
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from bench.report import run_report
 from bench.run_folder import folders, record
@@ -88,7 +89,7 @@ def build_parser():
     every.add_argument("--repeats", help="timed repeats of each search; median and min are kept (default 3)")
     every.add_argument("--search-impossible", action="store_true", help="search starts that theory rules out, too")
     every.add_argument(
-        "--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)"
+        "--out", default=str(repo_paths.RESULTS), help="where run folders and 'latest' go (default results)"
     )
     for study in STUDIES:
         every.add_argument(f"--no-{study.name}", action="store_true", help=study.skip_help)
@@ -99,7 +100,7 @@ def build_parser():
     every.add_argument(
         "--resume",
         nargs="?",
-        const=str(folders.RESULTS / folders.LATEST),
+        const=str(repo_paths.RESULTS / folders.LATEST),
         metavar="FOLDER",
         help="finish an interrupted run (default results/latest); takes no sweep options",
     )

@@ -4,6 +4,7 @@ results/latest, without searching."""
 
 import sys
 
+from bench import repo_paths
 from bench.command import Parser, fail, parse_boards
 from bench.report import run_report
 from bench.run_folder import folders
@@ -18,7 +19,7 @@ def main(argv=None):
         ),
     )
     parser.add_argument(
-        "folder", nargs="?", default=str(folders.RESULTS / folders.LATEST), help="run folder; default results/latest"
+        "folder", nargs="?", default=str(repo_paths.RESULTS / folders.LATEST), help="run folder; default results/latest"
     )
     parser.add_argument(
         "--heatmaps", help="boards for the heatmaps, like 6x6,8x8 (default: those, when every start was searched)"

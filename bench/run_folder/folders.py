@@ -8,10 +8,8 @@ one-line text file naming the folder instead; ``resolve`` reads either.
 import os
 from pathlib import Path
 
-from bench import repo_paths
 from knight import InvalidArgument
 
-RESULTS = repo_paths.RESULTS
 LATEST = "latest"
 
 

@@ -38,26 +38,26 @@ plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching 
 	$(BIN)/python -m bench.report $(RUN)
 
 baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios; WORKLOAD=dp: those ratios alone), print the diff
-	$(BIN)/python -m bench.nodes --record
-	$(BIN)/python -m bench.check --record $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+	$(BIN)/python -m bench.guard.node_baseline --record
+	$(BIN)/python -m bench.guard.speed_check --record $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
 bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen references, then a planted-2x self-test (WORKLOAD=dp: those alone)
-	$(BIN)/python -m bench.check $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
-	$(BIN)/python -m bench.check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+	$(BIN)/python -m bench.guard.speed_check $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+	$(BIN)/python -m bench.guard.speed_check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
 bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
-	$(BIN)/python -m bench.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
+	$(BIN)/python -m bench.commits.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
 
 bench-history: $(STAMP)  ## ratio to C of each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
-	$(BIN)/python -m bench.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
+	$(BIN)/python -m bench.commits.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
 
 bench-find: $(STAMP)  ## bisect GOOD..BAD by speed against C: the first commit slower by more than the guard's threshold
 	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }
-	$(BIN)/python -m bench.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
+	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
 
 bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
-	$(BIN)/python -m pytest bench/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)
+	$(BIN)/python -m pytest bench/guard/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)
 
 lint-workflows: $(STAMP)  ## check .github/workflows/ with actionlint (installs the lint extra; its build fetches actionlint from GitHub)
 	$(BIN)/python -m pip install --quiet -e '.[lint]'

@@ -1,1 +1,9 @@
-"""The benchmark harness: measures knight, never imported by it."""
+"""The benchmark harness: measures knight, never imported by it, and
+reaches it as a user does, through knight's public API and the one
+documented internal surface, knight/harness_api.py.
+
+A folder per job: sweep/ (what is searched), run_folder/ (the files of a
+run), guard/ (the speed guard), commits/ (other revisions: A/B, history,
+bisection), studies/ (each study one unit, listed in studies/registry.py),
+report/ (figures, REPORT.md, index.html); the rest is shared.
+"""

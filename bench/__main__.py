@@ -9,17 +9,18 @@ import dataclasses
 import math
 import sys
 
-from bench import corners, count_study, folders, overhead, plan, presets, record, report, versus
-from bench import sweep as sweeping
+from bench import repo_paths
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
-from knight import validate
-from knight.errors import InvalidArgument
+from bench.report import run_report
+from bench.run_folder import folders, record
+from bench.studies.registry import STUDIES
+from bench.sweep import plan, presets, sweep_runner
+from knight import InvalidArgument
+from knight.harness_api import validate
 
 CUSTOM_BUDGET = 10**6
 CUSTOM_SIZES = "5-8"
 DEFAULT_REPEATS = 3
-VERSUS_ROUNDS = 5
-VERSUS_ROUNDS_QUICK = 1
 _SWEEP_OPTIONS = ("sizes", "shapes", "methods", "starts", "tours", "tiebreak")
 # the side of the largest square board the kernels take
 LARGEST_SIDE = math.isqrt(validate.MAX_SQUARES)
@@ -88,24 +89,10 @@ def build_parser():
     every.add_argument("--repeats", help="timed repeats of each search; median and min are kept (default 3)")
     every.add_argument("--search-impossible", action="store_true", help="search starts that theory rules out, too")
     every.add_argument(
-        "--out", default=str(folders.RESULTS), help="where run folders and 'latest' go (default results)"
+        "--out", default=str(repo_paths.RESULTS), help="where run folders and 'latest' go (default results)"
     )
-    every.add_argument(
-        "--no-corners", action="store_true", help="preset sweeps: skip the corner study of n = 5..1000 (figure 7)"
-    )
-    every.add_argument(
-        "--no-versus",
-        action="store_true",
-        help="preset sweeps: skip timing Numba against C and plain Python (figure 6)",
-    )
-    every.add_argument(
-        "--no-overhead", action="store_true", help="preset sweeps: skip timing set-up against search (solve, count)"
-    )
-    every.add_argument(
-        "--no-counts",
-        action="store_true",
-        help="preset sweeps: skip the counting study, DFS against the DP (figure 8)",
-    )
+    for study in STUDIES:
+        every.add_argument(f"--no-{study.name}", action="store_true", help=study.skip_help)
     every.add_argument(
         "--no-plots", action="store_true", help="skip the figures and REPORT.md (make plots draws them later)"
     )
@@ -113,7 +100,7 @@ def build_parser():
     every.add_argument(
         "--resume",
         nargs="?",
-        const=str(folders.RESULTS / folders.LATEST),
+        const=str(repo_paths.RESULTS / folders.LATEST),
         metavar="FOLDER",
         help="finish an interrupted run (default results/latest); takes no sweep options",
     )
@@ -176,45 +163,35 @@ def prepare(argv):
         ]
         if given:
             raise InvalidArgument(f"--resume finishes the sweep it started, as it was planned; drop {', '.join(given)}")
-        folder, _, _ = sweeping.load(args.resume)
+        folder, _, _ = sweep_runner.load(args.resume)
         # refuse now, in one line, a folder another sweep is writing
         record.RunsFile.open(folder / record.RUNS).close()
         return folder, args, heatmaps
     sweep = sweep_from(args)
     command = ["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)]
-    return sweeping.create(sweep, args.out, command, extras=_extras(args)), args, heatmaps
+    return sweep_runner.create(sweep, args.out, command, extras=_extras(args)), args, heatmaps
 
 
 def _extras(args):
-    """What a preset sweep runs besides the sweep, sized by the preset;
-    None for a sweep of your own, which is only what it asks for."""
+    """What a preset sweep runs besides the sweep, sized by the preset:
+    each study's setting under its key, None where skipped; None for a
+    sweep of your own, which is only what it asks for."""
     if any(getattr(args, name) is not None for name in _SWEEP_OPTIONS):
         return None
     return {
-        "versus_rounds": None if args.no_versus else (VERSUS_ROUNDS_QUICK if args.quick else VERSUS_ROUNDS),
-        "corners_largest": None if args.no_corners else (corners.LARGEST_QUICK if args.quick else corners.LARGEST),
-        "overhead": None if args.no_overhead else ("quick" if args.quick else "default"),
-        "counts": None if args.no_counts else ("quick" if args.quick else "default"),
+        study.extra: None if getattr(args, f"no_{study.name}") else study.setting(args.quick) for study in STUDIES
     }
 
 
 def _run_extras(folder):
-    """Time Numba against C and plain Python, run the corner study, time
-    set-up against search and run the counting study, as the run's
-    meta.json planned them (a resumed run does the same)."""
-    extras = sweeping.load(folder)[1].get("extras") or {}
-    if extras.get("versus_rounds"):
-        print("bench: Numba against C and plain Python", file=sys.stderr)
-        versus.run_into(folder, rounds=extras["versus_rounds"])
-    if extras.get("corners_largest"):
-        print(f"bench: every n x n from the corner, n = 5..{extras['corners_largest']}", file=sys.stderr)
-        corners.run_into(folder, extras["corners_largest"])
-    if extras.get("overhead"):
-        print("bench: set-up against search (solve, plain count)", file=sys.stderr)
-        overhead.run_into(folder, quick=extras["overhead"] == "quick")
-    if extras.get("counts"):
-        print("bench: counting, DFS (plain, pruned) against the DP, each engine under its cap", file=sys.stderr)
-        count_study.run_into(folder, presets.counting(quick=extras["counts"] == "quick"))
+    """Run each study that the run's meta.json planned (a resumed run does
+    the same), in the registry's order."""
+    extras = sweep_runner.load(folder)[1].get("extras") or {}
+    for study in STUDIES:
+        setting = extras.get(study.extra)
+        if setting:
+            print(f"bench: {study.announcement.format(setting=setting)}", file=sys.stderr)
+            study.run(folder, setting)
 
 
 def main(argv=None):
@@ -224,10 +201,10 @@ def main(argv=None):
         return fail(error)
     print(f"bench: writing {folder}", file=sys.stderr)
     try:
-        done, planned = sweeping.execute(folder)
+        done, planned = sweep_runner.execute(folder)
         _run_extras(folder)
         if not args.no_plots:
-            report.write(folder, heatmaps)
+            run_report.write(folder, heatmaps)
     except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
         return fail(error)
     except KeyboardInterrupt:

@@ -7,8 +7,8 @@ starts, as the ``knight`` command does; an interrupt ends in 130.
 import argparse
 import sys
 
-from knight import validate
-from knight.errors import InvalidArgument
+from knight import InvalidArgument
+from knight.harness_api import validate
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -25,7 +25,7 @@ MAX_ROUNDS = 1000
 
 
 def rounds(text):
-    """``--rounds`` of bench.check and bench.compare: an int in 1..MAX_ROUNDS."""
+    """``--rounds`` of bench.guard.speed_check and bench.commits.compare: an int in 1..MAX_ROUNDS."""
     return validate.integer_text(text, "rounds", minimum=1, maximum=MAX_ROUNDS)
 
 

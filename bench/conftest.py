@@ -1,4 +1,4 @@
-"""pytest hooks for the benchmark suite (bench/test_speed.py)."""
+"""pytest hooks for the benchmark suite (bench/guard/test_speed.py)."""
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

@@ -54,7 +54,6 @@ def build():
 
 _i64 = ctypes.c_int64
 _int = ctypes.c_int
-_p64 = ctypes.POINTER(ctypes.c_int64)
 
 
 def _pointer(array, ctype):

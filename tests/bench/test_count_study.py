@@ -1,11 +1,15 @@
 """The counting study's plan, caps, checks and rows, with a scripted worker
-in place of the real one (tests/bench/test_count_worker.py runs that)."""
+in place of the real one (tests/bench/test_count_worker.py runs that); its
+figure, its REPORT.md section and table, from counts.json alone."""
+
+from pathlib import Path
 
 import pytest
 
-from bench import count_study, presets
-from bench.count_study import PAST_CAP, Engine, Series, Study
-from bench.count_worker import DONE, STOPPED
+from bench.report import run_report
+from bench.studies import count_study
+from bench.studies.count_study import PAST_CAP, CountPlan, Engine, Series
+from bench.studies.count_worker import DONE, STOPPED
 
 
 def _grid(board, tours):
@@ -35,7 +39,7 @@ class ScriptedWorker:
 
 
 def _study(series, engines=("dfs-pruned", "dp"), seconds=1.0, longest=20):
-    return Study(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3,
+    return CountPlan(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3,
                  repeat_below=0.1)
 
 
@@ -43,7 +47,7 @@ THREE = Series("3 x k", ((3, 4), (3, 5), (3, 6), (3, 7)))
 
 
 def test_the_presets_plan_every_series_with_the_dfs_shorter_than_the_dp():
-    study = presets.counting()
+    study = count_study.preset()
     assert [series.name for series in study.series] == ["n x n", "3 x k", "4 x k", "5 x k"]
     assert study.series[0].boards == ((4, 4), (5, 5), (6, 6), (7, 7))
     assert study.series[3].boards[0] == (5, 5)
@@ -54,7 +58,7 @@ def test_the_presets_plan_every_series_with_the_dfs_shorter_than_the_dp():
     assert max(board[1] for (name, board) in planned if name == "4 x k") == 20
     caps = {engine.name: engine for engine in study.engines}
     assert caps["dfs-pruned"].budget and caps["dp"].budget is None
-    quick = presets.counting(quick=True)
+    quick = count_study.preset(quick=True)
     assert len(count_study.plan(quick)) < len(count_study.plan(study))
     assert max(engine.seconds for engine in quick.engines) < min(engine.seconds for engine in study.engines)
 
@@ -164,11 +168,118 @@ def test_past_cap_reads_the_engines_own_cap():
     assert count_study.past_cap({"status": STOPPED}, engine)
 
 
-def test_run_into_keeps_what_a_resumed_run_measured(tmp_path, monkeypatch):
+def test_the_study_run_keeps_what_a_resumed_run_measured(tmp_path, monkeypatch):
     (tmp_path / count_study.COUNTS).write_text("{}")
 
     def no_measure(*args, **kwargs):
         raise AssertionError("a resumed run must not count again")
 
     monkeypatch.setattr(count_study, "measure", no_measure)
-    assert count_study.run_into(tmp_path, presets.counting(quick=True)).read_text() == "{}"
+    assert count_study.STUDY.run(tmp_path, "quick").read_text() == "{}"
+
+
+def _counts_file(series_times):
+    """counts.json from ``{series: {(engine, rows, cols): seconds, or None for stopped, or "past"}}``."""
+    rows = []
+    for series, times in series_times.items():
+        for (engine, rows_, cols), seconds in times.items():
+            row = {"series": series, "rows": rows_, "cols": cols, "engine": engine}
+            if seconds is None:
+                row.update(status="stopped at cap", why="cap")
+            elif seconds == "past":
+                row.update(status="past cap", why="earlier board")
+            else:
+                work = {"nodes" if engine.startswith("dfs") else "transitions": int(1e4 * seconds) + 1}
+                row.update(status="done", tours=rows_ * cols, seconds=seconds, cpu_seconds=seconds, repeats=1,
+                           work=work)
+            rows.append(row)
+    engines = {name: {"seconds": 1.0, "budget": 10**8 if name.startswith("dfs") else None, "longest": 12}
+               for name in ("dfs-plain", "dfs-pruned", "dp", "dp-total")}
+    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": list(series_times),
+            "warm_up_seconds": [0.7], "wall_seconds": 12.0, "rows": rows}
+
+
+def test_the_counting_figure_draws_every_engine_and_series(tmp_path, assert_png):
+    times = {
+        "4 x k": {("dfs-pruned", 4, 5): 0.01, ("dp", 4, 5): 0.02, ("dfs-pruned", 4, 6): 0.3, ("dp", 4, 6): 0.1,
+                  ("dfs-plain", 4, 5): 0.2, ("dfs-plain", 4, 6): None, ("dp-total", 4, 5): 0.005},
+        "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
+    }
+    assert_png(count_study.draw(_counts_file(times), tmp_path / count_study.STUDY.figure_file))
+    nothing = _counts_file({"n x n": {("dp", 6, 6): None}})
+    assert_png(count_study.draw(nothing, tmp_path / "empty.png"))
+
+
+def _count_row(series, engine, board, seconds, work=1000, repeats=3):
+    row = {"series": series, "rows": board[0], "cols": board[1], "engine": engine}
+    if seconds in ("stopped at cap", "past cap"):
+        return {**row, "status": seconds, "why": "cap"}
+    return {**row, "status": "done", "tours": board[0] * board[1] * 2, "seconds": seconds, "cpu_seconds": seconds,
+            "repeats": repeats, "work": {"nodes" if engine.startswith("dfs") else "transitions": work}}
+
+
+def _counted():
+    rows = [
+        _count_row("4 x k", "dfs-pruned", (4, 8), 0.07), _count_row("4 x k", "dp", (4, 8), 0.18, repeats=1),
+        _count_row("4 x k", "dfs-pruned", (4, 9), 0.56), _count_row("4 x k", "dp", (4, 9), 0.37, work=946_000),
+        _count_row("4 x k", "dfs-pruned", (4, 10), "stopped at cap"), _count_row("4 x k", "dp", (4, 10), 0.52),
+        _count_row("4 x k", "dfs-pruned", (4, 11), "past cap"), _count_row("4 x k", "dp", (4, 11), "stopped at cap"),
+        _count_row("4 x k", "dfs-pruned", (4, 12), "past cap"), _count_row("4 x k", "dp", (4, 12), "past cap"),
+        _count_row("n x n", "dfs-pruned", (5, 5), 0.016), _count_row("n x n", "dp", (5, 5), 0.06),
+        _count_row("n x n", "dfs-pruned", (6, 6), 1.4), _count_row("n x n", "dp", (6, 6), "stopped at cap"),
+    ]
+    engines = {"dfs-pruned": {"seconds": 3.0, "budget": 10**8, "longest": 12},
+               "dp": {"seconds": 1.5, "budget": None, "longest": 20}}
+    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": ["n x n", "4 x k"],
+            "warm_up_seconds": [0.6, 0.7], "wall_seconds": 41.8, "rows": rows}
+
+
+def test_the_counting_section_leads_with_the_crossover():
+    lines = count_study.section(_counted(), Path("8-counts.png"))
+    assert lines[0] == "## Counting: the DFS against the frontier DP"
+    assert lines[2] == (
+        "**Where the DP's grid overtakes the pruned DFS** (time, per series): n x n: not within the caps (the DP "
+        "stopped at 6x6, which DFS pruned counted in 1.4 s); 4 x k: at **4x9** (36 squares)."
+    )
+    text = "\n".join(lines)
+    assert "DFS pruned 3 s and 100,000,000 nodes per work unit, DP grid 1.5 s" in text
+    assert "took 41.8 s of wall time, 1.3 s of it starting workers" in text
+    assert "- 4 x k: largest board counted within the cap: DFS pruned 4x9, DP grid 4x10." in text
+    assert "![Counting: DFS against DP](8-counts.png)" in text
+
+
+def test_a_series_without_a_crossover_says_which_engine_won_its_last_board():
+    measured = _counted()
+    measured["rows"] = [row for row in measured["rows"] if row["series"] == "n x n" and row["cols"] == 5]
+    measured["series"] = ["n x n"]
+    assert count_study.section(measured, Path("8-counts.png"))[2].endswith(
+        "n x n: not on these boards (DFS pruned still faster at 5x5)."
+    )
+
+
+def test_the_counting_table_has_a_line_per_board_some_engine_ran():
+    table = count_study.counts_table(_counted()).splitlines()
+    assert table[0] == "| series | board | squares | open tours | DFS pruned | DP grid |"
+    assert "| 4 x k | 4x8 | 32 | 64 | 70 ms (70 ms) \u00b7 1k | 180 ms\u00b9 (180 ms) \u00b7 1k |" in table
+    assert "| 4 x k | 4x9 | 36 | 72 | 560 ms (560 ms) \u00b7 1k | 370 ms (370 ms) \u00b7 946k |" in table
+    assert "| 4 x k | 4x10 | 40 | 80 | stopped at 3 s | 520 ms (520 ms) \u00b7 1k |" in table
+    assert "| 4 x k | 4x11 | 44 |  | past cap | stopped at 1.5 s |" in table
+    # past every engine's cap: left out
+    assert not any("4x12" in line for line in table)
+    assert len(table) == 2 + 6
+
+
+def test_a_run_with_counts_json_gets_figure_8_and_the_section_in_both_pages(tmp_path):
+    from bench.__main__ import main
+    from bench.run_folder import record
+    from bench.studies import count_study
+
+    assert main(["--sizes", "5", "--methods", "greedy", "--repeats", "1", "--no-plots", "--out", str(tmp_path)]) == 0
+    folder = (tmp_path / "latest").resolve()
+    record.write_json(folder / count_study.COUNTS, _counted())
+    text = run_report.write(folder).read_text()
+    assert "## Counting: the DFS against the frontier DP" in text and f"]({count_study.STUDY.figure_file})" in text
+    assert text.count("## Counting") == 1 and "### " + "Counting" not in text
+    page = (folder / "index.html").read_text()
+    assert "<h2>Counting: the DFS against the frontier DP</h2>" in page
+    assert 'alt="Counting: DFS against DP"' in page and "data:image/png;base64," in page

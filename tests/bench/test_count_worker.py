@@ -3,8 +3,8 @@ caps, and the process the study kills when a count will not stop."""
 
 from pathlib import Path
 
-from bench import count_worker
-from bench.count_worker import DONE, ENGINES, REFUSED, STOPPED
+from bench.studies import count_worker
+from bench.studies.count_worker import DONE, ENGINES, REFUSED, STOPPED
 
 
 def test_every_engine_counts_the_same_open_tours_of_3x4():

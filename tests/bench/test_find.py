@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from bench import find, revisions
-from bench.searches import Search
+from bench.commits import find, revisions
+from bench.commits.named_search import Search
 
 
 def fake_probe(culprit, calls, missing=(), noise=0.0):

@@ -1,19 +1,20 @@
 """The speed guard's and the A/B comparison's tables as Markdown, appended
 to a file such as $GITHUB_STEP_SUMMARY."""
 
-from bench import check, compare, paired
-from bench.searches import Outcome
-from bench.workloads import WORKLOADS
+from bench.commits import compare
+from bench.commits.named_search import Outcome
+from bench.guard import paired, speed_check
+from bench.guard.workloads import WORKLOADS
 
 
 def test_the_check_table_appends_as_markdown(tmp_path):
     rows = [
-        check.Row("c", "greedy x", 2e7, paired.Ratios((0.5, 0.51, 0.49)), 1.0),
-        check.Row("frozen", "count y", 1e7, paired.Ratios((1.0, 1.0)), None),
+        speed_check.Row("c", "greedy x", 2e7, paired.Ratios((0.5, 0.51, 0.49)), 1.0),
+        speed_check.Row("frozen", "count y", 1e7, paired.Ratios((1.0, 1.0)), None),
     ]
     summary = tmp_path / "summary.md"
     summary.write_text("before\n")
-    check.append_markdown(summary, check.markdown(rows, 0.25, "Speed guard"))
+    speed_check.append_markdown(summary, speed_check.markdown(rows, 0.25, "Speed guard"))
     text = summary.read_text()
     assert text.startswith("before\n### Speed guard\n")
     assert "| c | `greedy x` | 20.0 | 0.500 | 0.490-0.510 | 1.000 | -50.0% | **SLOWER** |" in text
@@ -21,7 +22,7 @@ def test_the_check_table_appends_as_markdown(tmp_path):
 
 
 def test_nothing_is_written_without_a_path():
-    check.append_markdown(None, "ignored")
+    speed_check.append_markdown(None, "ignored")
 
 
 def test_the_comparison_table_as_markdown():

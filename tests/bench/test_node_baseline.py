@@ -1,19 +1,19 @@
 """The exact layer of the speed guard: today's node counts against the
 committed baseline (results/baseline/nodes.json, rewritten by `make baseline`)."""
 
-from bench import nodes
+from bench.guard import node_baseline
 
 # enough to see what changed without flooding the terminal
 SHOWN = 60
 
 
 def test_node_counts_match_the_baseline():
-    recorded = nodes.load()
-    assert recorded, f"no baseline at {nodes.BASELINE}: run `make baseline`"
-    lines = nodes.differences(recorded, nodes.compute())
+    recorded = node_baseline.load()
+    assert recorded, f"no baseline at {node_baseline.BASELINE}: run `make baseline`"
+    lines = node_baseline.differences(recorded, node_baseline.compute())
     shown = lines[:SHOWN] + ([f"... and {len(lines) - SHOWN} more"] if len(lines) > SHOWN else [])
     assert not lines, (
-        f"{len(lines)} entries differ from {nodes.BASELINE.name}; if the change is deliberate, "
+        f"{len(lines)} entries differ from {node_baseline.BASELINE.name}; if the change is deliberate, "
         "record it with `make baseline`:\n" + "\n".join(shown)
     )
 
@@ -21,7 +21,7 @@ def test_node_counts_match_the_baseline():
 def test_differences_name_old_and_new_values():
     old = {"a": {"status": "found", "nodes": 5}, "b": {"status": "none", "nodes": 9}}
     new = {"a": {"status": "found", "nodes": 6}, "c": {"status": "found", "nodes": 1}}
-    assert nodes.differences(old, new) == [
+    assert node_baseline.differences(old, new) == [
         "changed  a: status=found nodes=5 -> status=found nodes=6",
         "added    c: status=found nodes=1",
         "removed  b: status=none nodes=9",
@@ -29,12 +29,12 @@ def test_differences_name_old_and_new_values():
 
 
 def test_matrix_keys_are_unique():
-    keys = [case.key for case in nodes.matrix()]
+    keys = [case.key for case in node_baseline.matrix()]
     assert len(keys) == len(set(keys))
 
 
 def test_save_and_load_round_trip(tmp_path):
     outcomes = {"x open 5x5 @0,0 budget=1": {"status": "budget", "nodes": 1}}
     path = tmp_path / "nodes.json"
-    nodes.save(outcomes, path)
-    assert nodes.load(path) == outcomes
+    node_baseline.save(outcomes, path)
+    assert node_baseline.load(path) == outcomes

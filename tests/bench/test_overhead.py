@@ -1,6 +1,6 @@
 """Set-up against search: every measurement on tiny boards, and its report."""
 
-from bench import overhead, report
+from bench.studies import overhead
 
 
 def test_solve_ratios_cover_every_method_and_size():
@@ -24,6 +24,6 @@ def test_greedy_repeats_and_plain_count(tmp_path):
         assert count["knight_over_c"]["cpu"]["median"] > 0
     measured = {"solve": overhead.measure_solve((12,), 1), "greedy_repeats": repeats, "plain_count": count}
     corners = {"largest": 6, "boards": [{"n": 5}], "kernel_seconds": {"greedy-first": 1.0}, "wall_seconds": 1.2}
-    text = "\n".join(report.overhead_section(measured, corners))
+    text = "\n".join(overhead.section(measured, corners))
     assert "## Set-up against search" in text and "| warnsdorff-roth |" in text
     assert "1.20x" in text and "slowest took" in text

@@ -2,8 +2,8 @@
 
 import pytest
 
-from bench import plan, presets
 from bench.__main__ import parse_sizes
+from bench.sweep import plan, presets
 from knight.errors import InvalidArgument
 
 

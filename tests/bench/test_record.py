@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bench import folders, record
+from bench.run_folder import folders, record
 from knight.errors import InvalidArgument
 
 HEADER = (

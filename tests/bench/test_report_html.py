@@ -15,8 +15,8 @@ import urllib.request
 
 import pytest
 
-from bench import page
 from bench.__main__ import main
+from bench.report import page
 
 # Debian's chromium; on GitHub's Ubuntu images, the Chromium or Chrome they ship
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)

@@ -1,12 +1,14 @@
 """The worker of another revision: a search its knight cannot run is
 reported as such and the worker carries on."""
 
+import ast
+import shutil
 import sys
 
 import pytest
 
-from bench import revisions
-from bench.searches import Search
+from bench.commits import revisions
+from bench.commits.named_search import Search
 
 GOOD = Search("greedy", 8, 8, (0, 0), closed=False, budget=1_000)
 UNKNOWN = Search("no-such-method", 8, 8, (0, 0), closed=False, budget=1_000)
@@ -24,3 +26,35 @@ def test_commits_lists_a_range_oldest_first():
     assert listed[-1] == revisions.git("rev-parse", "HEAD").stdout.strip()
     excluded = revisions.git("rev-parse", "HEAD~3").stdout.strip()
     assert excluded not in listed and len(set(listed)) == len(listed)
+
+
+def test_the_worker_imports_its_own_search_module_whatever_the_other_tree_holds(tmp_path):
+    """The other revision may be an old commit, its bench/ flat (with a
+    searches.py) or anything else: the worker takes named_search from its
+    own folder and only knight from the tree."""
+    tree = tmp_path / "other"
+    shutil.copytree(revisions.ROOT / "knight", tree / "knight", ignore=shutil.ignore_patterns("__pycache__"))
+    planted = "raise ImportError('the other tree shadowed the worker: {}')\n"
+    (tree / "named_search.py").write_text(planted.format("named_search.py"))
+    (tree / "bench").mkdir()
+    for name in ("__init__.py", "searches.py", "named_search.py"):
+        (tree / "bench" / name).write_text(planted.format(f"bench/{name}"))
+    worker = revisions.Worker(tree, sys.executable)
+    try:
+        assert worker.run(GOOD).nodes == GOOD.run().nodes
+    finally:
+        worker.close()
+
+
+def test_the_worker_and_its_search_module_import_only_each_other_and_the_standard_library():
+    """Nothing from bench/ (another revision's bench/ is whatever it is) and
+    nothing of knight but ``import knight``, done inside a function."""
+    folder = revisions.WORKER.parent
+    for path in (revisions.WORKER, folder / "named_search.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or name in ("named_search", "knight"), f"{path.name}: {name}"

@@ -4,10 +4,10 @@ were planted, noise alone gives none."""
 import numpy as np
 import pytest
 
-from bench import steps
+from bench.commits import steps
 
 SIGMA = 0.02  # 2% noise, about what a 5-round history point shows on 2 busy cores
-KNOWN = [SIGMA] * 20  # the repeat noise, as bench.history passes it
+KNOWN = [SIGMA] * 20  # the repeat noise, as bench.commits.history passes it
 
 
 def noisy(levels, seed):

@@ -1,7 +1,7 @@
 """Numba against C and plain Python: one tiny round, checked end to end."""
 
-from bench import corners, plots, report, versus
-from bench.searches import Search
+from bench.commits.named_search import Search
+from bench.studies import versus
 
 TINY = (
     Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),
@@ -26,43 +26,7 @@ def test_every_side_searches_the_same_tree(tmp_path):
             assert sides["c"]["status"] == sides["numba"]["status"]
         assert versus.ratio(row, "numba", "python") > 0
 
-    figure = plots.versus(measured, tmp_path / plots.VERSUS_FIGURE)
+    figure = versus.draw(measured, tmp_path / versus.STUDY.figure_file)
     assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    text = "\n".join(report.versus_section(measured, figure))
+    text = "\n".join(versus.section(measured, figure))
     assert "Numba / C" in text and "| count | 3x4 open | 1,1 |" in text
-
-
-def test_corner_study_records_every_board_and_draws(tmp_path):
-    measured = corners.measure(12)
-    assert [board["n"] for board in measured["boards"]] == list(range(5, 13))
-    for board in measured["boards"]:
-        for name in corners.NAMES:
-            status, nodes = board[name]
-            # greedy places at most one node per square; the search at most its budget
-            limit = measured["budget_factor"] if name.startswith("warnsdorff") else 1
-            assert 1 <= nodes <= limit * board["n"] ** 2
-            if name.startswith("greedy"):
-                # a walk places one node per square it reaches: all of them iff found
-                assert (status == "found") == (nodes == board["n"] ** 2)
-    assert corners.failures(measured, "warnsdorff-roth") == []
-    figure = plots.corners(measured, tmp_path / plots.CORNERS_FIGURE)
-    assert figure.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    text = "\n".join(report.corners_section(measured, figure))
-    assert "From the corner, n = 5..12" in text and "warnsdorff-roth | 8 of 8" in text
-
-
-def test_only_preset_sweeps_plan_the_extras():
-    from bench.__main__ import _extras, build_parser
-
-    def planned(*argv):
-        return _extras(build_parser().parse_args(list(argv)))
-
-    assert planned("--quick") == {
-        "versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick", "counts": "quick"
-    }
-    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default",
-                         "counts": "default"}
-    assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts") == {
-        "versus_rounds": None, "corners_largest": None, "overhead": None, "counts": None
-    }
-    assert planned("--sizes", "5-6") is None

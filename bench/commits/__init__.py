@@ -1,0 +1,1 @@
+"""Other revisions of knight, each in a process of its own: A/B, history, bisection."""

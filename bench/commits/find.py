@@ -1,0 +1,127 @@
+"""`make bench-find GOOD=<rev> BAD=<rev> [WORKLOAD=...]`: which commit made it slower?
+
+Bisects the commits from GOOD to BAD by speed, as `asv find` does: each
+probe checks a commit out into a temporary worktree, times the workloads in
+a worker process that imports its knight, interleaved with the C baselines
+in this process, and keeps the ratio (the commit's nodes per CPU second over
+C's). A commit is slower when a workload's ratio is below GOOD's by more
+than the speed guard's threshold (bench/guard/speed_check.py). Ratios to C, not times,
+are what probes compare, so probes minutes apart still compare.
+
+The commits are BAD's first parents back to GOOD, as asv takes them: a
+slowdown made on a merged branch is named by its merge commit. It assumes
+one slowdown in the range, as bisection does: BAD slower, GOOD
+not, and every commit after the culprit slower too. It prints the first
+slower commit, or says that BAD is not slower than GOOD. A commit that
+cannot run a workload is stepped over.
+"""
+
+import argparse
+import sys
+
+from bench.commits.history import OK, c_reference, measure_commit
+from bench.commits.revisions import ROOT, commits, describe, git
+from bench.guard.speed_check import THRESHOLD
+from bench.guard.workloads import matching
+from knight import InvalidArgument
+
+ROUNDS = 5
+
+
+def _nearest_first(lo, hi, mid):
+    """Indices strictly between lo and hi, nearest to mid first."""
+    return sorted(range(lo + 1, hi), key=lambda index: (abs(index - mid), index))
+
+
+def first_slower(count, probe, threshold):
+    """Index of the first of ``count`` commits whose ratios fell below
+    commit 0's by more than ``threshold``, or None when the last did not.
+
+    ``probe(index)`` returns ``{workload: ratio}`` (a workload the commit
+    cannot run is left out); it is called once per index at most.
+    """
+    ratios = {}
+
+    def measured(index):
+        if index not in ratios:
+            ratios[index] = probe(index)
+        return ratios[index]
+
+    good = measured(0)
+
+    def slower(index):
+        fell = [key for key, ratio in measured(index).items() if key in good and ratio < good[key] * (1 - threshold)]
+        return bool(fell)
+
+    lo, hi = 0, count - 1
+    if count < 2 or not slower(hi):
+        return None
+    while hi - lo > 1:
+        for index in _nearest_first(lo, hi, (lo + hi) // 2):
+            if measured(index):
+                break
+        else:
+            return hi  # nothing between lo and hi could be timed: hi is the first known slower
+        if slower(index):
+            hi = index
+        else:
+            lo = index
+    return hi
+
+
+def prober(listed, searches, rounds, python, repository, say=print):
+    """``probe(index)`` for first_slower: time ``listed[index]`` against C,
+    as bench-history times a commit."""
+    reference = c_reference()
+
+    def probe(index):
+        points = measure_commit(listed[index], rounds, python, reference, searches, repository)
+        ratios = {point.workload: point.ratio for point in points if point.status == OK}
+        shown = ", ".join(f"{ratio:.3f}" for ratio in ratios.values()) or "nothing runnable"
+        say(f"probe {index + 1}/{len(listed)} {points[0].short}: ratio to C {shown}  {points[0].subject[:60]}")
+        return ratios
+
+    return probe
+
+
+def pick(workload):
+    """The workloads whose key contains ``workload`` (all when None)."""
+    try:
+        return matching(workload)
+    except InvalidArgument as error:
+        raise SystemExit(str(error)) from None
+
+
+def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print):
+    """The full hash of the first commit after ``good`` up to ``bad`` that is
+    slower than ``good``, or None."""
+    listed = [git("rev-parse", good, repository=repository).stdout.strip()]
+    listed += commits(f"{good}..{bad}", repository=repository)
+    say(f"{len(listed) - 1} commits after {good} up to {bad}; about {len(listed).bit_length() + 1} probes")
+    index = first_slower(len(listed), prober(listed, searches, rounds, python, repository, say), threshold)
+    return None if index is None else listed[index]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
+    parser.add_argument("good", help="a revision with the old speed")
+    parser.add_argument("bad", help="a later revision that is slower")
+    parser.add_argument("--workload", help="only the workloads whose name contains this, e.g. 'greedy'")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per probe")
+    parser.add_argument(
+        "--threshold", type=float, default=THRESHOLD, help="a fall of the ratio beyond this is slower (0.25 = 25%%)"
+    )
+    parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
+    args = parser.parse_args(argv)
+    culprit = find(args.good, args.bad, pick(args.workload), args.rounds, args.threshold, args.python)
+    if culprit is None:
+        print(f"\n{args.bad} is not more than {args.threshold:.0%} slower than {args.good}: nothing to find")
+        return 1
+    short, subject, date = describe(culprit)
+    print(f"\nfirst commit more than {args.threshold:.0%} slower than {args.good}: {culprit}")
+    print(f"  {short} {date} {subject}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

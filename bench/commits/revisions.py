@@ -1,0 +1,137 @@
+"""Other revisions of knight, each run in a process of its own: what
+`make bench-compare`, `make bench-history` and `make bench-find` share.
+
+``checkout(rev)`` makes a detached git worktree of a revision in a temporary
+folder and removes it afterwards; ``Worker(tree, python)`` starts
+bench/commits/ab_worker.py with that tree first on ``PYTHONPATH``, so the searches
+it runs import that revision's ``knight``.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from bench import repo_paths
+from bench.commits.named_search import Outcome
+from bench.guard.speed_check import PLANT
+
+ROOT = repo_paths.ROOT
+WORKER = Path(__file__).resolve().parent / "ab_worker.py"
+
+
+class SearchFailed(RuntimeError):
+    """The worker's knight could not run a search (an old revision may lack
+    an option or a method); the worker itself carries on."""
+
+
+class Worker:
+    """A process that runs searches against the knight of ``tree``."""
+
+    def __init__(self, tree, python):
+        self.process = subprocess.Popen(
+            [python, str(WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=tree,
+            env={**_environment(), "PYTHONPATH": str(tree)},
+        )
+        try:
+            imported = Path(self._read()["knight"]).resolve()
+        except RuntimeError:
+            self.close()
+            raise
+        if Path(tree).resolve() not in imported.parents:
+            self.close()
+            raise RuntimeError(f"worker for {tree} imported knight from {imported}")
+
+    def run(self, search):
+        self.process.stdin.write(json.dumps(search.to_json()) + "\n")
+        self.process.stdin.flush()
+        answer = self._read()
+        if "error" in answer:
+            raise SearchFailed(answer["error"])
+        return Outcome(**answer)
+
+    def _read(self):
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"worker exited with status {self.process.wait()}")
+        answer = json.loads(line)
+        if "import_error" in answer:
+            raise RuntimeError(f"worker could not import knight: {answer['import_error']}")
+        return answer
+
+    def close(self):
+        self.process.stdin.close()  # end of input: the worker exits
+        self.process.wait()
+        self.process.stdout.close()
+
+
+def unrunnable(worker, searches):
+    """Run each search once on ``worker`` (a warm-up: compiles, faults
+    memory in); ``{key: why}`` for those its knight cannot run."""
+    failed = {}
+    for search in searches:
+        try:
+            worker.run(search)
+        except SearchFailed as problem:
+            failed[search.key] = str(problem)
+    return failed
+
+
+def _environment():
+    # the guard's planted slowdown must not leak into a run of another revision
+    return {name: value for name, value in os.environ.items() if name != PLANT}
+
+
+@contextmanager
+def checkout(rev, repository=ROOT):
+    """A detached worktree of ``rev`` in a temporary folder, removed after."""
+    folder = Path(tempfile.mkdtemp(prefix="knight-ab-"))
+    tree = folder / "tree"
+    try:
+        git("worktree", "add", "--quiet", "--detach", str(tree), rev, repository=repository)
+        yield tree
+    finally:
+        git("worktree", "remove", "--force", str(tree), check=False, repository=repository)
+        shutil.rmtree(folder, ignore_errors=True)
+        git("worktree", "prune", check=False, repository=repository)
+
+
+@contextmanager
+def worker_at(rev, python, repository=ROOT):
+    """A Worker running the knight of ``rev``, with its worktree; both go away after."""
+    with checkout(rev, repository) as tree:
+        worker = Worker(tree, python)
+        try:
+            yield worker
+        finally:
+            worker.close()
+
+
+def git(*arguments, check=True, repository=ROOT):
+    return subprocess.run(["git", "-C", str(repository), *arguments], check=check, capture_output=True, text=True)
+
+
+def commits(revisions, repository=ROOT, paths=(), limit=None):
+    """Full hashes of ``revisions`` (a rev-list range such as ``A..B`` or a
+    single rev), oldest first; only those touching ``paths`` when given.
+
+    First parents only, as asv does: the line of main, where a merged branch
+    is its merge commit. A branch's own commits start from older code, so
+    mixed into the line they would read as steps back and forth."""
+    limited = [f"--max-count={limit}"] if limit else []
+    listed = git("rev-list", "--first-parent", *limited, *revisions.split(), "--", *paths, repository=repository)
+    return listed.stdout.split()[::-1]
+
+
+def describe(commit, repository=ROOT):
+    """``(short hash, subject, ISO commit date)`` of one commit."""
+    shown = git("show", "--no-patch", "--format=%h%x00%s%x00%cI", commit, repository=repository)
+    short, subject, date = shown.stdout.strip().split("\x00")
+    return short, subject, date

@@ -1,0 +1,1 @@
+"""The speed guard: knight timed against frozen references and the C baselines, interleaved."""

@@ -1,0 +1,1 @@
+"""A run's figures, REPORT.md and index.html, from its files alone."""

@@ -1,0 +1,38 @@
+"""``python -m bench.report [FOLDER]`` (``make plots``): redraw the figures,
+REPORT.md and index.html of an existing run folder, by default
+results/latest, without searching."""
+
+import sys
+
+from bench import repo_paths
+from bench.command import Parser, fail, parse_boards
+from bench.report import run_report
+from bench.run_folder import folders
+from knight import InvalidArgument
+
+
+def main(argv=None):
+    parser = Parser(
+        prog="python -m bench.report",
+        description=(
+            "Redraw the figures and REPORT.md of a benchmark run from its runs.csv and meta.json, without searching."
+        ),
+    )
+    parser.add_argument(
+        "folder", nargs="?", default=str(repo_paths.RESULTS / folders.LATEST), help="run folder; default results/latest"
+    )
+    parser.add_argument(
+        "--heatmaps", help="boards for the heatmaps, like 6x6,8x8 (default: those, when every start was searched)"
+    )
+    try:
+        args = parser.parse_args(argv)
+        boards = parse_boards(args.heatmaps) if args.heatmaps else None
+        path = run_report.write(args.folder, boards)
+    except InvalidArgument as error:
+        return fail(error)
+    print(f"wrote {path} and its figures")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

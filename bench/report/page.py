@@ -1,0 +1,113 @@
+"""index.html of a run folder: REPORT.md as one self-contained page.
+
+The figures are embedded as base64 PNG data, there are no scripts and no
+external URLs, so the file opens from disk in any browser, alone (mailed,
+downloaded from a CI artifact) as well as in its folder. The converter reads
+the subset of Markdown that bench/report/run_report.py writes: headings, paragraphs,
+lists, pipe tables, images, inline code and bold.
+"""
+
+import base64
+import html
+import re
+from pathlib import Path
+
+INDEX = "index.html"
+
+_STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: left; }
+th { background: #f3f3f3; }
+tr:nth-child(even) td { background: #fafafa; }
+img { max-width: 100%; height: auto; display: block; margin: 1em 0; }
+code { background: #f3f3f3; padding: 0 3px; border-radius: 3px; }
+"""
+_IMAGE = re.compile(r"^!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)\)$")
+
+
+def _inline(text):
+    """Escape, then `code` and **bold**."""
+    escaped = html.escape(text, quote=False)
+    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", escaped)
+
+
+def _cells(line):
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _table(lines):
+    header, body = _cells(lines[0]), [_cells(line) for line in lines[2:]]
+    head = "".join(f"<th>{_inline(cell)}</th>" for cell in header)
+    rows = "".join("<tr>" + "".join(f"<td>{_inline(cell)}</td>" for cell in row) + "</tr>" for row in body)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _image(match, folder):
+    """An <img> with the PNG's bytes inside; a missing file becomes a note."""
+    path = Path(folder) / match["src"]
+    alt = html.escape(match["alt"])
+    if not path.is_file():
+        return f"<p><em>(figure {html.escape(match['src'])} is missing)</em></p>"
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f'<img alt="{alt}" title="{alt}" src="data:image/png;base64,{data}">'
+
+
+def _blocks(text):
+    """Runs of non-blank lines: each is a heading, table, list, image or paragraph."""
+    block = []
+    for line in text.splitlines():
+        if line.strip():
+            block.append(line)
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _block(lines, folder):
+    first = lines[0]
+    heading = re.match(r"^(#{1,6}) (.*)$", first)
+    if heading and len(lines) == 1:
+        level = len(heading[1])
+        return f"<h{level}>{_inline(heading[2])}</h{level}>"
+    if first.startswith("|") and len(lines) >= 2 and set(lines[1].replace("|", "").strip()) <= set("-: "):
+        return _table(lines)
+    image = _IMAGE.match(first.strip())
+    if image and len(lines) == 1:
+        return _image(image, folder)
+    if all(line.startswith(("- ", "  ")) for line in lines):
+        return _list(lines)
+    return "<p>" + _inline(" ".join(line.strip() for line in lines)) + "</p>"
+
+
+def _list(lines):
+    items, current = [], []
+    for line in lines:
+        if line.startswith("- ") and current:
+            items.append(" ".join(current))
+            current = []
+        current.append(line[2:].strip() if line.startswith("- ") else line.strip())
+    items.append(" ".join(current))
+    return "<ul>" + "".join(f"<li>{_inline(item)}</li>" for item in items) + "</ul>"
+
+
+def render(markdown, folder, title="Knight's-tour benchmark"):
+    """The page for ``markdown``, whose images are files in ``folder``."""
+    body = "\n".join(_block(lines, folder) for lines in _blocks(markdown))
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"
+    )
+
+
+def write(folder, markdown, title="Knight's-tour benchmark"):
+    """Write ``folder/index.html`` from the text of its report; return its path."""
+    folder = Path(folder)
+    path = folder / INDEX
+    temporary = folder / f".{INDEX}.tmp"
+    temporary.write_text(render(markdown, folder, title), encoding="utf-8")
+    temporary.replace(path)
+    return path

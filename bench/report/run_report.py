@@ -1,0 +1,132 @@
+"""REPORT.md of a run folder, and the figures it embeds, from its files alone:
+the run's header, what was run and on what machine, the sweep's figures,
+every study the run holds (bench/studies/registry.py, in its order), then
+the sweep's summary and findings. ``python -m bench.report`` (make plots)
+calls ``write`` on an existing run folder."""
+
+from bench.report import page, sweep_figures, sweep_sections
+from bench.report.text_cells import markdown_table
+from bench.run_folder import folders, record
+from bench.studies.registry import STUDIES
+from knight import InvalidArgument
+
+REPORT = "REPORT.md"
+# what a malformed file raises while it is read into a figure or a section
+_MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def _sweep_table(meta):
+    lines = []
+    for part in meta["sweep"]["parts"]:
+        shapes = part["shapes"]
+        boards = ", ".join(shapes) if len(shapes) <= 6 else f"{shapes[0]} .. {shapes[-1]} ({len(shapes)} boards)"
+        lines.append(
+            (
+                part["title"],
+                boards,
+                part["starts"],
+                ", ".join(part["methods"]),
+                ", ".join(part["tours"]),
+                ", ".join(part["tiebreaks"]),
+                f"{part['budget']:,}",
+            )
+        )
+    return markdown_table(("part", "boards", "starts", "methods", "tours", "tie rules", "node budget"), lines)
+
+
+def _machine_table(meta):
+    machine, software, numba_, git = meta["machine"], meta["software"], meta["numba"], meta["git"]
+    facts = [
+        ("CPU", f"{machine['cpu_model']} ({machine['usable_cores']} of {machine['logical_cores']} cores usable)"),
+        ("OS", machine["os"]),
+        ("Python", software["python"]),
+        ("numba / llvmlite / numpy", f"{software['numba']} / {software['llvmlite']} / {software['numpy']}"),
+        ("numba threading layer", numba_["threading_layer"]),
+        ("NUMBA_* settings", ", ".join(f"{k}={v}" for k, v in numba_["environment"].items()) or "none set"),
+        ("git commit", git["commit"] + (" (with uncommitted changes)" if git["dirty"] else "")),
+    ]
+    return markdown_table(("", ""), facts)
+
+
+def _compile_lines(meta):
+    lines = []
+    for number, session in enumerate(meta["sessions"], 1):
+        times = ", ".join(f"{method} {seconds:.2f} s" for method, seconds in session["compile_seconds"].items())
+        lines.append(f"- session {number} ({session['started']} to {session['finished']}, {session['ended']}): {times}")
+    return lines
+
+
+def render(meta, rows, figures, studied=()):
+    """The text of REPORT.md. ``figures``: the sweep's, {figure: path};
+    ``studied``: ``(study, measured, figure path)`` of each study the run
+    holds, in the registry's order."""
+    state = (
+        "complete"
+        if meta["complete"]
+        else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs "
+        "(finish it with `python -m bench --resume`)"
+    )
+    parts = [
+        f"# Knight's-tour benchmark: {meta.get('folder', '')}".rstrip(),
+        "",
+        f"{len(rows):,} runs, {state}. Started {meta['started']}, finished {meta['finished'] or '-'}. "
+        f"Each search was repeated {meta['sweep']['repeats']} times; times are the kernel's own, medians of "
+        "the repeats. Node counts are exact and do not depend on the machine.",
+        "",
+        "## What was run",
+        "",
+        f"Command: `{' '.join(meta['command'])}`",
+        "",
+        _sweep_table(meta),
+        "",
+        "## Machine",
+        "",
+        _machine_table(meta),
+        "",
+        "JIT compile (or cache load) time of each kernel's first call, never part of any run's time:",
+        "",
+        *_compile_lines(meta),
+        "",
+    ]
+    parts += sweep_sections.figures_section(figures)
+    measurements = {study.name: measured for study, measured, _ in studied}
+    for study, measured, figure in studied:
+        parts += study.section(measured, figure, measurements)
+    parts += sweep_sections.findings_section(rows)
+    return "\n".join(parts) + "\n"
+
+
+def write(folder, heatmap_boards=None):
+    """Redraw the figures, REPORT.md and index.html of run ``folder``; return REPORT.md's path."""
+    folder = folders.resolve(folder)
+    meta = record.read_meta(folder / record.META)
+    rows = record.read_runs(folder / record.RUNS)
+    meta["folder"] = folder.name
+    figures = sweep_figures.draw_all(rows, folder, heatmap_boards)
+    studied = [drawn for drawn in (_drawn(folder, study) for study in STUDIES) if drawn is not None]
+    try:
+        text = render(meta, rows, figures, studied)
+    except _MALFORMED as error:
+        raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
+    path = folder / REPORT
+    temporary = folder / f".{REPORT}.tmp"
+    temporary.write_text(text)
+    temporary.replace(path)
+    page.write(folder, text, title=f"Knight's-tour benchmark: {folder.name}")
+    return path
+
+
+def _drawn(folder, study):
+    """``(study, measured, figure path)`` from the study's file in
+    ``folder``, its figure drawn; None when the run has no such file;
+    InvalidArgument naming the file if it is malformed."""
+    source = folder / study.data_file
+    if not source.exists():
+        return None
+    measured = record.read_json(source)
+    path = None if study.figure_file is None else folder / study.figure_file
+    try:
+        figure = None if path is None else study.figure(measured, path)
+    except _MALFORMED as error:
+        raise InvalidArgument(f"{source} is malformed (at {error!r}): rerun it") from None
+    return study, measured, figure

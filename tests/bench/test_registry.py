@@ -1,0 +1,108 @@
+"""The one list of studies (bench/studies/registry.py): every study in it
+is a whole unit (it runs, draws and writes its section), every study
+module is in it, and nothing else in bench/ lists studies."""
+
+import ast
+import importlib
+
+import pytest
+
+from bench import repo_paths
+from bench.__main__ import _extras, build_parser
+from bench.studies import corners
+from bench.studies.registry import STUDIES
+from bench.studies.study import Study
+
+STUDIES_FOLDER = repo_paths.ROOT / "bench" / "studies"
+
+
+def _study_modules():
+    """The modules of bench/studies/ that define a study (an instance of a Study subclass)."""
+    found = {}
+    for path in sorted(STUDIES_FOLDER.glob("*.py")):
+        module = importlib.import_module(f"bench.studies.{path.stem}")
+        studies = [value for value in vars(module).values() if isinstance(value, Study)]
+        if studies and path.stem != "registry":
+            found[path.stem] = studies
+    return found
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=[study.name for study in STUDIES])
+def test_every_registered_study_runs_draws_and_writes_its_section(study):
+    assert isinstance(study, Study)
+    for method in ("setting", "measure", "figure", "section"):
+        assert getattr(type(study), method) is not getattr(Study, method), f"{study.name} lacks {method}"
+    assert callable(study.run)
+    for attribute in ("name", "data_file", "extra", "skip_help", "announcement"):
+        assert isinstance(getattr(study, attribute), str) and getattr(study, attribute)
+    assert study.figure_file is None or study.figure_file.endswith(".png")
+
+
+def test_names_files_and_meta_keys_are_unique_and_unchanged():
+    # run folders made before the studies became units must stay readable:
+    # the file names and meta.json's keys are what they were
+    assert [study.data_file for study in STUDIES] == ["versus.json", "corners.json", "overhead.json", "counts.json"]
+    assert [study.figure_file for study in STUDIES] == ["6-versus.png", "7-corners.png", None, "8-counts.png"]
+    assert [study.extra for study in STUDIES] == ["versus_rounds", "corners_largest", "overhead", "counts"]
+    assert len({study.name for study in STUDIES}) == len(STUDIES)
+
+
+def test_every_study_module_is_registered_once():
+    registered = [id(study) for study in STUDIES]
+    modules = _study_modules()
+    assert modules, "no study modules found"
+    for name, studies in modules.items():
+        for study in studies:
+            assert registered.count(id(study)) == 1, f"bench/studies/{name}.py's study is not in STUDIES"
+
+
+def test_the_registry_is_the_only_list_of_studies():
+    """No module of bench/ but the registry imports a study module: the
+    harness and the report reach the studies through STUDIES alone."""
+    studies = set(_study_modules())
+    offenders = []
+    for path in sorted((repo_paths.ROOT / "bench").rglob("*.py")):
+        if path in (STUDIES_FOLDER / "registry.py", *(STUDIES_FOLDER / f"{name}.py" for name in studies)):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module == "bench.studies":
+                named = {alias.name for alias in node.names} & studies
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                modules = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                named = {m for m in modules if m and m.removeprefix("bench.studies.") in studies}
+            else:
+                continue
+            offenders += [f"{path.relative_to(repo_paths.ROOT)} imports {name}" for name in sorted(named)]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=[study.name for study in STUDIES])
+def test_a_study_keeps_the_file_a_resumed_run_measured(study, tmp_path, monkeypatch):
+    (tmp_path / study.data_file).write_text("{}")
+    monkeypatch.setattr(type(study), "measure", lambda self, setting: pytest.fail("measured again"))
+    assert study.run(tmp_path, study.setting(quick=True)) == tmp_path / study.data_file
+    assert (tmp_path / study.data_file).read_text() == "{}"
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=[study.name for study in STUDIES])
+def test_each_study_has_its_skip_option_in_python_m_bench(study):
+    planned = _extras(build_parser().parse_args(["--quick", f"--no-{study.name}"]))
+    assert planned[study.extra] is None
+    others = [other for other in STUDIES if other is not study]
+    assert all(planned[other.extra] == other.setting(quick=True) for other in others)
+    assert _extras(build_parser().parse_args(["--sizes", "5"])) is None
+
+
+def test_only_preset_sweeps_plan_the_extras():
+    def planned(*argv):
+        return _extras(build_parser().parse_args(list(argv)))
+
+    assert planned("--quick") == {
+        "versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick", "counts": "quick"
+    }
+    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default",
+                         "counts": "default"}
+    assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts") == {
+        "versus_rounds": None, "corners_largest": None, "overhead": None, "counts": None
+    }
+    assert planned("--sizes", "5-6") is None

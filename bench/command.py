@@ -4,21 +4,15 @@ Bad settings end in one line on stderr and exit status 2, before any work
 starts, as the ``knight`` command does; an interrupt ends in 130.
 """
 
-import argparse
 import sys
 
 from knight import validate
 from knight.errors import InvalidArgument
 
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # argparse would print its whole usage block; one line is the promise
-        raise InvalidArgument(f"{message} (see '{self.prog} --help')")
-
+# the statuses and the one-line parser are the knight command's own, kept
+# once in knight.exit_status; bench's commands take them from here
+from knight.exit_status import EXIT_INTERRUPTED, EXIT_USAGE  # noqa: F401
+from knight.exit_status import OneLineParser as Parser  # noqa: F401
 
 # interleaved timing rounds of the speed tools: more is hours, not rigour
 MAX_ROUNDS = 1000

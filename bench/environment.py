@@ -8,6 +8,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from knight.machine import usable_cores
+
 _SOURCE = Path(__file__).resolve().parent
 
 
@@ -23,11 +25,10 @@ def cpu_model():
 
 
 def machine():
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {
         "cpu_model": cpu_model(),
         "logical_cores": os.cpu_count(),
-        "usable_cores": usable,
+        "usable_cores": usable_cores(),
         "os": platform.platform(),
         "hostname": platform.node(),
     }

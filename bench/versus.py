@@ -66,7 +66,7 @@ class _CLikeSolve:
         self.greedy = self._kernels.greedy
 
     def warnsdorff(self, neighbours, keys, start, closed, budget, path):
-        from knight.search import BITBOARD_SQUARES
+        from knight.search.solver import BITBOARD_SQUARES
 
         if neighbours.shape[0] <= BITBOARD_SQUARES:
             return self._kernels.warnsdorff_bits(neighbours, keys, start, closed, budget, path)

@@ -4,10 +4,10 @@
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
 """
 
-from knight.check import is_tour
 from knight.errors import InvalidArgument
 from knight.symmetry import symmetry_class
 from knight.theory import start_possible, tour_exists
+from knight.tour_check import is_tour
 
 __all__ = [
     "Count",
@@ -23,9 +23,9 @@ __all__ = [
 ]
 
 _LAZY = {
-    "solve": "knight.search",
-    "count_tours": "knight.counting",
-    "compile_kernels": "knight.search",
+    "solve": "knight.search.solver",
+    "count_tours": "knight.counting.driver",
+    "compile_kernels": "knight.search.solver",
     "Result": "knight.result",
     "Count": "knight.result",
 }

@@ -5,15 +5,12 @@ Numba is imported only by the commands that search, so ``knight exists``
 and ``--help`` answer at once.
 """
 
-import argparse
 import math
 import sys
 
 from knight import strict_json, validate
 from knight.errors import InvalidArgument
-
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+from knight.exit_status import EXIT_INTERRUPTED, EXIT_USAGE, OneLineParser
 
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead
@@ -24,12 +21,6 @@ JSON_TOUR_CHUNK = 1 << 13
 # what one chunk costs while it is formatted: two Python ints a square
 # (28 bytes and a tuple slot each), the text, the NumPy temporaries
 JSON_TOUR_CHUNK_BYTES = JSON_TOUR_CHUNK * (2 * (28 + 8) + 24 + 32)
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # argparse prints the whole usage block; one line is what we promise
-        raise InvalidArgument(f"{message} (see '{self.prog} --help')")
 
 
 def format_board(rows, cols, tour):
@@ -58,8 +49,8 @@ def _json_arg(parser):
 
 
 def build_parser():
-    parser = _Parser(prog="knight", description="Knight's tours: search, count, and what theory says.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = OneLineParser(prog="knight", description="Knight's tours: search, count, and what theory says.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     solve = commands.add_parser("solve", help="find one tour", description="Find one knight's tour.")
     _board_args(solve)
@@ -124,7 +115,7 @@ def run_solve(args, out):
     budget = _budget(args)
     validate.fits_in_memory(rows, cols, args.method, held=JSON_TOUR_CHUNK_BYTES if args.json else 0)
 
-    from knight.search import solve
+    from knight.search.solver import solve
 
     result = solve(rows, cols, start, args.method, budget, args.closed, args.tiebreak)
     if args.json:
@@ -213,7 +204,7 @@ def run_count(args, out):
     workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight import counting
+    from knight.counting import driver as counting
 
     job = counting.prepare(
         rows,
@@ -298,7 +289,7 @@ _PROJECTION_PROBES = 2_000
 
 
 def _print_projection(job):
-    from knight.estimate import estimate_count
+    from knight.counting.dfs.tree_estimate import estimate_count
 
     guess = estimate_count(job, probes=_PROJECTION_PROBES)
     nodes = guess.pruned_nodes if job.pruned else guess.plain_nodes
@@ -343,8 +334,8 @@ def run_estimate(args, out):
     seed = validate.integer_text(args.seed, "seed", minimum=0, maximum=validate.MAX_SEED)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight import counting
-    from knight.estimate import estimate_count
+    from knight.counting import driver as counting
+    from knight.counting.dfs.tree_estimate import estimate_count
 
     # it estimates the DFS's tree, whichever engine a count would pick
     guess = estimate_count(counting.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)

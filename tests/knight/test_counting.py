@@ -13,9 +13,10 @@ import time
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, counting
+from knight import InvalidArgument, cli, count_tours
+from knight.counting import driver as counting
+from knight.counting.dfs.unit_store import UnitStore
 from knight.symmetry import symmetry_classes
-from knight.unit_store import UnitStore
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 SMALL_BOARDS = [(rows, cols) for rows in range(1, 6) for cols in range(1, 7) if (rows, cols) != (5, 6)]

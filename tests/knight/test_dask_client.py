@@ -9,7 +9,9 @@ import time
 
 import pytest
 
-from knight import cli, counting, dask_client
+from knight import cli
+from knight.counting import driver as counting
+from knight.counting.dfs import dask_client
 from knight.errors import InvalidArgument
 
 

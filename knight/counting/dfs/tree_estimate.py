@@ -9,14 +9,15 @@ on trees as lopsided as these, so the figure is an order of magnitude, not
 a promise. Seeded: the same arguments give the same figures.
 """
 
-import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, counting, validate
-from knight.board import neighbour_table
+from knight import machine, validate
+from knight.counting import driver as counting
+from knight.counting.dfs import dfs_kernels as count_kernels
+from knight.neighbours import neighbour_table
 
 DEFAULT_PROBES = 10_000
 # nodes in the timed sample run that measures this machine's node rate
@@ -79,7 +80,7 @@ def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
         nodes, found = _probe(job, start, True, probes, seed)
         pruned_nodes += nodes
         tours += found * len(classes[start])
-    workers = job.workers or len(os.sched_getaffinity(0))
+    workers = job.workers or machine.usable_cores()
     rate = _node_rate(job, pruned_starts[0]) if pruned_starts else float("inf")
     seconds = pruned_nodes / (rate * workers)
     return Estimate(job.rows, job.cols, job.start, job.closed, probes, seed, plain_nodes, pruned_nodes, tours, rate,

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import frontier_kernels as fk
+from knight.counting.dp import dp_kernels as fk
 
 
 def _packed_by_hand(work, kept_slots, inserted, inserted_stays):

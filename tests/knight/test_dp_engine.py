@@ -17,7 +17,10 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, frontier, frontier_degrees, frontier_kernels
+from knight import InvalidArgument, cli, count_tours
+from knight.counting.dp import degree_relaxation as frontier_degrees
+from knight.counting.dp import dp_kernels as frontier_kernels
+from knight.counting.dp import dp_run as frontier
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -252,17 +255,17 @@ def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
 
 
 def test_a_board_too_big_for_memory_is_refused(monkeypatch):
-    from knight import validate
+    from knight import machine
 
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     _dp(4, 6)  # past memory: sharded to disk
     monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
     with pytest.raises(InvalidArgument, match="GiB of disk"):
         _dp(6, 9)
     with pytest.raises(InvalidArgument, match="frontier spans"):
         _dp(9, 9)
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**34)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**34)
     with pytest.raises(InvalidArgument, match="pattern bitmaps"):
         _dp(7, 40000)  # 5.4 MB a step
 
@@ -276,10 +279,10 @@ def test_dfs_only_options_are_refused_with_dp():
 
 
 def test_auto_picks_the_engine(monkeypatch):
-    from knight import validate
-    from knight.counting import choose_method
+    from knight import machine
+    from knight.counting.driver import choose_method
 
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**40)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**40)
     # either side of each measured crossover (knight/counting.py)
     assert choose_method(5, 5) == "dfs"
     assert choose_method(6, 6) == "dfs"
@@ -289,7 +292,7 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(4, 8) == "dp"
     assert choose_method(6, 7) == "dp"
     assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
     assert choose_method(6, 7) == "dfs"  # nor its table the memory, nor the disk
     assert choose_method(3, 12) == "dp"
@@ -372,9 +375,9 @@ def test_cli_refuses_dfs_options_with_dp(capsys):
 
 
 def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
-    from knight import validate
+    from knight import machine
 
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
     assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
     error = capsys.readouterr().err
@@ -386,12 +389,12 @@ def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, r
     """With (pretend) little memory a step runs in shards whose tables are
     written to disk and read back mapped: the same counts, the same tables,
     and the spill folder removed."""
-    from knight import validate
+    from knight import machine
 
     plan = frontier.schedule(rows, cols)
     in_memory, memory_work = frontier.run(plan, closed)
     monkeypatch.setattr(frontier, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**10)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
     made = []
 
     def mkdtemp(prefix):

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_degrees, frontier_kernels, journal, validate
-from knight.board import neighbour_table
+from knight import journal, machine
+from knight.counting.dp import degree_relaxation as frontier_degrees
+from knight.counting.dp import dp_kernels as frontier_kernels
 from knight.errors import InvalidArgument
+from knight.neighbours import neighbour_table
 
 MAX_SLOTS = frontier_kernels.MAX_SLOTS
 
@@ -353,7 +355,7 @@ PARALLEL_STATES = 20_000
 
 
 def _threads():
-    return max(1, min(len(os.sched_getaffinity(0)), 8))
+    return max(1, min(machine.usable_cores(), 8))
 
 
 # the hash tables of one step may take at most this share of the memory
@@ -370,7 +372,7 @@ def _shards(expected, limbs, threads):
     dense copy is made before the table is freed: about three entries a
     state at the peak."""
     per_state = 3 * 8 * (1 + limbs)
-    budget = _TABLE_SHARE * validate.available_memory()
+    budget = _TABLE_SHARE * machine.available_memory()
     shards = threads
     while expected * per_state * threads / shards > budget and shards < _MAX_SHARDS:
         shards *= 2
@@ -457,7 +459,7 @@ def count_job(job, progress=None):
     planned), as a ``counting.Tally`` whose ``work`` holds the DP's
     measures. ``progress(done, total, held)`` counts steps over every run;
     ``job.resume`` names a checkpoint file."""
-    from knight.counting import Tally
+    from knight.counting.driver import Tally
 
     compile_kernels()  # before the clock starts
     began = time.perf_counter()

@@ -18,18 +18,19 @@ signal, so two counts in one process never stop each other.
 """
 
 import concurrent.futures
-import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, dask_client, status, theory, validate
-from knight.board import neighbour_table
+from knight import machine, status, theory, validate
+from knight.counting.dfs import dask_client
+from knight.counting.dfs import dfs_kernels as count_kernels
+from knight.counting.dfs.unit_store import UnitStore
 from knight.errors import InvalidArgument
+from knight.neighbours import neighbour_table
 from knight.result import Count
 from knight.symmetry import symmetry_classes
-from knight.unit_store import UnitStore
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 # the default split: the shallowest cut with at least DEFAULT_UNITS units,
@@ -164,10 +165,10 @@ def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, p
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
-    from knight import frontier
+    from knight.counting.dp import dp_run as frontier
 
     if method == "dp":
-        frontier.check_fits(rows, cols, validate.available_memory(), closed)
+        frontier.check_fits(rows, cols, machine.available_memory(), closed)
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
@@ -246,7 +247,7 @@ def count_by_dfs(job, progress=None):
 
 def count_by_dp(job, progress=None):
     """The frontier dynamic program's engine (``knight.frontier``)."""
-    from knight import frontier
+    from knight.counting.dp import dp_run as frontier
 
     return frontier.count_job(job, progress)
 
@@ -292,10 +293,10 @@ def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=
     limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
     if rows * cols <= limit:
         return "dfs"
-    from knight import frontier
+    from knight.counting.dp import dp_run as frontier
 
     try:
-        frontier.check_fits(rows, cols, validate.available_memory(), closed)
+        frontier.check_fits(rows, cols, machine.available_memory(), closed)
     except InvalidArgument:
         return "dfs"  # slow, but the DP could not run at all
     return "dp"
@@ -403,7 +404,7 @@ def plan(job, stop=None):
 
 def local_executor(workers=None):
     """A thread pool over this machine's cores: the kernels release the GIL."""
-    workers = workers or len(os.sched_getaffinity(0))
+    workers = workers or machine.usable_cores()
     return concurrent.futures.ThreadPoolExecutor(max_workers=workers)
 
 
@@ -444,7 +445,7 @@ def count_units(rows, cols, closed, pruned, budget, prefixes, stop=None):
 
 def _parallelism(executor):
     """How many tasks ``executor`` runs at once, as far as it says."""
-    return getattr(executor, "workers", None) or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+    return getattr(executor, "workers", None) or getattr(executor, "_max_workers", None) or machine.usable_cores()
 
 
 def _next_batch(answers, seconds):

@@ -47,7 +47,7 @@ import numpy as np
 
 from knight._bits import popcount, prefetch
 from knight._jit import jit
-from knight.frontier_degrees import MOST_OPTIONS, POWERS_OF_THREE
+from knight.counting.dp.degree_relaxation import MOST_OPTIONS, POWERS_OF_THREE
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,

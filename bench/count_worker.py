@@ -51,7 +51,7 @@ def count(engine, rows, cols, budget=None, progress=None):
     import knight
 
     if engine == "dp-total":
-        from knight.counting.dp import dp_run as frontier
+        from knight.counting.dp import dp_engine as frontier
 
         began = time.perf_counter()
         tours, work = frontier.total_with_work(rows, cols, False, progress=progress)

@@ -1,6 +1,6 @@
 """knight: knight's tours found, counted and checked, with Numba kernels.
 
-``solve`` and ``count_tours`` load Numba on first use, so importing
+``solve``, ``count_tours`` and ``count_total`` load Numba on first use, so importing
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
 """
 
@@ -14,6 +14,7 @@ __all__ = [
     "InvalidArgument",
     "Result",
     "compile_kernels",
+    "count_total",
     "count_tours",
     "is_tour",
     "solve",
@@ -25,6 +26,7 @@ __all__ = [
 _LAZY = {
     "solve": "knight.search.solver",
     "count_tours": "knight.counting.driver",
+    "count_total": "knight.counting.driver",
     "compile_kernels": "knight.search.solver",
     "Result": "knight.result",
     "Count": "knight.result",

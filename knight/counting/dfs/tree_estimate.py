@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight import machine, validate
-from knight.counting import driver as counting
-from knight.counting.dfs import dfs_kernels as count_kernels
+from knight.counting.dfs import dfs_kernels
+from knight.counting.dfs.unit_count import stop_signal
 from knight.neighbours import neighbour_table
 
 DEFAULT_PROBES = 10_000
@@ -48,7 +48,7 @@ def _probe(job, start, pruned, probes, seed):
     neighbours = neighbour_table(job.rows, job.cols)
     # each start its own stream; wrapped, as np.random.seed takes 32 bits
     stream = (seed + start) % (validate.MAX_SEED + 1)
-    return count_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, stream)
+    return dfs_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, stream)
 
 
 def _node_rate(job, start):
@@ -56,10 +56,10 @@ def _node_rate(job, start):
     neighbours = neighbour_table(job.rows, job.cols)
     prefix = np.array([start], dtype=np.int32)
     units = np.zeros((0, 1), dtype=np.int32)
-    stop = counting.stop_signal()
-    count_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
+    stop = stop_signal()
+    dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
     began = time.perf_counter()
-    _, _, nodes, _ = count_kernels.count_subtree(
+    _, _, nodes, _ = dfs_kernels.count_subtree(
         neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop
     )
     return nodes / max(time.perf_counter() - began, 1e-9)

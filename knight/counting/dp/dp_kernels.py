@@ -1,7 +1,7 @@
 """Frontier dynamic-programming kernels: count Hamiltonian paths and cycles
 of the knight's graph without enumerating them.
 
-The driver (``knight.frontier``) inserts the board's squares one at a time
+The driver (``knight.counting.dp.dp_run``) inserts the board's squares one at a time
 in a fixed order. When a square ``v`` is inserted, the DP decides which of
 the edges to its already-inserted neighbours the tour uses (none, one or
 two); edges are never decided at any other time. The *frontier* is the set

@@ -69,7 +69,7 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
     read (and, backward, written): threads take disjoint ranges.
     ``futures``, ``colours``, ``future_balance``: the step's entries of the
     ``cell_order.Schedule`` fields, for ``_plausible``. The other arguments
-    are the exact kernel's (``frontier_kernels.frontier_step``) for the
+    are the exact kernel's (``dp_kernels.frontier_step``) for the
     same step. Returns how many patterns the range holds after."""
     need = np.zeros(old_size + 1, dtype=np.int64)
     candidates = np.zeros(8, dtype=np.intp)

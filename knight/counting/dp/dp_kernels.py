@@ -348,7 +348,7 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
     ``leaving_slots``: old slots whose last neighbour this is.
     ``forced_slot`` (-1: none) / ``inserted_forced``: the square that must
     be a tour end (one start's count). ``options``: what
-    ``frontier_degrees.option_lists`` made for this step, with the bitmap
+    ``degree_relaxation.option_lists`` made for this step, with the bitmap
     of patterns before it: ``(rank, before, patterns, starts, firsts,
     seconds, codes, dropped)``. A state tries only the options listed for
     its degree pattern, those whose pattern after the step can still be

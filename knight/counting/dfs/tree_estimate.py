@@ -66,7 +66,7 @@ def _node_rate(job, start):
 
 
 def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
-    """Estimate the count ``job`` (a ``counting.prepare``'d count) describes,
+    """Estimate the count ``job`` (a ``counting.driver.prepare``'d count) describes,
     from the same plan of starts: one start per symmetry class, the plain
     search from every class, the pruned one from those colour parity allows,
     the node rate of one core times ``job.workers`` (default all cores).

@@ -4,21 +4,15 @@ Bad settings end in one line on stderr and exit status 2, before any work
 starts, as the ``knight`` command does; an interrupt ends in 130.
 """
 
-import argparse
 import sys
 
 from knight import InvalidArgument
-from knight.harness_api import validate
+from knight.harness_api import exit_status, validate
 
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # argparse would print its whole usage block; one line is the promise
-        raise InvalidArgument(f"{message} (see '{self.prog} --help')")
-
+# the statuses and the one-line parser are the knight command's own, kept
+# once in knight.exit_status; bench's commands take them from here
+EXIT_USAGE, EXIT_INTERRUPTED = exit_status.EXIT_USAGE, exit_status.EXIT_INTERRUPTED
+Parser = exit_status.OneLineParser
 
 # interleaved timing rounds of the speed tools: more is hours, not rigour
 MAX_ROUNDS = 1000

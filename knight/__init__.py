@@ -1,19 +1,20 @@
 """knight: knight's tours found, counted and checked, with Numba kernels.
 
-``solve`` and ``count_tours`` load Numba on first use, so importing
+``solve``, ``count_tours`` and ``count_total`` load Numba on first use, so importing
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
 """
 
-from knight.check import is_tour
 from knight.errors import InvalidArgument
 from knight.symmetry import symmetry_class
 from knight.theory import start_possible, tour_exists
+from knight.tour_check import is_tour
 
 __all__ = [
     "Count",
     "InvalidArgument",
     "Result",
     "compile_kernels",
+    "count_total",
     "count_tours",
     "is_tour",
     "solve",
@@ -23,9 +24,10 @@ __all__ = [
 ]
 
 _LAZY = {
-    "solve": "knight.search",
-    "count_tours": "knight.counting",
-    "compile_kernels": "knight.search",
+    "solve": "knight.search.solver",
+    "count_tours": "knight.counting.driver",
+    "count_total": "knight.counting.driver",
+    "compile_kernels": "knight.search.solver",
     "Result": "knight.result",
     "Count": "knight.result",
 }

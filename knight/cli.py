@@ -5,15 +5,12 @@ Numba is imported only by the commands that search, so ``knight exists``
 and ``--help`` answer at once.
 """
 
-import argparse
 import math
 import sys
 
 from knight import strict_json, validate
 from knight.errors import InvalidArgument
-
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+from knight.exit_status import EXIT_INTERRUPTED, EXIT_USAGE, OneLineParser
 
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead
@@ -24,12 +21,6 @@ JSON_TOUR_CHUNK = 1 << 13
 # what one chunk costs while it is formatted: two Python ints a square
 # (28 bytes and a tuple slot each), the text, the NumPy temporaries
 JSON_TOUR_CHUNK_BYTES = JSON_TOUR_CHUNK * (2 * (28 + 8) + 24 + 32)
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # argparse prints the whole usage block; one line is what we promise
-        raise InvalidArgument(f"{message} (see '{self.prog} --help')")
 
 
 def format_board(rows, cols, tour):
@@ -58,8 +49,8 @@ def _json_arg(parser):
 
 
 def build_parser():
-    parser = _Parser(prog="knight", description="Knight's tours: search, count, and what theory says.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = OneLineParser(prog="knight", description="Knight's tours: search, count, and what theory says.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     solve = commands.add_parser("solve", help="find one tour", description="Find one knight's tour.")
     _board_args(solve)
@@ -86,6 +77,11 @@ def build_parser():
         "--method",
         help="dfs (enumerate: the search the benchmark measures) | dp (frontier dynamic program, no enumeration) "
         "| auto; default auto: the one expected to finish first on this board",
+    )
+    count.add_argument(
+        "--total",
+        action="store_true",
+        help="only the total over every start, from one dp run (no grid): takes --closed and --json alone",
     )
     _json_arg(count)
 
@@ -124,7 +120,7 @@ def run_solve(args, out):
     budget = _budget(args)
     validate.fits_in_memory(rows, cols, args.method, held=JSON_TOUR_CHUNK_BYTES if args.json else 0)
 
-    from knight.search import solve
+    from knight.search.solver import solve
 
     result = solve(rows, cols, start, args.method, budget, args.closed, args.tiebreak)
     if args.json:
@@ -206,6 +202,8 @@ def _fields(result, *names):
 
 
 def run_count(args, out):
+    if args.total:
+        return run_count_total(args, out)
     rows, cols = _board(args)
     start = None if args.start is None else validate.start_text(args.start, rows, cols)
     budget = _budget(args)
@@ -213,9 +211,9 @@ def run_count(args, out):
     workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight import counting
+    from knight.counting import driver
 
-    job = counting.prepare(
+    job = driver.prepare(
         rows,
         cols,
         start,
@@ -231,7 +229,9 @@ def run_count(args, out):
     if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
     try:
-        counted = _count_with_progress(counting.run, job)
+        # the DFS reports work units; the DP reports steps and its table's size
+        unit = "step" if job.method == "dp" else "unit"
+        counted = _with_progress(lambda progress: driver.count_prepared(job, progress), unit)
     except KeyboardInterrupt:
         if args.resume:
             print(
@@ -298,7 +298,7 @@ _PROJECTION_PROBES = 2_000
 
 
 def _print_projection(job):
-    from knight.estimate import estimate_count
+    from knight.counting.dfs.tree_estimate import estimate_count
 
     guess = estimate_count(job, probes=_PROJECTION_PROBES)
     nodes = guess.pruned_nodes if job.pruned else guess.plain_nodes
@@ -310,13 +310,13 @@ def _print_projection(job):
     )
 
 
-def _count_with_progress(run, job):
+def _with_progress(count, unit):
+    """``count(progress)``, with a progress bar in ``unit``s on a terminal
+    (``count(None)`` elsewhere)."""
     if not sys.stderr.isatty():
-        return run(job)
+        return count(None)
     from tqdm import tqdm
 
-    # the DFS reports work units; the DP reports steps and its table's size
-    unit = "step" if job.method == "dp" else "unit"
     with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
         def progress(done, total, held=None):
@@ -326,7 +326,34 @@ def _count_with_progress(run, job):
                 bar.set_postfix_str(f"{held:,} states, peak memory {_peak_memory_mib():,} MiB", refresh=False)
             bar.refresh()
 
-        return run(job, progress)
+        return count(progress)
+
+
+# what --total takes: the options of a per-start or a DFS count are refused
+_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "scheduler", "resume")
+
+
+def run_count_total(args, out):
+    """``knight count R C --total``: the DP's total over every start, one line."""
+    rows, cols = _board(args)
+    given = [f"--{name}" for name in _NOT_WITH_TOTAL if getattr(args, name) is not None]
+    given += ["--plain"] if args.plain else []
+    if args.method is not None and validate.choice(args.method, "count method", ("auto", "dfs", "dp")) == "dfs":
+        given.append("--method dfs")
+    if given:
+        refused = ", ".join(given)
+        raise InvalidArgument(f"--total is one dp run over every start: it takes --closed and --json, not {refused}")
+    validate.fits_in_memory(rows, cols, "count")
+
+    from knight.counting import driver
+
+    total = _with_progress(lambda progress: driver.count_total(rows, cols, args.closed, progress), "step")
+    if args.json:
+        _print_json(_json_head(rows, cols, args.closed, None, method="dp", tours=total), out)
+        return 0
+    kind = "closed" if args.closed else "open"
+    _print_fields(out, ("tours", f"{total} directed {kind} tours from every start together (frontier dynamic program)"))
+    return 0
 
 
 def _peak_memory_mib():
@@ -343,11 +370,11 @@ def run_estimate(args, out):
     seed = validate.integer_text(args.seed, "seed", minimum=0, maximum=validate.MAX_SEED)
     validate.fits_in_memory(rows, cols, "count")
 
-    from knight import counting
-    from knight.estimate import estimate_count
+    from knight.counting import driver
+    from knight.counting.dfs.tree_estimate import estimate_count
 
     # it estimates the DFS's tree, whichever engine a count would pick
-    guess = estimate_count(counting.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)
+    guess = estimate_count(driver.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))

@@ -19,6 +19,10 @@ knight says:
   store, which a run folder's runs.csv uses for ``--resume``.
 - ``strict_json``: JSON that refuses NaN and infinity, for meta.json and
   the committed baselines.
+- ``exit_status``: the exit statuses and the one-line argument parser of
+  the ``knight`` command, so that ``python -m bench`` ends as it does.
+- ``usable_cores``: the cores this process may use, as knight's thread
+  pools count them, for meta.json's machine facts.
 - ``representatives``: one start square per symmetry class, the sweep's
   ``--starts symmetry``.
 - ``total_with_work``: the frontier DP's open total with its work counters
@@ -31,16 +35,17 @@ The last two load Numba, so they are looked up on first use, as
 ``knight.solve`` is; the rest is plain Python, cheap to import.
 """
 
-from knight import journal, status, strict_json, validate
+from knight import exit_status, journal, status, strict_json, validate
+from knight.machine import usable_cores
 from knight.symmetry import representatives
 
 # the names imported here; BITBOARD_SQUARES and total_with_work are _LAZY's
-__all__ = ["journal", "representatives", "status", "strict_json", "validate"]
+__all__ = ["exit_status", "journal", "representatives", "status", "strict_json", "usable_cores", "validate"]
 
 # name -> the module that defines it, imported on first use (loads Numba)
 _LAZY = {
-    "BITBOARD_SQUARES": "knight.search",
-    "total_with_work": "knight.frontier",
+    "BITBOARD_SQUARES": "knight.search.solver",
+    "total_with_work": "knight.counting.dp.dp_engine",
 }
 
 

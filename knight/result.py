@@ -52,10 +52,10 @@ class Count:
     bound. A start whose count was mapped from a symmetric start it was
     not searched from shows 0 nodes. ``pruned``: the search cut branches
     that cannot finish a tour; ``depth`` and ``units``: the split into work
-    units (see ``knight.counting``).
+    units (see ``knight.counting.dfs``).
 
     ``method`` is the engine: ``dfs`` (the search above) or ``dp`` (the
-    frontier dynamic program, ``knight.frontier``), which places no nodes
+    frontier dynamic program, ``knight.counting.dp``), which places no nodes
     (``nodes`` is 0) and reports its own work instead: ``states_peak``,
     the most frontier states its table held after a step; ``transitions``,
     successor states emitted into the table (a hash insertion each);

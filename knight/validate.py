@@ -5,9 +5,9 @@ importing the kernels.
 """
 
 import operator
-import os
 import re
 
+from knight import machine
 from knight.errors import InvalidArgument
 
 METHODS = ("backtrack", "warnsdorff", "greedy")
@@ -31,7 +31,7 @@ MAX_WORKERS = 1024
 _SHOWN_CHARACTERS = 40
 
 # Bytes each search holds per square (the neighbour table, built in place
-# with no temporaries, the path, and the scratch of knight.kernels'
+# with no temporaries, the path, and the scratch of knight.search.search_kernels'
 # *_scratch), for refusing a board before allocating it rather than dying
 # half-way.
 _BYTES_PER_SQUARE = {
@@ -40,7 +40,7 @@ _BYTES_PER_SQUARE = {
     "greedy": 4 + 1,
 }
 # counting: the neighbour table once, then the scratch
-# arrays of knight.count_kernels.count_subtree for every unit running at once
+# arrays of knight.counting.dfs.dfs_kernels.count_subtree for every unit running at once
 _COUNT_TABLE_BYTES = 32
 _COUNT_SCRATCH_BYTES = 4 + 1 + 4 + 1 + 5 * 8
 
@@ -164,24 +164,11 @@ def seed(value):
     return integer(value, "seed", minimum=0, maximum=MAX_SEED)
 
 
-def available_memory():
-    """Bytes this process can still allocate without swapping, best guess."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-
-
 def memory_needed(rows, cols, method):
     """Estimated peak bytes of one search of ``method`` on ``rows x cols``
     (``count``: on every core this process may use)."""
     if method == "count":
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        return rows * cols * (_COUNT_TABLE_BYTES + workers * _COUNT_SCRATCH_BYTES)
+        return rows * cols * (_COUNT_TABLE_BYTES + machine.usable_cores() * _COUNT_SCRATCH_BYTES)
     return rows * cols * _BYTES_PER_SQUARE[method]
 
 
@@ -197,7 +184,7 @@ def fits_in_memory(rows, cols, method, held=0):
     needed = memory_needed(rows, cols, method) + held
     if needed <= _SURELY_FITS:
         return
-    available = available_memory()
+    available = machine.available_memory()
     if needed > available:
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for {method}, "

@@ -1,5 +1,5 @@
 """The C baselines: compiled on first use with the system compiler, called
-through ctypes with the same signatures as knight.kernels.
+through ctypes with the same signatures as knight.search.search_kernels.
 
 The shared library is cached under ``~/.cache/knight`` (or
 ``$KNIGHT_CACHE``), keyed by a hash of the source and the compiler flags, so
@@ -61,7 +61,7 @@ def _pointer(array, ctype):
 
 
 class CKernels:
-    """The C searches, with knight.kernels' argument order and returns."""
+    """The C searches, with knight.search.search_kernels' argument order and returns."""
 
     def __init__(self, path=None):
         library = ctypes.CDLL(str(path or build()))

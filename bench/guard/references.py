@@ -26,7 +26,7 @@ _TIEBREAK = {"first": 0, "roth": 1}
 
 
 class KernelsReference:
-    """Kernels with knight.kernels' signatures, loaded by ``load()`` on
+    """Kernels with knight.search.search_kernels' signatures, loaded by ``load()`` on
     first use; their inputs are built by the frozen definitions of
     bench/reference_kernels.py, so every reference searches the same trees."""
 

@@ -8,6 +8,7 @@ import sys
 from importlib import metadata
 
 from bench import repo_paths
+from knight.harness_api import usable_cores
 
 
 def cpu_model():
@@ -22,11 +23,10 @@ def cpu_model():
 
 
 def machine():
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {
         "cpu_model": cpu_model(),
         "logical_cores": os.cpu_count(),
-        "usable_cores": usable,
+        "usable_cores": usable_cores(),
         "os": platform.platform(),
         "hostname": platform.node(),
     }

@@ -33,7 +33,7 @@ from bench import repo_paths
 
 # the engines of the study: the DFS plain and pruned, the DP's per-start
 # grid (what `knight count --method dp` prints) and its open total alone
-# (one run with no forced end, `knight.frontier.total_tours`)
+# (one run with no forced end, `knight.count_total`)
 ENGINES = ("dfs-plain", "dfs-pruned", "dp", "dp-total")
 DONE, STOPPED, REFUSED = "done", "stopped at cap", "refused"
 # how long past its cap a count may take to stop itself before it is killed

@@ -6,8 +6,8 @@ import pytest
 
 from bench.baselines import c as c_baseline
 from bench.baselines import python as python_baseline
-from knight import kernels
-from knight.board import neighbour_table
+from knight.neighbours import neighbour_table
+from knight.search import search_kernels as kernels
 
 try:
     C = c_baseline.load()

@@ -58,9 +58,9 @@ def planted_greedy():
     """Source of a ``greedy`` that walks twice. Its arguments are read off
     today's kernel: a copy written out by hand went stale when ``greedy``
     gained its ``degree`` scratch, and every probe then failed to run."""
-    from knight import kernels
+    from knight.search import search_kernels
 
-    arguments = ", ".join(inspect.signature(kernels.greedy.py_func).parameters)
+    arguments = ", ".join(inspect.signature(search_kernels.greedy.py_func).parameters)
     return f'''
 
 @jit
@@ -88,7 +88,7 @@ def scratch_repository(folder):
     _commit(folder, "good")
     for number, message in enumerate(["neutral 1", "plant", "neutral 2", "neutral 3"]):
         if message == "plant":
-            kernels = folder / "knight" / "kernels.py"
+            kernels = folder / "knight" / "search" / "search_kernels.py"
             source = kernels.read_text().replace("def greedy(", "def _greedy_once(", 1)
             kernels.write_text(source + planted_greedy())
         else:

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from bench.baselines import python as naive
-from knight.board import MOVES, coordinates, neighbour_table
+from knight.board import MOVES, coordinates
+from knight.neighbours import neighbour_table
 
 
 def test_move_order_is_the_documented_one():

@@ -9,7 +9,7 @@ import pytest
 
 import knight
 from bench.baselines import python as naive
-from knight import cli, is_tour, validate
+from knight import cli, is_tour, machine, validate
 
 
 def run(*argv):
@@ -133,7 +133,7 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
 
 
 def test_board_too_large_for_memory_is_refused_before_allocating(monkeypatch, capsys):
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     status, _ = run("solve", "1000", "1000")
     assert status == 2
     assert "needs about" in capsys.readouterr().err
@@ -144,7 +144,7 @@ def test_small_boards_skip_the_memory_reading(monkeypatch):
     def unreadable():
         raise AssertionError("available_memory read for a small board")
 
-    monkeypatch.setattr(validate, "available_memory", unreadable)
+    monkeypatch.setattr(machine, "available_memory", unreadable)
     validate.fits_in_memory(100, 100, "warnsdorff")
     with pytest.raises(AssertionError):
         validate.fits_in_memory(1000, 1000, "warnsdorff")
@@ -154,7 +154,7 @@ def test_interrupt_exits_cleanly(monkeypatch, capsys):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("knight.search.solve", interrupted)
+    monkeypatch.setattr("knight.search.solver.solve", interrupted)
     assert run("solve", "5", "5")[0] == cli.EXIT_INTERRUPTED
     assert capsys.readouterr().err == "knight: interrupted\n"
 
@@ -188,7 +188,7 @@ def test_long_counts_print_a_projection_first(monkeypatch, capsys):
 def test_count_memory_estimate_covers_each_concurrent_unit(monkeypatch):
     needed = {}
     for cores in (1, 8):
-        monkeypatch.setattr(validate.os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)), raising=False)
+        monkeypatch.setattr(machine.os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)), raising=False)
         needed[cores] = validate.memory_needed(100, 100, "count")
     assert needed[8] > needed[1] > validate.memory_needed(100, 100, "greedy")
 
@@ -238,10 +238,10 @@ def test_the_streamed_json_tour_is_the_tour():
 
 def test_the_memory_check_counts_the_json_buffer(monkeypatch, capsys):
     """Item 9: what the CLI holds besides the search is in the check."""
-    from knight import search
+    from knight.search import solver as search
 
     needed = validate.memory_needed(300, 300, "greedy")
-    monkeypatch.setattr(validate, "available_memory", lambda: needed + 1)
+    monkeypatch.setattr(machine, "available_memory", lambda: needed + 1)
     # small boards skip the memory check altogether: make this one count
     monkeypatch.setattr(validate, "_SURELY_FITS", 0)
     assert search.solve(300, 300, method="greedy").nodes > 0  # the API alone fits

@@ -13,9 +13,11 @@ import time
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, counting
+from knight import InvalidArgument, cli, count_tours
+from knight.counting import driver
+from knight.counting.dfs import unit_count, unit_runner, unit_split
+from knight.counting.dfs.unit_store import UnitStore
 from knight.symmetry import symmetry_classes
-from knight.unit_store import UnitStore
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 SMALL_BOARDS = [(rows, cols) for rows in range(1, 6) for cols in range(1, 7) if (rows, cols) != (5, 6)]
@@ -43,10 +45,10 @@ def test_pruned_equals_plain_below_chosen_6x6_prefixes():
     # start of each symmetry class are small enough to compare (a prefix
     # the pruned search reaches is one the plain search reaches too)
     for start in symmetry_classes(6, 6, range(36)):
-        units = counting.plan(counting.prepare(6, 6, divmod(start, 6), depth=14, symmetry=False)).units
+        units = unit_split.split_units(driver.prepare(6, 6, divmod(start, 6), depth=14, symmetry=False)).units
         for prefix in units[:: max(1, len(units) // 10)]:
-            plain = counting.count_unit(6, 6, False, False, DEFAULT_COUNT_BUDGET, prefix)
-            pruned = counting.count_unit(6, 6, False, True, DEFAULT_COUNT_BUDGET, prefix)
+            plain = unit_count.count_unit(6, 6, False, False, DEFAULT_COUNT_BUDGET, prefix)
+            pruned = unit_count.count_unit(6, 6, False, True, DEFAULT_COUNT_BUDGET, prefix)
             assert pruned[1] == plain[1]
             assert pruned[2] <= plain[2]
 
@@ -209,9 +211,10 @@ def test_stopping_one_count_leaves_a_concurrent_count_alone():
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         other = pool.submit(other_count)
-        job = counting.prepare(**board)
+        job = driver.prepare(**board)
         with pytest.raises(_Interrupted):
-            counting.run_units(counting.plan(job), _SlowToShutDown(other_done), job.budget, progress=interrupt)
+            plan = unit_split.split_units(job)
+            unit_runner.run_units(plan, _SlowToShutDown(other_done), job.budget, progress=interrupt)
         counted = other.result(timeout=60)
     assert counted.complete
     assert (counted.tours, counted.nodes) == (expected.tours, expected.nodes)

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from knight import cli, counting, dask_client
+from knight import cli
+from knight.counting.dfs import dask_client, executors
 from knight.errors import InvalidArgument
 
 
@@ -100,7 +101,7 @@ def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):
     """Issue 13, item 3: a server that accepts and stays silent held the
     count until the peer closed, not the promised DASK_CONNECT_SECONDS."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr(counting, "DASK_CONNECT_SECONDS", 1)
+    monkeypatch.setattr(executors, "DASK_CONNECT_SECONDS", 1)
     with _server(b"") as address:
         status, error, seconds = _count_error(address, capsys)
     assert status == cli.EXIT_USAGE
@@ -110,7 +111,7 @@ def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):
 
 def test_nothing_listening_is_one_line(monkeypatch, capsys):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(counting, "DASK_CONNECT_SECONDS", 1)
+    monkeypatch.setattr(executors, "DASK_CONNECT_SECONDS", 1)
     status, error, _ = _count_error("tcp://127.0.0.1:9", capsys)
     assert status == cli.EXIT_USAGE
     assert error.startswith("knight: error: cannot reach the Dask scheduler") and error.count("\n") == 1

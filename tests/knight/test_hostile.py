@@ -353,6 +353,17 @@ tour_item = st.one_of(
 
 
 @HOSTILE
+@given(side, side, anything, st.one_of(st.none(), anything))
+def test_count_total_returns_or_refuses(rows, cols, closed, progress):
+    if not _small(rows, cols, 20):
+        return
+    if progress is not None:
+        progress = progress if not isinstance(progress, bool) else (lambda done, total, held: None)
+    total = _returns_or_refuses(knight.count_total, rows, cols, closed, progress)
+    assert total is None or (isinstance(total, int) and total >= 0)
+
+
+@HOSTILE
 @given(side, side, st.one_of(st.lists(tour_item, max_size=30), anything), anything)
 def test_is_tour_answers_or_refuses_the_container(rows, cols, tour, closed):
     answer = _returns_or_refuses(knight.is_tour, rows, cols, tour, closed)
@@ -392,6 +403,7 @@ def test_compile_kernels_returns_or_refuses(methods):
 # each public function of knight and the property test that throws random values at it
 PROPERTIES = {
     "compile_kernels": test_compile_kernels_returns_or_refuses,
+    "count_total": test_count_total_returns_or_refuses,
     "count_tours": test_count_tours_returns_or_refuses,
     "is_tour": test_is_tour_answers_or_refuses_the_container,
     "solve": test_solve_returns_or_refuses,

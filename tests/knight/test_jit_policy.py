@@ -16,8 +16,15 @@ from knight import _jit
 PACKAGE = Path(knight.__file__).parent
 # Numba's ways to compile a function; only knight/_jit.py may use them
 COMPILERS = {"jit", "njit", "generated_jit", "vectorize", "guvectorize", "cfunc", "stencil", "jit_module"}
-# every module but __main__, which runs the command line when imported
-MODULES = sorted(f"knight.{info.name}" for info in pkgutil.iter_modules([str(PACKAGE)]) if info.name != "__main__")
+# every module, subpackages' included (iter_modules would stop at the top
+# level and silently skip the engines' kernels), but __main__, which runs
+# the command line when imported
+MODULES = sorted(
+    info.name
+    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="knight.")
+    if info.name.rsplit(".", 1)[-1] != "__main__"
+)
+SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 
 def _numba_compilers_used(tree):
@@ -36,13 +43,21 @@ def _numba_compilers_used(tree):
     return found
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(PACKAGE)))
 def test_only_the_policy_module_calls_numba_compilers(path):
     used = _numba_compilers_used(ast.parse(path.read_text(), str(path)))
-    if path.name == "_jit.py":
+    if path == PACKAGE / "_jit.py":
         assert used, "knight/_jit.py no longer compiles anything: update this test"
     else:
-        assert used == [], f"{path.name} compiles without knight._jit.jit: {used}"
+        assert used == [], f"{path.relative_to(PACKAGE)} compiles without knight._jit.jit: {used}"
+
+
+def test_the_walk_reaches_every_module_of_every_subpackage():
+    # a module the walk missed would go unchecked: each source file is one
+    walked = {name.removeprefix("knight.").replace(".", "/") for name in MODULES}
+    files = {str(path.relative_to(PACKAGE).with_suffix("")).removesuffix("/__init__") for path in SOURCES}
+    assert walked == files - {"__main__", "__init__"}
+    assert any("." in name.removeprefix("knight.") for name in MODULES)
 
 
 def test_the_scan_sees_each_way_of_writing_it():
@@ -64,8 +79,10 @@ def test_every_dispatcher_has_the_policy_options():
     dispatchers = dict(_dispatchers())
     # the kernels the searches and counts run are among those checked
     # (knight._bits.popcount is an intrinsic: inlined into its callers)
-    counters = {"knight.count_kernels.count_subtree_plain", "knight.count_kernels.count_subtree_pruned"}
-    assert {"knight.kernels.backtrack", *counters} <= set(dispatchers)
+    counters = {f"knight.counting.dfs.dfs_kernels.count_subtree_{kind}" for kind in ("plain", "pruned")}
+    steps = {"knight.counting.dp.dp_kernels.frontier_step", "knight.counting.dp.degree_relaxation.pattern_step"}
+    searches = {"knight.search.search_kernels.backtrack", "knight.neighbours.fill_neighbour_table"}
+    assert {*searches, *counters, *steps} <= set(dispatchers)
     for name, dispatcher in dispatchers.items():
         options = {key: dispatcher.targetoptions.get(key) for key in policy}
         assert options == policy, name

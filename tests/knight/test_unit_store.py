@@ -13,7 +13,7 @@ import time
 import pytest
 
 from knight import cli
-from knight.unit_store import UnitStore
+from knight.counting.dfs.unit_store import UnitStore
 
 
 def _count(*argv):

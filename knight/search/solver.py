@@ -8,9 +8,10 @@ import time
 
 import numpy as np
 
-from knight import kernels, status, validate
-from knight.board import neighbour_table
+from knight import status, validate
+from knight.neighbours import neighbour_table
 from knight.result import Result
+from knight.search import search_kernels as kernels
 from knight.validate import DEFAULT_BUDGET
 
 _TIEBREAK = {"first": kernels.TIEBREAK_FIRST, "roth": kernels.TIEBREAK_ROTH}

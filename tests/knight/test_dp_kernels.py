@@ -1,4 +1,4 @@
-"""The step kernel's state packing (knight/frontier_kernels.py) against a
+"""The step kernel's state packing (knight/counting/dp/dp_kernels.py) against a
 plain-Python packer: the kernel renumbers labels with word-wide bit
 tricks, 16 slots to a word and a 17th apart, and the counts tests cannot
 reach 17 slots (only 8 x 8 and larger boards have them)."""
@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import frontier_kernels as fk
+from knight.counting.dp import dp_kernels as fk
 
 
 def _packed_by_hand(work, kept_slots, inserted, inserted_stays):

@@ -1,6 +1,6 @@
 """Compiled search kernels: iterative depth-first searches over arrays.
 
-Kernels trust their arguments: ``search.py`` validates and builds the arrays.
+Kernels trust their arguments: ``solver.py`` validates and builds the arrays.
 Each kernel but the bitboard one (whose scratch is a few hundred bytes)
 takes its scratch arrays from the caller (``*_scratch`` makes them), so
 that a timed call touches no fresh memory; concurrent calls (threads, since
@@ -8,7 +8,7 @@ kernels release the GIL) each need their own.
 
 Shared conventions
 ------------------
-* ``neighbours`` is ``board.neighbour_table``: valid targets first, in move
+* ``neighbours`` is ``neighbours.neighbour_table``: valid targets first, in move
   order, padded with -1.
 * A node is one placement of the knight: the start square counts 1, every
   forward move adds 1, a step back adds nothing. A search never places more
@@ -72,35 +72,6 @@ def _fill_tie_keys(rows, cols, tiebreak, keys):
     for row in range(rows):
         for col in range(cols):
             keys[row * cols + col] = _tie_key(row, col, rows, cols, tiebreak)
-
-
-@jit
-def fill_neighbour_table(rows, cols, table):
-    """Write ``board.neighbour_table(rows, cols)`` into ``table``, an
-    ``(rows * cols, 8)`` int32 array, every entry (so that its pages are
-    touched here, once). Built with NumPy, the table cost 4x the search it
-    served on large boards; this takes about 1/5 of a Warnsdorff search."""
-    offsets = np.empty(8, dtype=np.int64)
-    for k in range(8):
-        offsets[k] = MOVE_ROWS[k] * cols + MOVE_COLS[k]
-    for row in range(rows):
-        inner_row = 2 <= row < rows - 2
-        for col in range(cols):
-            square = row * cols + col
-            if inner_row and 2 <= col < cols - 2:
-                # two squares from every edge: all eight moves land on the board
-                for k in range(8):
-                    table[_u(square), k] = square + offsets[k]
-                continue
-            filled = 0
-            for k in range(8):
-                to_row = row + MOVE_ROWS[k]
-                to_col = col + MOVE_COLS[k]
-                if 0 <= to_row < rows and 0 <= to_col < cols:
-                    table[_u(square), filled] = to_row * cols + to_col
-                    filled += 1
-            for k in range(filled, 8):
-                table[_u(square), k] = -1
 
 
 @jit

@@ -2,8 +2,8 @@
 
 import pytest
 
-from knight.check import is_tour, tour_problem
 from knight.errors import InvalidArgument
+from knight.tour_check import is_tour, tour_problem
 
 
 def _valid_3x4():

@@ -1,10 +1,12 @@
-"""The degree relaxation (knight/frontier_degrees.py): it may only drop
+"""The degree relaxation (knight/counting/dp/degree_relaxation.py): it may only drop
 states that lead to no tour, and it should drop most of them."""
 
 import numpy as np
 import pytest
 
-from knight import frontier, frontier_degrees
+from knight.counting.dp import degree_relaxation
+from knight.counting.dp.cell_order import schedule
+from knight.counting.dp.dp_run import count_hamiltonian
 
 
 def _every_pattern(plan, closed, forced=None, threads=1):
@@ -12,40 +14,40 @@ def _every_pattern(plan, closed, forced=None, threads=1):
     tour_ends = 0 if closed else 2
     steps = len(plan.order)
     sizes = [len(plan.frontiers[step]) if step < steps - 1 else 0 for step in range(steps)]
-    return [np.full_like(frontier_degrees.empty_bits(size, tour_ends), np.uint64(2**64 - 1)) for size in sizes]
+    return [np.full_like(degree_relaxation.empty_bits(size, tour_ends), np.uint64(2**64 - 1)) for size in sizes]
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed", "forced"),
                          [(5, 5, False, None), (5, 5, False, 0), (5, 5, False, 7), (4, 6, True, None),
                           (3, 8, False, 1), (5, 6, False, None)])
 def test_dropping_dead_patterns_changes_no_count(monkeypatch, rows, cols, closed, forced):
-    plan = frontier.schedule(rows, cols)
-    pruned, pruned_work = frontier.run(plan, closed, forced)
-    monkeypatch.setattr(frontier_degrees, "live_patterns", _every_pattern)
-    full, full_work = frontier.run(plan, closed, forced)
+    plan = schedule(rows, cols)
+    pruned, pruned_work = count_hamiltonian(plan, closed, forced)
+    monkeypatch.setattr(degree_relaxation, "live_patterns", _every_pattern)
+    full, full_work = count_hamiltonian(plan, closed, forced)
     assert pruned == full
     assert all(kept <= held for kept, held in zip(pruned_work.held, full_work.held, strict=True))
 
 
 def test_most_dead_states_are_dropped(monkeypatch):
     # measured: on 5x6 only 4-5% of the unpruned peak table leads to a tour
-    plan = frontier.schedule(5, 6)
-    _, pruned = frontier.run(plan, False)
-    monkeypatch.setattr(frontier_degrees, "live_patterns", _every_pattern)
-    _, full = frontier.run(plan, False)
+    plan = schedule(5, 6)
+    _, pruned = count_hamiltonian(plan, False)
+    monkeypatch.setattr(degree_relaxation, "live_patterns", _every_pattern)
+    _, full = count_hamiltonian(plan, False)
     assert max(pruned.held) * 5 < max(full.held)
 
 
 def test_a_board_no_degrees_can_fit_has_no_live_pattern():
     # the centre of 3x3 has no neighbour: no square can be given its degree
-    live = frontier_degrees.live_patterns(frontier.schedule(3, 3), closed=False)
+    live = degree_relaxation.live_patterns(schedule(3, 3), closed=False)
     assert not any(bits.any() for bits in live)
     # on 4x4 the degrees fit (cycles allowed) though no tour exists: the
     # relaxation keeps patterns the exact DP then finds dead
-    assert frontier_degrees.live_patterns(frontier.schedule(4, 4), closed=False)[0].any()
-    assert frontier.run(frontier.schedule(4, 4), False)[0] == 0
+    assert degree_relaxation.live_patterns(schedule(4, 4), closed=False)[0].any()
+    assert count_hamiltonian(schedule(4, 4), False)[0] == 0
 
 
 def test_pattern_codes_fit_their_domain():
-    assert frontier_degrees.domain_size(15, 2) == 3**15 * 3
-    assert frontier_degrees.empty_bits(15, 2).shape[0] * 64 >= 3**15 * 3
+    assert degree_relaxation.domain_size(15, 2) == 3**15 * 3
+    assert degree_relaxation.empty_bits(15, 2).shape[0] * 64 >= 3**15 * 3

@@ -1,7 +1,7 @@
 """Frontier dynamic-programming kernels: count Hamiltonian paths and cycles
 of the knight's graph without enumerating them.
 
-The driver (``knight.frontier``) inserts the board's squares one at a time
+The driver (``knight.counting.dp.dp_run``) inserts the board's squares one at a time
 in a fixed order. When a square ``v`` is inserted, the DP decides which of
 the edges to its already-inserted neighbours the tour uses (none, one or
 two); edges are never decided at any other time. The *frontier* is the set
@@ -47,7 +47,7 @@ import numpy as np
 
 from knight._bits import popcount, prefetch
 from knight._jit import jit
-from knight.frontier_degrees import MOST_OPTIONS, POWERS_OF_THREE
+from knight.counting.dp.degree_relaxation import MOST_OPTIONS, POWERS_OF_THREE
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,
@@ -348,7 +348,7 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
     ``leaving_slots``: old slots whose last neighbour this is.
     ``forced_slot`` (-1: none) / ``inserted_forced``: the square that must
     be a tour end (one start's count). ``options``: what
-    ``frontier_degrees.option_lists`` made for this step, with the bitmap
+    ``degree_relaxation.option_lists`` made for this step, with the bitmap
     of patterns before it: ``(rank, before, patterns, starts, firsts,
     seconds, codes, dropped)``. A state tries only the options listed for
     its degree pattern, those whose pattern after the step can still be

@@ -9,14 +9,15 @@ on trees as lopsided as these, so the figure is an order of magnitude, not
 a promise. Seeded: the same arguments give the same figures.
 """
 
-import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from knight import count_kernels, counting, validate
-from knight.board import neighbour_table
+from knight import machine, validate
+from knight.counting.dfs import dfs_kernels
+from knight.counting.dfs.unit_count import stop_signal
+from knight.neighbours import neighbour_table
 
 DEFAULT_PROBES = 10_000
 # nodes in the timed sample run that measures this machine's node rate
@@ -47,7 +48,7 @@ def _probe(job, start, pruned, probes, seed):
     neighbours = neighbour_table(job.rows, job.cols)
     # each start its own stream; wrapped, as np.random.seed takes 32 bits
     stream = (seed + start) % (validate.MAX_SEED + 1)
-    return count_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, stream)
+    return dfs_kernels.probe_tree(neighbours, start, job.closed, pruned, probes, stream)
 
 
 def _node_rate(job, start):
@@ -55,17 +56,17 @@ def _node_rate(job, start):
     neighbours = neighbour_table(job.rows, job.cols)
     prefix = np.array([start], dtype=np.int32)
     units = np.zeros((0, 1), dtype=np.int32)
-    stop = counting.stop_signal()
-    count_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
+    stop = stop_signal()
+    dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
     began = time.perf_counter()
-    _, _, nodes, _ = count_kernels.count_subtree(
+    _, _, nodes, _ = dfs_kernels.count_subtree(
         neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop
     )
     return nodes / max(time.perf_counter() - began, 1e-9)
 
 
 def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
-    """Estimate the count ``job`` (a ``counting.prepare``'d count) describes,
+    """Estimate the count ``job`` (a ``counting.driver.prepare``'d count) describes,
     from the same plan of starts: one start per symmetry class, the plain
     search from every class, the pruned one from those colour parity allows,
     the node rate of one core times ``job.workers`` (default all cores).
@@ -79,7 +80,7 @@ def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
         nodes, found = _probe(job, start, True, probes, seed)
         pruned_nodes += nodes
         tours += found * len(classes[start])
-    workers = job.workers or len(os.sched_getaffinity(0))
+    workers = job.workers or machine.usable_cores()
     rate = _node_rate(job, pruned_starts[0]) if pruned_starts else float("inf")
     seconds = pruned_nodes / (rate * workers)
     return Estimate(job.rows, job.cols, job.start, job.closed, probes, seed, plain_nodes, pruned_nodes, tours, rate,

@@ -68,8 +68,8 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
     completes). Only words ``first_word`` to ``end_word`` of ``reach`` are
     read (and, backward, written): threads take disjoint ranges.
     ``futures``, ``colours``, ``future_balance``: the step's entries of the
-    ``frontier.Schedule`` fields, for ``_plausible``. The other arguments
-    are the exact kernel's (``frontier_kernels.frontier_step``) for the
+    ``cell_order.Schedule`` fields, for ``_plausible``. The other arguments
+    are the exact kernel's (``dp_kernels.frontier_step``) for the
     same step. Returns how many patterns the range holds after."""
     need = np.zeros(old_size + 1, dtype=np.int64)
     candidates = np.zeros(8, dtype=np.intp)
@@ -376,7 +376,7 @@ def start_bits(tour_ends):
 
 
 def live_patterns(plan, closed, forced=None, threads=1):
-    """For each step of ``plan`` (a ``frontier.Schedule``) but the last, the
+    """For each step of ``plan`` (a ``cell_order.Schedule``) but the last, the
     bitmap of the degree patterns after it that can still be completed to
     a tour (open: with ``forced`` as one end). Index ``step`` belongs to
     ``plan.frontiers[step]``; the last step's entry is an empty bitmap.

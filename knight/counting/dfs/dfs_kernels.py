@@ -6,7 +6,7 @@ square). Counting the subtree below every prefix at one depth, plus the
 nodes above that depth, gives exactly the unsplit count: this is what
 makes a count splittable into independent work units.
 
-Node accounting (as in ``kernels.backtrack``): a subtree search counts its
+Node accounting (as in ``search_kernels.backtrack``): a subtree search counts its
 root as one node and every forward move below it as one more. A move that
 reaches ``cut_depth`` is recorded as a work unit instead of being placed, so
 that the unit, not its parent, counts that node.
@@ -121,7 +121,7 @@ def count_subtree(neighbours, prefix, closed, pruned, budget, cut_depth, units, 
     """Count the tours and nodes of the search subtree below ``prefix``.
 
     ``pruned`` applies the pruning rule; otherwise the search is
-    ``kernels.backtrack``'s, node for node. A move reaching ``cut_depth``
+    ``search_kernels.backtrack``'s, node for node. A move reaching ``cut_depth``
     is written to the next row of ``units`` (while rows last) instead of
     being searched; pass -1 for no cut. ``stop[0] != 0`` makes the search
     give up soon, with status ``STOPPED``. At most ``budget`` nodes.
@@ -134,7 +134,7 @@ def _subtree_counter(pruned):
     """``count_subtree`` compiled for one value of ``pruned``, a constant
     inside (a closure variable), so that the plain search carries none of
     the pruning's branches: with ``pruned`` a run-time flag, the plain count
-    ran at 0.83x the same search in ``kernels.backtrack``."""
+    ran at 0.83x the same search in ``search_kernels.backtrack``."""
 
     @jit
     def count(neighbours, prefix, closed, budget, cut_depth, units, stop):

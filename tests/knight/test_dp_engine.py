@@ -1,4 +1,4 @@
-"""The frontier dynamic program (knight.frontier): the same counts as the
+"""The frontier dynamic program (knight.counting.dp): the same counts as the
 DFS, per start and in total, open and closed; published values; its
 checks (overflow, memory, resume, options).
 
@@ -17,7 +17,16 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, frontier, frontier_degrees, frontier_kernels
+from knight import InvalidArgument, cli, count_total, count_tours
+from knight.counting.dp import (
+    cell_order,
+    degree_relaxation,
+    dp_checkpoint,
+    dp_kernels,
+    dp_memory,
+    dp_run,
+    dp_shards,
+)
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -99,12 +108,12 @@ def test_grid_equals_the_dfs(rows, cols, closed):
 def test_threads_split_the_table_without_changing_it(monkeypatch, rows, cols, closed, parts):
     """Every step's successors split over threads by pattern: the same
     counts and the same table sizes as on one thread."""
-    plan = frontier.schedule(rows, cols)
-    monkeypatch.setattr(frontier, "PARALLEL_STATES", 10**12)
-    alone, alone_work = frontier.run(plan, closed)
-    monkeypatch.setattr(frontier, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(frontier, "_threads", lambda: parts)
-    split, split_work = frontier.run(plan, closed)
+    plan = cell_order.schedule(rows, cols)
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 10**12)
+    alone, alone_work = dp_run.count_hamiltonian(plan, closed)
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(dp_shards, "step_threads", lambda: parts)
+    split, split_work = dp_run.count_hamiltonian(plan, closed)
     assert split == alone and split_work.held == alone_work.held and split_work.emitted == alone_work.emitted
 
 
@@ -138,6 +147,55 @@ def test_one_start_is_its_grid_square():
     assert _dp(5, 5, (0, 1)).tours == 0  # colour parity: no run at all
 
 
+# --- the total over every start, from one run ---
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (1, 3), (2, 3), (3, 4), (4, 3), (3, 7), (4, 5), (5, 4)])
+@pytest.mark.parametrize("closed", [False, True])
+def test_the_total_is_the_sum_of_the_dfs_grid(rows, cols, closed):
+    assert count_total(rows, cols, closed) == _dfs(rows, cols, closed=closed).total_tours
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (5, 6, True), (3, 10, False), (4, 8, True)])
+def test_the_total_is_the_sum_of_the_per_start_dp_grid(rows, cols, closed):
+    grid = _dp(rows, cols, closed=closed).tours
+    assert count_total(rows, cols, closed) == int(grid.sum())
+    assert count_total(rows, cols, closed) > 0 or not grid.any()
+
+
+def test_the_total_reports_its_steps_and_checks_its_arguments():
+    seen = []
+    assert count_total(3, 4, progress=lambda *step: seen.append(step)) == 16
+    assert [step[:2] for step in seen] == [(done, 12) for done in range(1, 13)]
+    with pytest.raises(InvalidArgument, match="rows must be"):
+        count_total(0, 4)
+    with pytest.raises(InvalidArgument, match="frontier spans"):
+        count_total(9, 9)
+    with pytest.raises(InvalidArgument, match="progress"):
+        count_total(3, 4, progress=3)
+
+
+def test_cli_total_is_one_line(capsys):
+    assert cli.main(["count", "3", "4", "--total"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.split()[:2] == ["tours", "16"] and "every start" in out
+    assert cli.main(["count", "5", "6", "--total", "--closed", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record == {"rows": 5, "cols": 6, "closed": True, "method": "dp", "tours": 2 * 8 * 30}
+    assert cli.main(["count", "3", "4", "--total", "--method", "dp"]) == 0
+    assert capsys.readouterr().out.split()[1] == "16"
+
+
+@pytest.mark.parametrize(
+    "options", [["--start", "1,1"], ["--method", "dfs"], ["--plain"], ["--depth", "2"], ["--budget", "9"],
+                ["--workers", "1"], ["--resume", "x"], ["--method", "nope"]]
+)
+def test_cli_total_refuses_the_options_of_other_counts(capsys, options):
+    assert cli.main(["count", "3", "4", "--total", *options]) == cli.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("knight: error: ")
+
+
 # --- published values ---
 
 
@@ -150,7 +208,7 @@ def test_rectangles_open():
     assert _dp(3, 4).total_tours == 16
     assert _dp(4, 5).total_tours == 164
     assert _dp(3, 12).total_tours == 114_496  # A118067
-    assert frontier.total_tours(4, 12, closed=False) == 2 * 36_486_328  # A079137
+    assert count_total(4, 12, closed=False) == 2 * 36_486_328  # A079137
 
 
 def test_closed_from_one_start():
@@ -161,8 +219,8 @@ def test_closed_from_one_start():
 
 @pytest.mark.slow
 def test_6x6():
-    assert frontier.total_tours(6, 6, closed=False) == 6_637_920  # A165134
-    assert frontier.total_tours(6, 6, closed=True) == 2 * 9862 * 36  # A001230, every start
+    assert count_total(6, 6, closed=False) == 6_637_920  # A165134
+    assert count_total(6, 6, closed=True) == 2 * 9862 * 36  # A001230, every start
     assert _dp(6, 6, (0, 0), closed=True).tours == 2 * 9862
 
 
@@ -180,19 +238,19 @@ def test_6x6():
     ],
 )
 def test_long_rectangles_open(rows, cols, directed):
-    counted = frontier.total_tours(rows, cols, closed=False)
+    counted = count_total(rows, cols, closed=False)
     assert counted == directed if directed is not None else counted > 2**128
 
 
 @pytest.mark.slow
 def test_5x10_closed_a383661():
-    assert frontier.total_tours(5, 10, closed=True) == 2 * 13_311_268 * 50
+    assert count_total(5, 10, closed=True) == 2 * 13_311_268 * 50
 
 
 def test_totals_add_up_the_grid():
     for rows, cols in [(3, 8), (5, 5), (4, 6)]:
-        assert frontier.total_tours(rows, cols, closed=False) == _dp(rows, cols).total_tours
-        assert frontier.total_tours(rows, cols, closed=True) == _dp(rows, cols, closed=True).total_tours
+        assert count_total(rows, cols, closed=False) == _dp(rows, cols).total_tours
+        assert count_total(rows, cols, closed=True) == _dp(rows, cols, closed=True).total_tours
 
 
 # --- what the count reports ---
@@ -209,12 +267,12 @@ def test_work_is_reported():
 def test_schedule_frontier_is_at_most_two_short_sides_and_one():
     # top to bottom in each column it is exactly that; the tuned orders
     # within columns save a square on short sides 3, 4, 5 and 7
-    assert frontier.widest_frontier(7, 7) == frontier.widest_frontier(7, 100) == 14
-    assert frontier.widest_frontier(100, 6) == 13
-    assert frontier.widest_frontier(8, 8) == frontier.MAX_SLOTS
-    top_to_bottom = frontier.column_order(7, 7, lambda column: range(7))
-    assert frontier.schedule(7, 7, top_to_bottom).widest == 15
-    plan = frontier.schedule(4, 6)
+    assert cell_order.widest_frontier(7, 7) == cell_order.widest_frontier(7, 100) == 14
+    assert cell_order.widest_frontier(100, 6) == 13
+    assert cell_order.widest_frontier(8, 8) == dp_memory.MAX_SLOTS
+    top_to_bottom = cell_order.column_order(7, 7, lambda column: range(7))
+    assert cell_order.schedule(7, 7, top_to_bottom).widest == 15
+    plan = cell_order.schedule(4, 6)
     assert sorted(plan.order) == list(range(24))
     assert plan.frontiers[-1] == []
 
@@ -224,45 +282,45 @@ def test_schedule_frontier_is_at_most_two_short_sides_and_one():
 
 def _first_step(plan, keys, counts):
     """The kernel's arguments for the first step of ``plan`` (open)."""
-    return frontier.step_arguments(plan, 0, keys, counts, False, None, frontier_degrees.start_bits(2),
-                                   frontier_degrees.live_patterns(plan, False)[0])
+    return dp_run.step_arguments(plan, 0, keys, counts, False, None, degree_relaxation.start_bits(2),
+                                   degree_relaxation.live_patterns(plan, False)[0])
 
 
 def test_counts_carry_into_the_high_word():
-    plan = frontier.schedule(3, 4)
+    plan = cell_order.schedule(3, 4)
     # two copies of the empty state, each with 2^63 ways: they merge
     keys = np.zeros(2, dtype=np.uint64)
     counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
-    _, merged, _, _, _, overflow, _ = frontier_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
+    _, merged, _, _, _, overflow, _ = dp_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
     assert merged.tolist() == [[0, 1]] and overflow == 0
 
 
 def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
-    plan = frontier.schedule(3, 4)
+    plan = cell_order.schedule(3, 4)
     top = (1 << 64) - 1
     keys = np.zeros(2, dtype=np.uint64)
     # two copies of the empty state whose counts add up to exactly 2^128
     counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
-    overflow = frontier_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
+    overflow = dp_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
     assert overflow == 1
     with pytest.raises(OverflowError, match="2\\^128"):
-        frontier.run(plan, False, state=(0, keys, counts, 0), max_limbs=2)
+        dp_run.count_hamiltonian(plan, False, state=(0, keys, counts, 0), max_limbs=2)
     # with more limbs: 3x4 has 8 undirected paths, each now 2^128 ways
-    assert frontier.run(plan, False, state=(0, keys, counts, 0))[0] == 8 * 2**128
+    assert dp_run.count_hamiltonian(plan, False, state=(0, keys, counts, 0))[0] == 8 * 2**128
 
 
 def test_a_board_too_big_for_memory_is_refused(monkeypatch):
-    from knight import validate
+    from knight import machine
 
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     _dp(4, 6)  # past memory: sharded to disk
-    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
     with pytest.raises(InvalidArgument, match="GiB of disk"):
         _dp(6, 9)
     with pytest.raises(InvalidArgument, match="frontier spans"):
         _dp(9, 9)
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**34)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**34)
     with pytest.raises(InvalidArgument, match="pattern bitmaps"):
         _dp(7, 40000)  # 5.4 MB a step
 
@@ -276,11 +334,11 @@ def test_dfs_only_options_are_refused_with_dp():
 
 
 def test_auto_picks_the_engine(monkeypatch):
-    from knight import validate
-    from knight.counting import choose_method
+    from knight import machine
+    from knight.counting.driver import choose_method
 
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**40)
-    # either side of each measured crossover (knight/counting.py)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**40)
+    # either side of each measured crossover (knight/counting/driver.py)
     assert choose_method(5, 5) == "dfs"
     assert choose_method(6, 6) == "dfs"
     assert choose_method(5, 8) == "dp"
@@ -289,8 +347,8 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(4, 8) == "dp"
     assert choose_method(6, 7) == "dp"
     assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
     assert choose_method(6, 7) == "dfs"  # nor its table the memory, nor the disk
     assert choose_method(3, 12) == "dp"
     assert choose_method(6, 7, depth=3) == "dfs"
@@ -301,7 +359,7 @@ def test_auto_picks_the_engine(monkeypatch):
 
 
 def test_resume_after_an_interruption(tmp_path, monkeypatch):
-    monkeypatch.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
     path = tmp_path / "4x6.npz"
     expected = _dp(4, 6).tours
 
@@ -371,11 +429,27 @@ def test_cli_refuses_dfs_options_with_dp(capsys):
     assert cli.main(["count", "5", "5", "--method", "nope"]) == cli.EXIT_USAGE
 
 
-def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
-    from knight import validate
+@pytest.mark.parametrize("method", [None, "auto", "dp"])
+def test_a_count_that_runs_the_dp_checks_its_fit_once(monkeypatch, method):
+    from knight.counting import driver
 
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
-    monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
+    calls = []
+
+    def counted(*arguments):
+        calls.append(arguments)
+        return real(*arguments)
+
+    real = driver.check_fits
+    monkeypatch.setattr(driver, "check_fits", counted)
+    assert count_tours(3, 12, method=method).method == "dp"
+    assert len(calls) == 1
+
+
+def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
+    from knight import machine
+
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
     assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "GiB" in error
@@ -386,12 +460,12 @@ def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, r
     """With (pretend) little memory a step runs in shards whose tables are
     written to disk and read back mapped: the same counts, the same tables,
     and the spill folder removed."""
-    from knight import validate
+    from knight import machine
 
-    plan = frontier.schedule(rows, cols)
-    in_memory, memory_work = frontier.run(plan, closed)
-    monkeypatch.setattr(frontier, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(validate, "available_memory", lambda: 2**10)
+    plan = cell_order.schedule(rows, cols)
+    in_memory, memory_work = dp_run.count_hamiltonian(plan, closed)
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
     made = []
 
     def mkdtemp(prefix):
@@ -399,8 +473,8 @@ def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, r
         made[-1].mkdir()
         return str(made[-1])
 
-    monkeypatch.setattr(frontier.tempfile, "mkdtemp", mkdtemp)
-    assert frontier._shards(10**6, 1, 2) == frontier._MAX_SHARDS
-    on_disk, disk_work = frontier.run(plan, closed)
+    monkeypatch.setattr(dp_run.tempfile, "mkdtemp", mkdtemp)
+    assert dp_shards._shards(10**6, 1, 2) == dp_shards._MAX_SHARDS
+    on_disk, disk_work = dp_run.count_hamiltonian(plan, closed)
     assert on_disk == in_memory and disk_work.held == memory_work.held
     assert len(made) == 1 and list(tmp_path.iterdir()) == []

@@ -1,0 +1,130 @@
+"""The frontier DP's square order and the plan it makes: the squares in
+insertion order and, for each step, the slot arrays the step kernel reads
+(``Schedule``). A square leaves the frontier after its last neighbour is
+inserted; the order decides how wide the frontier grows, and so the DP's
+work and memory."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from knight.neighbours import neighbour_table
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The DP's plan for one board: squares in insertion order and, for
+    each step, the slot arrays the kernel reads."""
+
+    rows: int
+    cols: int
+    order: list
+    old_sizes: list
+    neighbour_slots: list
+    kept_slots: list
+    leaving_slots: list
+    stays: list
+    frontiers: list  # the squares on the frontier after each step
+    leave_step: dict
+    # per step, for the old slots then the inserted square: how many of
+    # its neighbours are still to come after the step, and its colour (+1
+    # or -1); and twice the colour balance of the squares still to come
+    futures: list
+    colours: list
+    future_balance: list
+
+    def forced_place(self, step, forced):
+        """The forced start's place in ``step``: ``(its slot on the frontier
+        before, -1 if it is not there; whether it is the square inserted)``."""
+        if forced is None:
+            return -1, False
+        before = self.frontiers[step - 1] if step else []
+        return (before.index(forced) if forced in before else -1), self.order[step] == forced
+
+    @property
+    def widest(self):
+        return max(len(f) for f in self.frontiers) if self.frontiers else 0
+
+
+# The order of the cells within each column, per short side: the one that
+# made the DP's work least, found by search on 2026-12-01 (every order, up
+# to mirror image, for short sides 3 to 6, by successors emitted on 3 x 30,
+# 4 x 14, 5 x 10 and 6 x 6 open; short side 7 by a hill-climb of swaps on
+# the live patterns' count, which ranks the 6 x 6 orders like the work
+# does: Spearman 0.96). Against top-to-bottom, successors emitted: 3 x 30
+# -45%, 4 x 14 -10%, 5 x 10 -52%, 6 x 6 -27%, 6 x 6 closed -23%; live
+# patterns on 7 x 7 -27%. Short side 8 keeps top-to-bottom: 8 x 8
+# closed's pattern passes take about 12 s (one thread), too long to search.
+WITHIN_COLUMN = {
+    3: (1, 0, 2),
+    4: (1, 2, 0, 3),
+    5: (1, 3, 2, 0, 4),
+    6: (1, 4, 2, 0, 5, 3),
+    7: (1, 5, 3, 4, 2, 0, 6),
+}
+# names the orders above in checkpoints: a table made in another order
+# cannot be resumed
+ORDER_NAME = "columns-across-short-side/within-2026-12-01"
+
+
+def column_order(rows, cols, within=None):
+    """Column by column across the short side: a knight moves one or two
+    columns, so a square leaves the frontier about two columns after it
+    came, and the frontier spans about 2 x short side + 1 squares.
+    ``within(c)``: the order of the short side's cells in column ``c``
+    (default ``WITHIN_COLUMN``, top to bottom where it has no entry)."""
+    short, long = min(rows, cols), max(rows, cols)
+    if within is None:
+        cells = WITHIN_COLUMN.get(short, range(short))
+        within = lambda c: cells  # noqa: E731
+    if rows <= cols:
+        return [r * cols + c for c in range(long) for r in within(c)]
+    return [r * cols + c for r in range(long) for c in within(r)]
+
+
+def schedule(rows, cols, order=None):
+    """The step arrays for inserting the squares in ``order`` (default
+    ``column_order``)."""
+    if order is None:
+        order = column_order(rows, cols)
+    table = neighbour_table(rows, cols)
+    position = {square: step for step, square in enumerate(order)}
+    neighbours = {square: [int(n) for n in table[square] if n >= 0] for square in order}
+    leave_step = {
+        square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order
+    }
+    frontier = []
+    old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers = [], [], [], [], [], []
+    futures, colours, future_balance = [], [], []
+    colour = {square: 1 if (square // cols + square % cols) % 2 else -1 for square in order}
+    balance = 2 * sum(colour.values())
+    for step, square in enumerate(order):
+        balance -= 2 * colour[square]
+        future_balance.append(balance)
+        touched = [*frontier, square]
+        futures.append(np.array([sum(position[n] > step for n in neighbours[s]) for s in touched], dtype=np.intp))
+        colours.append(np.array([colour[s] for s in touched], dtype=np.intp))
+        slot_of = {s: i for i, s in enumerate(frontier)}
+        old_sizes.append(len(frontier))
+        earlier = [slot_of[n] for n in neighbours[square] if position[n] < step]
+        neighbour_slots.append(np.array(sorted(earlier), dtype=np.intp))
+        kept = [i for i, s in enumerate(frontier) if leave_step[s] != step]
+        leaving_slots.append(np.array([i for i, s in enumerate(frontier) if leave_step[s] == step], dtype=np.intp))
+        kept_slots.append(np.array(kept, dtype=np.intp))
+        stays.append(leave_step[square] > step)
+        frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
+        frontiers.append(list(frontier))
+    return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
+                    leave_step, futures, colours, future_balance)
+
+
+def widest_frontier(rows, cols):
+    """The most squares on the frontier at once. It is reached within the
+    first few columns, so a board cut to 8 columns of its long side (or
+    short side + 3, on a wider board) has the same, and its schedule costs
+    nothing on a very long board."""
+    short = min(rows, cols)
+    # never cut the long side below the short one: the cut board would
+    # then be swept across its other side
+    long = min(max(rows, cols), max(8, short + 3))
+    return schedule(short, long).widest

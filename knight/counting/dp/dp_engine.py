@@ -1,0 +1,96 @@
+"""The frontier DP as a counting engine: the runs a ``Job`` needs, their
+answers as directed tours per start (a ``Tally``), and the open or closed
+total of every start at the cost of one run.
+
+Counts in knight's convention (directed tours, as the DFS counts them):
+
+* open, from one start ``s``: undirected Hamiltonian paths with ``s`` as an
+  end (each is one directed tour starting at ``s``), from a DP in which
+  ``s`` is forced to be a tour end;
+* open, every start: the same per symmetry class (colour parity zeroes the
+  minority colour of an odd board without a run);
+* closed: every start has twice the number of undirected Hamiltonian
+  cycles (one cycle, two directions), from one DP.
+"""
+
+import time
+
+from knight.counting.dp.cell_order import schedule
+from knight.counting.dp.dp_checkpoint import Checkpoint
+from knight.counting.dp.dp_run import Work, compile_kernels, count_hamiltonian
+from knight.counting.jobs import Tally
+
+
+def count_by_dp(job, progress=None):
+    """The DP engine of ``knight.counting.driver``: directed tours per
+    searched start of ``job`` (a ``jobs.Job``, validated and its starts
+    planned), as a ``jobs.Tally`` whose ``work`` holds the DP's
+    measures. ``progress(done, total, held)`` counts steps over every run;
+    ``job.resume`` names a checkpoint file."""
+    compile_kernels()  # before the clock starts
+    began = time.perf_counter()
+    rows, cols, closed = job.rows, job.cols, job.closed
+    squares = rows * cols
+    classes = list(job.starts.classes)
+    if squares == 1:
+        # one square: the empty walk is the open tour, and (as the DFS
+        # counts it) no closed tour: there is no move back to the start
+        runs = {}
+        fixed = {s: 0 if closed else 1 for s in classes}
+    elif closed:
+        # every start of a closed tour has the same count: one run
+        runs = {None: classes}
+        fixed = {}
+    else:
+        # a tour of an odd number of squares starts on the corner's colour
+        # (knight.theory): no run for the other one
+        runs = {s: [s] for s in job.starts.searched(pruned=True)}
+        fixed = {s: 0 for s in classes if s in job.starts.excluded}
+    wanted = range(squares) if job.start is None else [job.start[0] * cols + job.start[1]]
+    store = None if job.resume is None else Checkpoint.open(job.resume, rows, cols, closed, wanted)
+    plan = schedule(rows, cols) if runs else None
+    steps = len(plan.order) if plan else 0
+    total_steps = steps * len(runs)
+    tours = dict(fixed)
+    work = Work()
+    for done_runs, (forced, members) in enumerate(runs.items()):
+        key = -1 if forced is None else forced
+        if store is not None and key in store.finished:
+            found = store.finished[key]
+            if progress is not None:
+                progress((done_runs + 1) * steps, total_steps, 0)
+        else:
+            def step_progress(step, _steps, held, offset=done_runs * steps):
+                if progress is not None:
+                    progress(offset + step, total_steps, held)
+
+            resume_state = store.resume_state(key) if store is not None else None
+            on_step = store.saver(key) if store is not None else None
+            found, run_work = count_hamiltonian(plan, closed, forced, step_progress, resume_state, on_step)
+            work.add(run_work)
+            if store is not None:
+                store.finish(key, found)
+        for member in members:
+            tours[member] = 2 * found if closed else found
+    measures = dict(states_peak=work.states_peak, transitions=work.transitions, merges=work.merges, runs=len(runs))
+    return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began,
+                 work=measures)
+
+
+def total_tours(rows, cols, closed, progress=None):
+    """Directed tours from every start together, from one run with no
+    forced end: open, each undirected path is two directed tours (from
+    either end); closed, each cycle is two directed tours from each of its
+    squares. The grid's sum, at the cost of a single run (the public,
+    validating wrapper is ``knight.count_total``)."""
+    return total_with_work(rows, cols, closed, progress)[0]
+
+
+def total_with_work(rows, cols, closed, progress=None):
+    """``(total_tours, work)``: the total and its run's ``Work``;
+    ``progress`` as ``count_hamiltonian`` takes it."""
+    squares = rows * cols
+    if squares == 1:
+        return (0 if closed else 1), Work()
+    found, work = count_hamiltonian(schedule(rows, cols), closed, progress=progress)
+    return 2 * found * (squares if closed else 1), work

@@ -1,0 +1,87 @@
+"""The frontier DP's memory: the peak it projects for a board, and the
+refusal, before anything is allocated, of a board it could not hold in
+memory nor, sharded, on disk."""
+
+import shutil
+import tempfile
+
+from knight.counting.dp import degree_relaxation, dp_kernels
+from knight.counting.dp.cell_order import widest_frontier
+from knight.errors import InvalidArgument
+
+MAX_SLOTS = dp_kernels.MAX_SLOTS
+
+# bytes per state at the peak: the dense table read (key and one-limb
+# count: 16 bytes), the next step's hash tables at a load of 3/8..3/4
+# (21..43 bytes) and the dense copy made from them (16 bytes). The 7 x 7
+# open run peaked at 1.98 GB resident with 29.6 million states (67 bytes a
+# state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
+# million before the tuned cell order): with margin
+BYTES_PER_STATE = 80
+
+
+# Peak states held by one run with no forced end (the heaviest kind of
+# each), with the degree relaxation, on long boards of each short side,
+# rounded up: the basis of the memory projection. Open (2026-12-01, tuned
+# cell order): 3 x 40: 719; 4 x 40: 4,001; 5 x 16 and 5 x 40: 254,855;
+# 6 x 8: 4,916,820; 7 x 7: 29,635,356. Short side 6 keeps the bound
+# measured before the relaxation (6 x 6 held 5,644,449 then, 6 x 8 more):
+# no 6 x n open run longer than 6 x 8 was measured since. Closed
+# (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
+# 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (2026-12-01, the whole
+# count, top to bottom as before): 229,828,413 at step 44 of 64.
+# Past the last entry, the growth per extra row is extrapolated (7 x 8
+# closed over 6 x 8: 28x).
+_MEASURED_PEAK_STATES = {
+    False: {1: 1, 2: 4, 3: 1_000, 4: 5_000, 5: 300_000, 6: 30_000_000, 7: 35_000_000},
+    True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 230_000_000},
+}
+_GROWTH_PER_ROW = 30
+
+
+def projected_peak_states(rows, cols, closed=False):
+    short = min(rows, cols)
+    measured = _MEASURED_PEAK_STATES[bool(closed)]
+    known = max(measured)
+    if short <= known:
+        return measured[short]
+    return measured[known] * _GROWTH_PER_ROW ** (short - known)
+
+
+def check_fits(rows, cols, available, closed=False):
+    """Refuse, before allocating, a board the DP cannot hold: a frontier
+    wider than one key, pattern bitmaps past half of ``available``, or
+    projected peak tables that fit neither ``available`` nor, sharded, the
+    spill folder's free disk."""
+    widest = widest_frontier(rows, cols)
+    if widest > MAX_SLOTS:
+        raise InvalidArgument(
+            f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
+        )
+    # the relaxation's bitmaps, one a step, stay in memory for the whole run
+    bitmaps = rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
+    if bitmaps > available / 2:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "
+            f"({rows * cols} steps), more than half the {available / 2**30:.1f} GiB available"
+        )
+    states = projected_peak_states(rows, cols, closed)
+    needed = states * BYTES_PER_STATE
+    if needed <= available:
+        return
+    # past memory, steps go to disk in shards (two dense tables: the one
+    # read and the one made)
+    on_disk = 2 * 16 * states
+    free = spill_space()
+    if on_disk > free:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
+            f"(~{states:.2g} states), but only {available / 2**30:.1f} GiB is available, and "
+            f"{on_disk / 2**30:.1f} GiB of disk to shard them but only {free / 2**30:.1f} GiB free in "
+            f"{tempfile.gettempdir()}"
+        )
+
+
+def spill_space():
+    """Free bytes where a sharded step writes its tables."""
+    return shutil.disk_usage(tempfile.gettempdir()).free

@@ -1,0 +1,148 @@
+"""One run of the frontier dynamic program over a ``Schedule``: build the
+arrays each step's kernel trusts, run the steps (in parts, ``dp_shards``),
+widen the counts when they outgrow their limbs, report the work.
+
+It validates nothing itself (``knight.counting.driver.prepare`` does).
+What the DP computes, and why it is exact, is in
+``knight.counting.dp.dp_kernels`` and ``docs/counting-dp.md``.
+"""
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards
+from knight.counting.dp.cell_order import schedule
+
+
+@dataclass
+class Work:
+    """The DP's measure of work, per step: states held after the step,
+    successors emitted (each one a hash insertion), of which merged into an
+    existing state, and attempts that died."""
+
+    held: list = field(default_factory=list)
+    emitted: list = field(default_factory=list)
+    merged: list = field(default_factory=list)
+    dead: list = field(default_factory=list)
+
+    def add(self, other):
+        for name in ("held", "emitted", "merged", "dead"):
+            getattr(self, name).extend(getattr(other, name))
+
+    @property
+    def states_peak(self):
+        return max(self.held, default=0)
+
+    @property
+    def transitions(self):
+        return int(sum(self.emitted))
+
+    @property
+    def merges(self):
+        return int(sum(self.merged))
+
+
+# counts start in one 64-bit limb; a step whose count outgrows them runs
+# again with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
+FIRST_LIMBS = 1
+MAX_LIMBS = 16
+
+
+def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
+    """One DP over ``plan`` (a ``Schedule``): the number of undirected
+    Hamiltonian paths (open; with ``forced``, those with that square as an
+    end) or cycles (closed). Returns ``(count, work)``.
+
+    ``state``, to resume: ``(step, keys, counts, completed)`` as
+    ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
+    called after each step (checkpoints); ``progress(step, steps, held)``
+    too. A step whose counts pass their limbs runs again with twice as
+    many; past ``max_limbs`` it is an ``OverflowError``.
+    """
+    if state is None:
+        keys = np.zeros(1, dtype=np.uint64)
+        counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
+        counts[0, 0] = 1
+        state = (0, keys, counts, 0)
+    step, keys, counts, completed = state
+    live = degree_relaxation.live_patterns(plan, closed, forced, dp_shards.step_threads())
+    start = degree_relaxation.start_bits(0 if closed else 2)
+    work = Work()
+    steps = len(plan.order)
+    ratio = 4.0
+    folder = []  # the run's spill folder, made on first need
+
+    def spill():
+        if not folder:
+            folder.append(tempfile.mkdtemp(prefix="knight-dp-"))
+        return folder[0]
+
+    try:
+        while step < steps:
+            expected = int(keys.shape[0] * ratio) + 1
+            before = live[step - 1] if step else start
+            arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
+            new_keys, new_counts, found, emitted, dead, overflow = dp_shards.step_in_parts(arguments, expected, spill)
+            if overflow:
+                counts = _widen(counts, max_limbs, plan, step)
+                continue
+            completed += found
+            if keys.shape[0]:
+                ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
+            keys, counts = new_keys, new_counts
+            if step:
+                live[step - 1] = None  # a bitmap is read by the steps on either side of it only
+            step += 1
+            work.held.append(int(keys.shape[0]))
+            work.emitted.append(int(emitted))
+            work.merged.append(int(emitted) - int(keys.shape[0]))
+            work.dead.append(int(dead))
+            if on_step is not None:
+                on_step(step, keys, counts, completed)
+            if progress is not None:
+                progress(step, steps, int(keys.shape[0]))
+    finally:
+        if folder:
+            shutil.rmtree(folder[0], ignore_errors=True)
+    return completed, work
+
+
+def step_arguments(plan, step, keys, counts, closed, forced, before, after):
+    """The step kernel's arguments, but for its table size and part, to
+    step ``keys``/``counts``: ``before`` and ``after`` are the bitmaps of
+    the live patterns on either side of the step."""
+    forced_slot, inserted_forced = plan.forced_place(step, forced)
+    final = step == len(plan.order) - 1
+    options = degree_relaxation.option_lists(
+        before, plan.old_sizes[step], len(plan.frontiers[step]), plan.neighbour_slots[step], plan.kept_slots[step],
+        plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, 0 if closed else 2, final, after)
+    rank, patterns, starts, firsts, seconds, codes, dropped = options
+    salt = dp_kernels.step_salt(step)
+    return (keys, counts, plan.old_sizes[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
+            forced_slot, inserted_forced, final, bool(closed),
+            (rank, before, patterns, starts, firsts, seconds, codes, dropped), salt)
+
+
+def _widen(counts, max_limbs, plan, step):
+    """``counts`` in twice the limbs, or OverflowError past ``max_limbs``."""
+    limbs = 2 * counts.shape[1]
+    if limbs > max_limbs:
+        raise OverflowError(
+            f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {step}: "
+            f"the dp carries at most {64 * max_limbs}-bit counts"
+        )
+    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+    wider[:, : counts.shape[1]] = counts
+    return wider
+
+
+def compile_kernels():
+    """Compile (or load from Numba's cache) the step kernel, every variant
+    a count uses, so that no count's ``seconds`` includes it."""
+    plan = schedule(3, 4)
+    for closed in (False, True):
+        count_hamiltonian(plan, closed)
+    count_hamiltonian(plan, False, forced=plan.order[0])

@@ -1,0 +1,115 @@
+"""One step of the frontier DP in parts: its successors split by pattern
+over threads (the kernel releases the GIL), and, when the tables would
+not fit in memory at once, shard by shard with the table it makes written
+to disk and read back mapped."""
+
+import contextlib
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from knight import machine
+from knight.counting.dp import dp_kernels
+
+_MIN_CAPACITY_BITS = 10
+
+
+def _capacity_bits(expected):
+    bits = _MIN_CAPACITY_BITS
+    # room for the expected states at a load of at most 3/4 (linear
+    # probing on a well-mixed hash stays short there)
+    while 3 * (1 << bits) < 4 * expected:
+        bits += 1
+    return bits
+
+
+# a table smaller than this is stepped on one thread: starting threads
+# would cost more than they save
+PARALLEL_STATES = 20_000
+
+
+def step_threads():
+    return max(1, min(machine.usable_cores(), 8))
+
+
+# the hash tables of one step may take at most this share of the memory
+# available when it starts; past that the step runs shard by shard, and
+# the table it makes goes to disk
+_TABLE_SHARE = 0.5
+_MAX_SHARDS = 1024
+
+
+def _shards(expected, limbs, threads):
+    """How many parts a step's successors are split into: one per thread,
+    or more (a multiple) when their tables would not fit in memory at once.
+    An entry is a key and its limbs; a table's load is 3/8..3/4, and its
+    dense copy is made before the table is freed: about three entries a
+    state at the peak."""
+    per_state = 3 * 8 * (1 + limbs)
+    budget = _TABLE_SHARE * machine.available_memory()
+    shards = threads
+    while expected * per_state * threads / shards > budget and shards < _MAX_SHARDS:
+        shards *= 2
+    return shards
+
+
+def step_in_parts(arguments, expected, spill):
+    """One step, its successors split by pattern into parts (the kernel
+    releases the GIL, so the threads run at once); the parts' tables are
+    disjoint, so the next table is their concatenation. Parts that would
+    not fit in memory together are made a thread-full at a time and
+    appended to files in the folder ``spill()`` gives; the next step reads
+    them back mapped (the page cache, not this process, holds them)."""
+    keys, counts = arguments[0], arguments[1]
+    threads = step_threads() if keys.shape[0] >= PARALLEL_STATES else 1
+    shards = _shards(expected, counts.shape[1], threads)
+    bits = _capacity_bits(expected // shards + 1)
+
+    def part(index):
+        made = dp_kernels.frontier_step(*arguments, bits, index, shards)
+        if made[-1]:
+            raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
+        # the tours completed, from limbs (least significant first) to an int
+        found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
+        return (made[0], made[1], found, *made[3:-1])
+
+    if shards == 1:
+        return part(0)
+    tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
+    made_keys, made_counts = [], []
+    on_disk = shards > threads
+    if on_disk:
+        folder = spill()
+        key_path, count_path = os.path.join(folder, "keys.next"), os.path.join(folder, "counts.next")
+    with ThreadPoolExecutor(threads) as pool, contextlib.ExitStack() as files:
+        if on_disk:
+            key_file, count_file = (files.enter_context(open(path, "wb")) for path in (key_path, count_path))
+        for first in range(0, shards, threads):
+            for result in pool.map(part, range(first, first + threads)):
+                for index in range(4):
+                    tallies[index] += int(result[2 + index])
+                if on_disk:
+                    # written from the array's own buffer: no copy in memory
+                    key_file.write(memoryview(result[0]))
+                    count_file.write(memoryview(result[1]))
+                    made_keys.append(result[0].shape[0])
+                else:
+                    made_keys.append(result[0])
+                    made_counts.append(result[1])
+    if not on_disk:
+        return (np.concatenate(made_keys), np.concatenate(made_counts), *tallies)
+    held = sum(made_keys)
+    # the files of the step before are still mapped by its arrays; renaming
+    # over them unlinks the old data only once those arrays are gone
+    os.replace(key_path, os.path.join(folder, "keys"))
+    os.replace(count_path, os.path.join(folder, "counts"))
+    return (_mapped(os.path.join(folder, "keys"), (held,)),
+            _mapped(os.path.join(folder, "counts"), (held, counts.shape[1])), *tallies)
+
+
+def _mapped(path, shape):
+    if shape[0] == 0:
+        return np.zeros(shape, dtype=np.uint64)
+    # copy-on-write: the kernel's argument type is a plain writable array
+    return np.asarray(np.memmap(path, dtype=np.uint64, mode="c", shape=shape))

@@ -1,0 +1,188 @@
+"""Counting every tour: the one road a count takes, whichever engine.
+
+``count_tours`` is ``prepare`` then ``count_prepared``. ``prepare``
+validates the arguments, picks the engine (``choose_method``: the ``auto``
+policy) and plans the starts once (``jobs.Starts``: one start per symmetry
+class; the starts colour parity rules out). ``count_prepared`` hands that
+``Job`` to an engine (``ENGINES``: ``dfs``, the split exhaustive search of
+``knight.counting.dfs``, or ``dp``, the frontier dynamic program of
+``knight.counting.dp``), which returns each searched start's tours and work
+(``jobs.Tally``), and maps the answer back onto every square (``Count``).
+The projection the command line prints before a long count
+(``knight.counting.dfs.tree_estimate``) reads the same ``Job``.
+``count_total`` is the DP's total over every start, from one run.
+"""
+
+import numpy as np
+
+from knight import machine, validate
+from knight.counting.dfs.dask_client import address
+from knight.counting.dfs.dfs_engine import count_by_dfs
+from knight.counting.dfs.unit_store import UnitStore
+from knight.counting.dp.dp_checkpoint import Checkpoint
+from knight.counting.dp.dp_engine import count_by_dp, total_tours
+from knight.counting.dp.dp_memory import check_fits
+from knight.counting.jobs import Job, plan_starts
+from knight.errors import InvalidArgument
+from knight.result import Count
+from knight.validate import DEFAULT_COUNT_BUDGET
+
+
+def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, method=None, pruned=True,
+                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
+    """Count every tour (directed: a path and its reverse are two) from
+    ``start``, or from every start square when ``start`` is None.
+
+    ``method`` names the engine (``ENGINES``): ``dfs``, the exhaustive
+    search described below, or ``dp``, the frontier dynamic program of
+    ``knight.counting.dp`` (same counts, no enumeration; it takes ``start``,
+    ``closed``, ``resume`` and ``progress``, called with ``(steps done,
+    steps in all, states held)``). None or ``auto``: the one expected to
+    finish first on this board (``choose_method``).
+    ``pruned`` cuts branches that provably cannot finish a tour (same
+    counts, far fewer nodes); ``symmetry`` searches one start per class of
+    symmetric squares. The search is split into work units at ``depth``
+    moves from the start (None: an automatic cut; 0: one unit per start),
+    run on ``workers`` local threads (default all cores) or on the Dask
+    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
+    recording finished units; units already there are not run again. Each
+    work unit places at most ``budget`` nodes (default
+    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
+    ``(units finished, units in all)``. Returns a ``Count``.
+    """
+    job = prepare(rows, cols, start, closed, budget, method=method, pruned=pruned, symmetry=symmetry, depth=depth,
+                  workers=workers, scheduler=scheduler, resume=resume)
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
+    return count_prepared(job, progress)
+
+
+def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, pruned=True, symmetry=True,
+            depth=None, workers=None, scheduler=None, resume=None):
+    """Validate a count's arguments (as ``count_tours`` takes them) and plan
+    its starts: the ``Job`` that ``count_prepared`` counts."""
+    rows, cols = validate.board(rows, cols)
+    closed, pruned, symmetry = (validate.flag(value, name) for value, name in
+                                ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
+    method = choose_method(rows, cols, method, pruned=pruned, symmetry=symmetry, depth=depth, workers=workers,
+                           scheduler=scheduler, budget=budget, closed=closed)
+    # the DP places no nodes: it has no budget
+    budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
+    validate.fits_in_memory(rows, cols, "count")
+    if start is not None:
+        start = validate.start(rows, cols, start)
+    if depth is not None:
+        depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
+    workers = validate.workers(workers)
+    if scheduler is not None:
+        scheduler = address(scheduler)
+    if resume is not None:
+        # a path that cannot be one, or a stranger's file, is refused before
+        # the minutes of planning; the lock and the count's header after
+        resume = Checkpoint.check(resume) if method == "dp" else UnitStore.check(resume)
+    squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
+    return Job(
+        rows,
+        cols,
+        start,
+        bool(closed),
+        budget,
+        method,
+        bool(pruned),
+        plan_starts(rows, cols, squares, symmetry),
+        depth,
+        workers,
+        scheduler,
+        resume,
+    )
+
+
+def count_prepared(job, progress=None):
+    """Count ``job`` (a ``prepare``'d ``Job``) with its engine; the ``Count``, every square of a
+    symmetry class given its representative's tours."""
+    tally = ENGINES[job.method](job, progress)
+    n = job.rows * job.cols
+    # the DP counts past int64 on long boards: Python integers then
+    big = any(value >= 2**63 for value in tally.tours.values())
+    tours = np.zeros(n, dtype=object if big else np.int64)
+    nodes = np.zeros(n, dtype=np.int64)
+    for searched, members in job.starts.classes.items():
+        tours[members] = tally.tours[searched]
+        nodes[searched] = tally.nodes[searched]
+    if job.start is None:
+        tours, nodes = tours.reshape(job.rows, job.cols), nodes.reshape(job.rows, job.cols)
+    else:
+        square = job.start[0] * job.cols + job.start[1]
+        tours, nodes = int(tours[square]), int(nodes[square])
+    complete = all(tally.complete.values())
+    return Count(job.rows, job.cols, job.start, job.closed, job.budget, tours, nodes, complete, tally.seconds,
+                 pruned=job.pruned, depth=tally.depth, units=tally.units, method=job.method, **(tally.work or {}))
+
+
+# the engines ``count_tours(method=...)`` can run: each takes a ``Job`` and
+# an optional progress callback and returns a ``Tally``
+ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
+
+# Measured crossover (per-start grids, `seconds`, medians of 3-5, the
+# 2-core machine quiet, 2026-12-01; docs/counting-dp.md): with a side of
+# 3 or 4 the DFS finishes first up to 30 squares (4x7: 0.023 s against
+# the DP's 0.068; 3x10: 0.032 / 0.048), 3x11 is a tie and the DP wins from
+# 4x8 (0.078 / 0.062) and 3x12; with both sides 5 or more the DFS wins up to
+# 36 (6x6: 0.77 / 1.39 s; 5x7: 0.27 / 0.34) and the DP from 5x8 (7.9 /
+# 1.27 s): past those the DFS's tree grows by a factor per column and the
+# DP's work only linearly.
+DFS_SQUARES_AT_MOST = 36
+DFS_NARROW_SQUARES_AT_MOST = 30
+
+
+def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
+                  scheduler=None, budget=None, closed=False):
+    """The engine for a count: ``method`` checked, or (None, ``auto``) the
+    one expected to finish first. Options only the DFS has are refused
+    with ``dp``, and make ``auto`` pick the DFS. Whether the DP fits this
+    machine is checked here, once: ``dp`` on a board it cannot hold is
+    refused, ``auto`` then picks the DFS."""
+    method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
+    dfs_only = {
+        "plain (pruned=False)": not pruned,
+        "symmetry=False": not symmetry,
+        "depth": depth is not None,
+        "workers": workers is not None,
+        "scheduler": scheduler is not None,
+        "budget": budget is not None,
+    }
+    asked = [name for name, given in dfs_only.items() if given]
+    if method == "dp" and asked:
+        them = "it" if len(asked) == 1 else "them"
+        raise InvalidArgument(f"{', '.join(asked)}: only the dfs count takes {them}, not --method dp")
+    if method == "dp":
+        check_fits(rows, cols, machine.available_memory(), closed)
+    if method != "auto":
+        return method
+    if asked:
+        return "dfs"
+    limit = DFS_NARROW_SQUARES_AT_MOST if min(rows, cols) <= 4 else DFS_SQUARES_AT_MOST
+    if rows * cols <= limit:
+        return "dfs"
+    try:
+        check_fits(rows, cols, machine.available_memory(), closed)
+    except InvalidArgument:
+        return "dfs"  # slow, but the DP could not run at all
+    return "dp"
+
+
+def count_total(rows, cols, closed=False, progress=None):
+    """Directed tours from every start together (the sum of
+    ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
+    frontier dynamic program with no forced end: open, each undirected
+    path is two directed tours (from either end); closed, each cycle is two
+    directed tours from each of its squares. ``progress``, if given, is
+    called with ``(steps done, steps in all, states held)``. Returns an int.
+    """
+    rows, cols = validate.board(rows, cols)
+    closed = validate.flag(closed, "closed")
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
+    validate.fits_in_memory(rows, cols, "count")
+    check_fits(rows, cols, machine.available_memory(), closed)
+    return total_tours(rows, cols, bool(closed), progress)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_degrees, frontier_kernels, journal, validate
+from knight import atomic_write, frontier_degrees, frontier_kernels, journal, validate
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 
@@ -624,16 +624,10 @@ class Checkpoint:
         header["finished"] = {str(key): value for key, value in self.finished.items()}
         header["current"] = None if self._current is None else list(self._current)
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-        # a fresh name beside the checkpoint: a file of the user's that
-        # happens to be called CHECKPOINT.tmp is never overwritten
-        folder, name = os.path.split(os.path.abspath(self.path))
         try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-            with os.fdopen(handle, "wb") as file:
-                np.savez(file, header=encoded, keys=keys, counts=counts)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, self.path)
+            atomic_write.replace(
+                self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts), binary=True
+            )
         except OSError as error:
             raise InvalidArgument(f"cannot write the dp checkpoint {self.path}: {error.strerror or error}") from None
         self._saved = time.monotonic()

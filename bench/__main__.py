@@ -9,7 +9,7 @@ import dataclasses
 import math
 import sys
 
-from bench import corners, count_study, folders, overhead, plan, presets, record, report, versus
+from bench import corners, count_study, folders, overhead, plan, presets, record, report, tour_pictures, versus
 from bench import sweep as sweeping
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from knight import validate
@@ -227,6 +227,7 @@ def main(argv=None):
         done, planned = sweeping.execute(folder)
         _run_extras(folder)
         if not args.no_plots:
+            tour_pictures.write_into(folder, tour_pictures.collect(folder))
             report.write(folder, heatmaps)
     except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
         return fail(error)

@@ -8,7 +8,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench import corners, count_study, folders, overhead, page, plots, record, versus
+from bench import corners, count_study, folders, overhead, page, plots, record, tour_pictures, versus
 from bench.command import Parser, fail, parse_boards
 from bench.count_worker import DONE, STOPPED
 from bench.plots import label, labels
@@ -651,6 +651,7 @@ def write(folder, heatmap_boards=None):
         measured_overhead = record.read_json(folder / overhead.OVERHEAD)
     try:
         text = render(meta, rows, figures, measured_versus, measured_corners, measured_overhead, measured_counts)
+        text += "\n".join(tour_pictures.section(folder))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
     path = folder / REPORT

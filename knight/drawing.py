@@ -17,7 +17,8 @@ Size rules, chosen so that a drawing opens quickly anywhere:
 * the path goes through every square up to ``MAX_PATH_POINTS`` squares;
   a longer tour is drawn through every k-th square (k the smallest that
   keeps it within ``MAX_PATH_POINTS`` points) and its last, and says so in
-  its title: at most about 13 bytes a point, so every tour drawing stays
+  its title: at most 12 bytes a point (on a board of at most
+  ``MAX_DRAWN_SQUARES``), so every tour drawing stays
   under ``MAX_TOUR_BYTES``;
 * boards of more than ``MAX_DRAWN_SQUARES`` squares (2000 x 2000, the
   largest board the benchmark sweeps) are refused, and count grids of more
@@ -34,7 +35,7 @@ NUMBERED_SIDE = 12
 MAX_PATH_POINTS = 20_000
 MAX_DRAWN_SQUARES = 2000 * 2000
 MAX_GRID_SQUARES = 100 * 100
-MAX_TOUR_BYTES = 700_000
+MAX_TOUR_BYTES = 300_000
 # how wide a drawing is on screen, in pixels, at most and at its smallest square
 WIDTH = 560
 MAX_SQUARE_PIXELS = 44
@@ -60,6 +61,8 @@ VIRIDIS = (
 # too dense to follow; its yellow end is left out, it vanishes on light squares
 PLASMA = ((13, 8, 135), (84, 2, 163), (139, 10, 165), (185, 50, 137), (219, 92, 104), (244, 136, 73))
 PATH_PARTS = 24
+# the start and end marks' radius on a board without numbers, in pixels at least
+END_PIXELS = 5
 # points of a path formatted at a time
 _CHUNK = 1 << 13
 
@@ -81,14 +84,19 @@ def _pixels(rows, cols, width, largest=MAX_SQUARE_PIXELS):
     return round(square * cols, 1), round(square * rows, 1), square
 
 
-def _open_svg(rows, cols, width, title):
-    shown_width, shown_height, square = _pixels(rows, cols, width)
+def _open_svg(rows, cols, width, title, margin=0):
+    """The SVG's opening and its user units per pixel; ``margin`` pixels
+    round the board, for marks on edge squares larger than the squares."""
+    shown_width, shown_height, square = _pixels(rows, cols, width - 2 * margin)
+    per_pixel = UNIT / square
+    pad = margin * per_pixel
+    box = f"{-pad:.4g} {-pad:.4g} {cols * UNIT + 2 * pad:.6g} {rows * UNIT + 2 * pad:.6g}"
     return (
         f"{HEADER}"
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown_width:g}" height="{shown_height:g}" '
-        f'viewBox="0 0 {cols * UNIT} {rows * UNIT}" font-family="{FONTS}">\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown_width + 2 * margin:g}" '
+        f'height="{shown_height + 2 * margin:g}" viewBox="{box}" font-family="{FONTS}">\n'
         f"<title>{_escape(title)}</title>\n"
-    ), UNIT / square
+    ), per_pixel
 
 
 def _escape(text):
@@ -161,9 +169,9 @@ def tour_parts(rows, cols, tour, closed=False, title="", width=WIDTH):
     step = stride(len(tour))
     if step > 1:
         title = f"{title} (path through every {step}th square)".strip()
-    head, per_pixel = _open_svg(rows, cols, width, title)
-    yield head
     numbered = max(rows, cols) <= NUMBERED_SIDE
+    head, per_pixel = _open_svg(rows, cols, width, title, margin=0 if numbered else END_PIXELS + 2)
+    yield head
     yield _board(rows, cols, per_pixel, DARK if numbered else FAINT_DARK)
     # a line at least a pixel wide on screen, however small the squares
     line = max(UNIT * 0.07, per_pixel)
@@ -181,7 +189,7 @@ def tour_parts(rows, cols, tour, closed=False, title="", width=WIDTH):
     if numbered:
         yield from _step_badges(tour, cols, len(str(len(tour))))
     else:
-        yield from _ends(tour, cols, max(UNIT * 0.45, per_pixel * 5))
+        yield from _ends(tour, cols, max(UNIT * 0.45, per_pixel * END_PIXELS))
     yield "</svg>\n"
 
 

@@ -90,8 +90,9 @@ def test_step_numbers_up_to_the_stated_side_only():
         assert (len(step_numbers(root)) == side * cols) is numbered
 
 
-def test_a_long_tour_is_drawn_through_every_kth_square_within_the_stated_size():
-    rows = cols = 2000  # the largest board drawn; a boustrophedon stands in for a tour: no search
+@pytest.mark.parametrize(("rows", "cols"), [(2000, 2000), (3, 1_333_333)])
+def test_a_long_tour_is_drawn_through_every_kth_square_within_the_stated_size(rows, cols):
+    # the largest boards drawn, square and long; a boustrophedon stands in for a tour: no search
     snake = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
     snake[1::2] = snake[1::2, ::-1]
     tour = snake.ravel()

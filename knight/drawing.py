@@ -327,6 +327,8 @@ def check_target(path):
     (never overwritten)."""
     if path == "-":
         return path
+    if path == "":
+        raise InvalidArgument("--svg needs a file name, or - for standard output")
     from knight import journal
 
     path = journal.usable_path(path, "the drawing")
@@ -369,7 +371,8 @@ def result_parts(result, width=WIDTH):
 
 def count_caption(count):
     kind = "closed" if count.closed else "open"
-    return f"{kind} tours from each start on {count.rows}x{count.cols}: {count.total_tours:,} in all"
+    note = "" if count.complete else " (lower bounds: a search hit its budget)"
+    return f"{kind} tours from each start on {count.rows}x{count.cols}: {count.total_tours:,} in all{note}"
 
 
 def count_grid_parts(count, width=WIDTH):

@@ -81,6 +81,7 @@ def _refusals(tmp_path):
         (["count", "101", "100", "--svg", str(tmp_path / "t.svg")], "too large to draw"),
         (["count", "5", "5", "--start", "1,1", "--svg", str(tmp_path / "t.svg")], "leave out --start"),
         (["solve", "5", "5", "--json", "--svg", "-"], "both write to standard output"),
+        (["solve", "5", "5", "--svg", ""], "needs a file name"),
     ]
 
 

@@ -97,7 +97,7 @@ JUNK = st.lists(st.sampled_from(["--frobnicate", "--json", "--closed", "-x", "ex
 junk = st.integers(0, 9).flatmap(lambda n: JUNK if n == 0 else st.just([]))
 # --svg: a new file, standard output, or a path that cannot hold a drawing
 svg_target = _option(
-    "--svg", st.sampled_from(["DRAWING", "DRAWING", "-", "NOTES", "FOLDER", "MISSING", "DEVNULL"]), present=1
+    "--svg", st.sampled_from(["DRAWING", "DRAWING", "-", "", "NOTES", "FOLDER", "MISSING", "DEVNULL"]), present=1
 )
 
 solve_argv = _argv(

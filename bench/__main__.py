@@ -11,7 +11,7 @@ import sys
 
 from bench import repo_paths
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
-from bench.report import run_report
+from bench.report import run_report, tour_pictures
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
 from bench.sweep import plan, presets, sweep_runner
@@ -204,6 +204,7 @@ def main(argv=None):
         done, planned = sweep_runner.execute(folder)
         _run_extras(folder)
         if not args.no_plots:
+            tour_pictures.write_into(folder, tour_pictures.collect(folder))
             run_report.write(folder, heatmaps)
     except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
         return fail(error)

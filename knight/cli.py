@@ -48,6 +48,10 @@ def _json_arg(parser):
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
+def _svg_arg(parser, what):
+    parser.add_argument("--svg", metavar="FILE", help=f"also draw {what} as an SVG picture into FILE (- for stdout)")
+
+
 def build_parser():
     parser = OneLineParser(prog="knight", description="Knight's tours: search, count, and what theory says.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
@@ -60,6 +64,7 @@ def build_parser():
     solve.add_argument("--budget", help=f"most nodes to place before giving up; default {validate.DEFAULT_BUDGET}")
     solve.add_argument("--closed", action="store_true", help="require the last square to be a move from the first")
     _json_arg(solve)
+    _svg_arg(solve, "the tour")
 
     count = commands.add_parser("count", help="count every tour", description="Count every tour exhaustively.")
     _board_args(count)
@@ -84,6 +89,7 @@ def build_parser():
         help="only the total over every start, from one dp run (no grid): takes --closed and --json alone",
     )
     _json_arg(count)
+    _svg_arg(count, "the count of each start (a heatmap)")
 
     estimate = commands.add_parser(
         "estimate", help="estimate a count's work and time", description="Knuth's random-probe estimate of a count."
@@ -119,10 +125,13 @@ def run_solve(args, out):
     validate.choice(args.tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = _budget(args)
     validate.fits_in_memory(rows, cols, args.method, held=JSON_TOUR_CHUNK_BYTES if args.json else 0)
+    svg = _svg_target(args, rows, cols)
 
     from knight.search.solver import solve
 
     result = solve(rows, cols, start, args.method, budget, args.closed, args.tiebreak)
+    if svg is not None:
+        out = _draw(svg, result, out)
     if args.json:
         record = {
             "rows": rows,
@@ -153,6 +162,33 @@ def run_solve(args, out):
         ("seconds", f"{result.seconds:.6f}"),
     )
     return 0
+
+
+def _svg_target(args, rows, cols, grid=False):
+    """Where ``--svg`` draws, checked before any search; None without it."""
+    if args.svg is None:
+        return None
+    from knight import drawing
+
+    if grid and args.start is not None:
+        raise InvalidArgument("--svg draws the count of every start square; leave out --start")
+    if args.svg == "-" and args.json:
+        raise InvalidArgument("--svg - and --json both write to standard output; give --svg a file name")
+    drawing.check_size(rows, cols, grid)
+    return drawing.check_target(args.svg)
+
+
+def _draw(target, done, out):
+    """Draw ``done`` (a Result or a Count) into ``target``; returns where
+    the text goes: standard error once the drawing took standard output."""
+    from knight import drawing
+
+    if getattr(done, "tour", True) is None:
+        print(f"knight: no tour was found, so nothing was drawn ({target} not written)", file=sys.stderr)
+        return out
+    parts = drawing.result_parts(done) if hasattr(done, "tour") else drawing.count_grid_parts(done)
+    drawing.write(target, parts, out)
+    return sys.stderr if target == "-" else out
 
 
 def _print_fields(out, *fields):
@@ -210,6 +246,7 @@ def run_count(args, out):
     depth = _optional_integer(args.depth, "depth", 0, rows * cols - 1)
     workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
     validate.fits_in_memory(rows, cols, "count")
+    svg = _svg_target(args, rows, cols, grid=True)
 
     from knight.counting import driver
 
@@ -239,6 +276,8 @@ def run_count(args, out):
                 file=sys.stderr,
             )
         raise
+    if svg is not None:
+        out = _draw(svg, counted, out)
     if counted.method == "dp":
         return _print_dp_count(counted, start, args.json, out)
     if args.json:

@@ -35,6 +35,12 @@ class Result:
     def found(self):
         return self.status == "found"
 
+    def _repr_svg_(self):
+        """The tour drawn, for Jupyter (``knight.drawing.notebook_svg``)."""
+        from knight.drawing import notebook_svg
+
+        return notebook_svg(self)
+
     def coordinates(self):
         """The tour as an ``(n, 2)`` array of 0-based ``(row, col)``, or None."""
         if self.tour is None:
@@ -80,6 +86,12 @@ class Count:
     transitions: int = 0
     merges: int = 0
     runs: int = 0
+
+    def _repr_svg_(self):
+        """Every start's count drawn, for Jupyter (``knight.drawing.notebook_svg``)."""
+        from knight.drawing import notebook_svg
+
+        return notebook_svg(self)
 
     @property
     def total_tours(self):

@@ -1,6 +1,6 @@
 """index.html of a run folder: REPORT.md as one self-contained page.
 
-The figures are embedded as base64 PNG data, there are no scripts and no
+The figures are embedded as base64 data (PNG, and SVG for the tours), there are no scripts and no
 external URLs, so the file opens from disk in any browser, alone (mailed,
 downloaded from a CI artifact) as well as in its folder. The converter reads
 the subset of Markdown that bench/report/run_report.py writes: headings, paragraphs,
@@ -45,13 +45,14 @@ def _table(lines):
 
 
 def _image(match, folder):
-    """An <img> with the PNG's bytes inside; a missing file becomes a note."""
+    """An <img> with the image's bytes inside; a missing file becomes a note."""
     path = Path(folder) / match["src"]
     alt = html.escape(match["alt"])
     if not path.is_file():
         return f"<p><em>(figure {html.escape(match['src'])} is missing)</em></p>"
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return f'<img alt="{alt}" title="{alt}" src="data:image/png;base64,{data}">'
+    kind = "svg+xml" if path.suffix == ".svg" else "png"
+    return f'<img alt="{alt}" title="{alt}" src="data:image/{kind};base64,{data}">'
 
 
 def _blocks(text):

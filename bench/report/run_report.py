@@ -4,7 +4,7 @@ every study the run holds (bench/studies/registry.py, in its order), then
 the sweep's summary and findings. ``python -m bench.report`` (make plots)
 calls ``write`` on an existing run folder."""
 
-from bench.report import page, sweep_figures, sweep_sections
+from bench.report import page, sweep_figures, sweep_sections, tour_pictures
 from bench.report.text_cells import markdown_table
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
@@ -56,7 +56,7 @@ def _compile_lines(meta):
     return lines
 
 
-def render(meta, rows, figures, studied=()):
+def render(meta, rows, figures, studied=(), tours=()):
     """The text of REPORT.md. ``figures``: the sweep's, {figure: path};
     ``studied``: ``(study, measured, figure path)`` of each study the run
     holds, in the registry's order."""
@@ -93,6 +93,7 @@ def render(meta, rows, figures, studied=()):
     for study, measured, figure in studied:
         parts += study.section(measured, figure, measurements)
     parts += sweep_sections.findings_section(rows)
+    parts += tours
     return "\n".join(parts) + "\n"
 
 
@@ -105,7 +106,7 @@ def write(folder, heatmap_boards=None):
     figures = sweep_figures.draw_all(rows, folder, heatmap_boards)
     studied = [drawn for drawn in (_drawn(folder, study) for study in STUDIES) if drawn is not None]
     try:
-        text = render(meta, rows, figures, studied)
+        text = render(meta, rows, figures, studied, tour_pictures.section(folder))
     except _MALFORMED as error:
         raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
     path = folder / REPORT

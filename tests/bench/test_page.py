@@ -41,3 +41,10 @@ def test_write_puts_index_html_in_the_folder(tmp_path):
     path = page.write(tmp_path, "# Hi\n", title="t")
     assert path == tmp_path / "index.html" and path.read_text().startswith("<!DOCTYPE html>")
     assert [p.name for p in tmp_path.iterdir()] == ["index.html"]
+
+
+def test_an_svg_figure_is_inlined_as_svg(tmp_path):
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'
+    (tmp_path / "tour.svg").write_bytes(svg)
+    html = page.render("![a tour](tour.svg)\n", tmp_path)
+    assert f'src="data:image/svg+xml;base64,{base64.b64encode(svg).decode()}"' in html

@@ -1,6 +1,7 @@
 """index.html of a run folder, opened in a real browser: headless Debian
 chromium, driven over the DevTools protocol. Every figure must render at its
-PNG's own size, nothing may be logged as an error, and a screenshot is kept.
+PNG's own size, every tour drawing at its SVG's, nothing may be logged as an
+error, and a screenshot is kept.
 The browser test is skipped, with the reason, where chromium is not
 installed (.ci/run installs it)."""
 
@@ -12,6 +13,7 @@ import struct
 import subprocess
 import time
 import urllib.request
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -23,6 +25,12 @@ CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", 
 needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
 
 QUICK_RUN = ["--sizes", "5", "--shapes", "3x4", "--budget", "20000", "--repeats", "1"]
+
+
+def svg_size(data):
+    """(width, height) an SVG asks for, in whole pixels."""
+    root = ET.fromstring(data)
+    return round(float(root.get("width"))), round(float(root.get("height")))
 
 
 def png_size(data):
@@ -136,10 +144,13 @@ def test_every_figure_renders_at_its_size_with_no_error(run_folder, browser, tmp
         expression="[...document.images].map(i => [i.alt, i.complete, i.naturalWidth, i.naturalHeight, i.src])",
     )["result"]["value"]
     figures = sorted(path.name for path in run_folder.glob("*.png"))
-    assert len(images) == len(figures) >= 5
+    tours = sorted(path.name for path in run_folder.glob("tour-*.svg"))
+    assert len(images) == len(figures) + len(tours) and len(figures) >= 5 and len(tours) >= 4
+    assert sum(source.startswith("data:image/svg+xml;base64,") for *_, source in images) == len(tours)
     for alt, complete, width, height, source in images:
-        drawn = png_size(base64.b64decode(source.split(",", 1)[1]))
-        assert complete and width > 0 and (width, height) == drawn, alt
+        data = base64.b64decode(source.split(",", 1)[1])
+        drawn = svg_size(data) if source.startswith("data:image/svg+xml") else png_size(data)
+        assert complete and width > 0 and height > 0 and (width, height) == drawn, alt
     assert browser.errors() == []
     shot = browser.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
     (tmp_path / "screenshot.png").write_bytes(base64.b64decode(shot["data"]))

@@ -3,7 +3,7 @@
 Properties, whatever the arguments: the command exits 0 or 2 (never 1, the
 status of an unhandled exception), prints no traceback, says what is wrong
 in one line, prints strict JSON when asked for JSON, and changes no file
-but its own resume file. Every public function of ``knight`` returns or
+but its own resume file or drawing. Every public function of ``knight`` returns or
 raises ``InvalidArgument``, nothing else. Boards and budgets are kept small
 so that each example takes milliseconds.
 """
@@ -95,6 +95,10 @@ hostile_count_text = hostile_integer_text.filter(lambda text: not _long_running(
 budget_text = _mostly(st.integers(1, 20_000).map(str), hostile_count_text)
 JUNK = st.lists(st.sampled_from(["--frobnicate", "--json", "--closed", "-x", "extra", "--", "--budget"]), max_size=1)
 junk = st.integers(0, 9).flatmap(lambda n: JUNK if n == 0 else st.just([]))
+# --svg: a new file, standard output, or a path that cannot hold a drawing
+svg_target = _option(
+    "--svg", st.sampled_from(["DRAWING", "DRAWING", "-", "", "NOTES", "FOLDER", "MISSING", "DEVNULL"]), present=1
+)
 
 solve_argv = _argv(
     "solve",
@@ -108,6 +112,7 @@ solve_argv = _argv(
     _option("--budget", budget_text, present=4),
     _flag("--closed"),
     _flag("--json"),
+    svg_target,
     junk,
 )
 def _long_count(argv):
@@ -136,6 +141,7 @@ count_argv = _argv(
     ),
     _option("--resume", _mostly(st.just("NEW"), st.sampled_from(["NOTES", "FOLDER", "MISSING", "DEVNULL"]))),
     _flag("--json"),
+    svg_target,
     junk,
 ).filter(lambda argv: not _long_count(argv))
 estimate_argv = _argv(
@@ -185,6 +191,7 @@ def _sandbox():
                 "NEW": str(folder / "units.jsonl"),
                 "FOLDER": str(folder / "folder"),
                 "MISSING": str(folder / "missing" / "units.jsonl"),
+                "DRAWING": str(folder / "drawing.svg"),
                 "DEVNULL": os.devnull,
             },
         )
@@ -208,9 +215,9 @@ def _check_command(argv):
         assert out == ""
     elif "--json" in argv and "--help" not in argv:
         _strict_json(out)
-    # nothing changed but the command's own resume file
+    # nothing changed but the command's own resume file or drawing
     changed = {name for name in before.keys() | after.keys() if before.get(name, 0) != after.get(name, 0)}
-    assert changed <= {Path("units.jsonl")}, (argv, changed)
+    assert changed <= {Path("units.jsonl"), Path("drawing.svg")}, (argv, changed)
 
 
 @HOSTILE
@@ -427,6 +434,8 @@ REAL = [
     ["estimate", "5", "5", "--probes", "10000000000000000000000"],
     ["count", "3", "4", "--scheduler", "not an address"],
     ["count", "3", "4", "--resume", "/"],
+    ["solve", "8", "8", "--svg", "/"],
+    ["solve", "2001", "2000", "--method", "greedy", "--svg", "/no/such/folder/tour.svg"],
 ]
 
 

@@ -7,13 +7,13 @@ and ``--help`` answer at once.
 
 import argparse
 import math
+import os
 import sys
 
 from knight import strict_json, validate
 from knight.errors import InvalidArgument
 
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+from knight.exit_status import EXIT_INTERRUPTED, EXIT_USAGE, run_command, stopped_by_signal
 
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead
@@ -232,10 +232,12 @@ def run_count(args, out):
         _print_projection(job)
     try:
         counted = _count_with_progress(counting.run, job)
-    except KeyboardInterrupt:
-        if args.resume:
+    except BaseException as error:
+        # only where a resume file holds something: a Ctrl-C before the
+        # first unit finished leaves none to point at
+        if stopped_by_signal(error) and args.resume and os.path.isfile(args.resume):
             print(
-                f"knight: finished work units are kept in {args.resume}; run again with --resume to go on",
+                f"knight: finished work is kept in {args.resume}; run again with --resume to go on",
                 file=sys.stderr,
             )
         raise
@@ -400,12 +402,9 @@ _COMMANDS = {"solve": run_solve, "count": run_count, "estimate": run_estimate, "
 
 def main(argv=None, out=None):
     out = sys.stdout if out is None else out
-    try:
+
+    def body():
         args = build_parser().parse_args(argv)
         return _COMMANDS[args.command](args, out)
-    except InvalidArgument as error:
-        print(f"knight: error: {validate.one_line(error)}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("knight: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+
+    return run_command("knight", body)

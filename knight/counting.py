@@ -41,6 +41,8 @@ DEFAULT_UNITS = 1000
 UNIT_NODES = 1 << 24
 _PLAN_PROBES = 2000
 DASK_CONNECT_SECONDS = 5
+# how long a count waits for a scheduler with no workers to get one
+DASK_WORKER_SECONDS = 30
 
 _NO_CUT = -1
 # Units go to the executor in batches sized to run about BATCH_SECONDS each
@@ -409,7 +411,7 @@ def local_executor(workers=None):
 
 def dask_executor(address):
     """An executor on the Dask cluster whose scheduler is at ``address``."""
-    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS))
+    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS))
 
 
 class _DaskExecutor:

@@ -8,6 +8,7 @@ import operator
 import os
 import re
 
+from knight import memory_limit
 from knight.errors import InvalidArgument
 
 METHODS = ("backtrack", "warnsdorff", "greedy")
@@ -165,15 +166,9 @@ def seed(value):
 
 
 def available_memory():
-    """Bytes this process can still allocate without swapping, best guess."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    """Bytes this process can still allocate: the least of its limits
+    (free memory, ``ulimit -v``, its cgroup's), see ``knight.memory_limit``."""
+    return memory_limit.available_memory()
 
 
 def memory_needed(rows, cols, method):

@@ -1,0 +1,209 @@
+"""Faults at the edges (issue 19): output that cannot be written, interrupts
+inside compiled calls, memory limits other than free memory, resume files
+edited by hand. Each class is a property over the commands, so a new entry
+point is covered without a new hand-written case."""
+
+import contextlib
+import errno
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from knight import cli, exit_status, memory_limit
+from knight.errors import InvalidArgument
+
+FAULTS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+# commands that succeed and print something, quickly, text and JSON
+working_argv = st.sampled_from(
+    [
+        ["solve", "5", "5"],
+        ["solve", "12", "12", "--method", "greedy"],
+        ["solve", "30", "30", "--json"],
+        ["count", "3", "4"],
+        ["count", "3", "4", "--json"],
+        ["count", "3", "4", "--method", "dp", "--json"],
+        ["exists", "5", "5"],
+        ["exists", "4", "4", "--json"],
+        ["estimate", "5", "5", "--probes", "20", "--seed", "1"],
+    ]
+)
+
+
+class FailingStream(io.StringIO):
+    """A stream that takes ``room`` characters, then fails as ``error`` does:
+    a reader that went away (``head -c``), or a disk that filled."""
+
+    def __init__(self, room, error):
+        super().__init__()
+        self.room, self.error = room, error
+
+    def write(self, text):
+        if self.tell() + len(text) > self.room:
+            raise self.error
+        return super().write(text)
+
+
+def _run(argv, out):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        status = cli.main(argv, out=out)
+    return status, err.getvalue()
+
+
+@FAULTS
+@given(working_argv, st.integers(0, 2000))
+def test_a_reader_that_goes_away_ends_quietly(argv, room):
+    status, err = _run(argv, FailingStream(room, BrokenPipeError(errno.EPIPE, "Broken pipe")))
+    assert status in (0, exit_status.EXIT_PIPE)
+    assert err == ""
+
+
+@FAULTS
+@given(working_argv, st.integers(0, 2000))
+def test_a_full_disk_is_one_line(argv, room):
+    status, err = _run(argv, FailingStream(room, OSError(errno.ENOSPC, "No space left on device")))
+    assert status in (0, exit_status.EXIT_IO)
+    if status:
+        assert err == "knight: error: standard output: No space left on device\n"
+
+
+def _knight(*argv, stdout=subprocess.PIPE):
+    return subprocess.run([sys.executable, "-m", "knight", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          timeout=120)
+
+
+def test_a_real_closed_pipe_and_a_real_full_disk(tmp_path):
+    """The reproductions: `knight solve 99 99 --json | head -c1` and
+    `knight solve 5 5 >/dev/full`, in real processes."""
+    reader = subprocess.Popen(["head", "-c1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "knight", "solve", "99", "99", "--json"], stdout=reader.stdin,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    reader.stdin.close()
+    reader.wait()
+    assert (done.returncode, done.stderr) == (exit_status.EXIT_PIPE, "")
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = _knight("solve", "5", "5", stdout=full)
+        assert done.returncode == exit_status.EXIT_IO
+        assert done.stderr == "knight: error: standard output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    "error, status, said",
+    [
+        (KeyboardInterrupt(), exit_status.EXIT_INTERRUPTED, "knight: interrupted\n"),
+        (exit_status.Terminated(), exit_status.EXIT_TERMINATED, "knight: terminated\n"),
+        (InvalidArgument("bad\nthing"), exit_status.EXIT_USAGE, "knight: error: bad\\nthing\n"),
+        (MemoryError(), exit_status.EXIT_USAGE, None),
+        (PermissionError(errno.EACCES, "Permission denied", "/x/y"), exit_status.EXIT_IO,
+         "knight: error: /x/y: Permission denied\n"),
+    ],
+)
+def test_each_anticipated_failure_is_one_line_and_its_status(capsys, error, status, said):
+    def body():
+        raise error
+
+    assert exit_status.run_command("knight", body) == status
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert said is None or err == said
+
+
+def test_an_interrupt_inside_a_compiled_call_is_an_interrupt(capsys):
+    """Issue 19: Ctrl-C in a Numba call surfaced as `SystemError: CPUDispatcher
+    ... returned a result with an exception set`, the interrupt its cause."""
+
+    def body():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise SystemError("CPUDispatcher(<function frontier_step>) returned a result with an exception set") \
+                from interrupt
+
+    assert exit_status.run_command("knight", body) == exit_status.EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "knight: interrupted\n"
+
+
+def test_a_bug_keeps_its_traceback():
+    def body():
+        raise SystemError("a real one")
+
+    with pytest.raises(SystemError):
+        exit_status.run_command("knight", body)
+
+
+@settings(max_examples=4, deadline=None, database=None)
+@given(st.floats(0.3, 1.6))
+def test_ctrl_c_at_any_moment_of_a_dp_count_is_one_line(delay):
+    """Signals land at random points: in Python, in a compiled step, in the
+    pattern passes' threads."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "knight", "count", "6", "6", "--method", "dp", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    if process.returncode == 0:  # it finished first
+        assert json.loads(out)
+        return
+    assert (process.returncode, err) == (exit_status.EXIT_INTERRUPTED, "knight: interrupted\n")
+
+
+def _cgroup_v2(root, group, limit, usage):
+    folder = root / group.lstrip("/")
+    folder.mkdir(parents=True)
+    (root / "cgroup.controllers").write_text("memory\n")
+    (folder / "memory.max").write_text(f"{limit}\n")
+    (folder / "memory.current").write_text(f"{usage}\n")
+
+
+def test_the_cgroup_v2_limit_binds(tmp_path):
+    _cgroup_v2(tmp_path, "/job/step", 400 * 2**20, 100 * 2**20)
+    assert memory_limit.cgroup_room(tmp_path, {"": "/job/step"}) == 300 * 2**20
+
+
+def test_a_parent_cgroups_limit_binds_too(tmp_path):
+    _cgroup_v2(tmp_path, "/job", 200 * 2**20, 150 * 2**20)
+    (tmp_path / "job" / "step").mkdir()
+    (tmp_path / "job" / "step" / "memory.max").write_text("max\n")
+    (tmp_path / "job" / "step" / "memory.current").write_text("1000\n")
+    assert memory_limit.cgroup_room(tmp_path, {"": "/job/step"}) == 50 * 2**20
+
+
+def test_the_cgroup_v1_limit_binds_and_its_no_limit_is_none(tmp_path):
+    folder = tmp_path / "memory" / "box"
+    folder.mkdir(parents=True)
+    (folder / "memory.limit_in_bytes").write_text(f"{2**30}\n")
+    (folder / "memory.usage_in_bytes").write_text(f"{2**28}\n")
+    (tmp_path / "memory" / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    (tmp_path / "memory" / "memory.usage_in_bytes").write_text("5\n")
+    assert memory_limit.cgroup_room(tmp_path, {"memory": "/box"}) == 3 * 2**28
+    assert memory_limit.cgroup_room(tmp_path, {"memory": "/"}) == memory_limit.UNLIMITED
+
+
+def test_no_cgroup_files_is_no_limit(tmp_path):
+    assert memory_limit.cgroup_room(tmp_path, {"": "/nowhere", "memory": "/nowhere"}) == memory_limit.UNLIMITED
+
+
+def test_an_address_space_limit_is_seen_before_allocating():
+    """Issue 19: under `ulimit -v 1500000`, a 4000 x 4000 Warnsdorff search
+    ended in NumPy's MemoryError traceback."""
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1_500_000 * 1024, resource.RLIM_INFINITY))\n"
+        "from knight import cli\n"
+        "sys.exit(cli.main(['solve', '4000', '4000', '--method', 'warnsdorff']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == exit_status.EXIT_USAGE, done.stderr
+    assert done.stderr.startswith("knight: error: board 4000x4000 needs about") and done.stderr.count("\n") == 1

@@ -98,7 +98,9 @@ def load(folder):
     try:
         sweep = plan.Sweep.from_json(meta["sweep"])
     except (ValueError, TypeError, KeyError, AttributeError) as error:
-        raise InvalidArgument(f"{folder / record.META}: its sweep cannot be read ({type(error).__name__}: {error})")
+        raise InvalidArgument(
+            f"{folder / record.META}: its sweep cannot be read ({type(error).__name__}: {error})"
+        ) from None
     plan.check(sweep)
     runs_path = folder / record.RUNS
     if runs_path.exists():

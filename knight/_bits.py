@@ -77,4 +77,6 @@ def _wrapping_multiply_python(a, b):
     return np.uint64((int(a) * int(b)) & 0xFFFF_FFFF_FFFF_FFFF)
 
 
-wrapping_multiply = _wrapping_multiply_python if config.DISABLE_JIT else jit(inline="always")(_wrapping_multiply_compiled)
+wrapping_multiply = (
+    _wrapping_multiply_python if config.DISABLE_JIT else jit(inline="always")(_wrapping_multiply_compiled)
+)

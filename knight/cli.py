@@ -12,8 +12,7 @@ import sys
 
 from knight import strict_json, validate
 from knight.errors import InvalidArgument
-
-from knight.exit_status import EXIT_INTERRUPTED, EXIT_USAGE, run_command, stopped_by_signal
+from knight.exit_status import run_command, stopped_by_signal
 
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead

@@ -54,7 +54,9 @@ def _reachable(where, seconds):
     try:
         places = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
-        raise InvalidArgument(f"cannot reach the Dask scheduler at {where!r}: host {host!r} does not resolve ({error})")
+        raise InvalidArgument(
+            f"cannot reach the Dask scheduler at {where!r}: host {host!r} does not resolve ({error})"
+        ) from None
     refused = None
     for family, kind, proto, _, place in places:
         with socket.socket(family, kind, proto) as probe:
@@ -67,7 +69,9 @@ def _reachable(where, seconds):
             except OSError:  # a silent host: Dask's own attempt reports it
                 return
     if refused is not None:
-        raise InvalidArgument(f"cannot reach the Dask scheduler at {where!r}: connection refused (nothing listens there)")
+        raise InvalidArgument(
+            f"cannot reach the Dask scheduler at {where!r}: connection refused (nothing listens there)"
+        )
 
 
 def _wait_for_workers(client, where, seconds):
@@ -79,7 +83,8 @@ def _wait_for_workers(client, where, seconds):
     except TimeoutError:
         client.close()
         raise InvalidArgument(
-            f"the Dask scheduler at {where!r} has no workers (waited {seconds:g} s): start some with 'dask worker {where}'"
+            f"the Dask scheduler at {where!r} has no workers (waited {seconds:g} s): "
+            f"start some with 'dask worker {where}'"
         ) from None
 
 

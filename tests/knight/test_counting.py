@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, counting
+from knight import InvalidArgument, cli, count_tours, counting, exit_status
 from knight.symmetry import symmetry_classes
 from knight.unit_store import UnitStore
 from knight.validate import DEFAULT_COUNT_BUDGET
@@ -115,7 +115,7 @@ def test_resume_after_the_run_is_killed(tmp_path, sig):
     process.send_signal(sig)
     _, stderr = process.communicate(timeout=60)
     if sig == signal.SIGINT:
-        assert process.returncode == cli.EXIT_INTERRUPTED
+        assert process.returncode == exit_status.EXIT_INTERRUPTED
         assert "--resume" in stderr
     else:
         assert process.returncode == -signal.SIGKILL

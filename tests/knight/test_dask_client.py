@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from knight import cli, counting, dask_client
+from knight import cli, counting, dask_client, exit_status
 from knight.errors import InvalidArgument
 
 
@@ -91,7 +91,7 @@ def test_a_server_that_is_not_dask_is_one_line(capsys):
     pytest.importorskip("distributed")
     with _server(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" + b"\xff" * 64) as address:
         status, error, _ = _count_error(address, capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "does not answer as a Dask scheduler" in error
     assert "EiB" not in error
 
@@ -103,7 +103,7 @@ def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):
     monkeypatch.setattr(counting, "DASK_CONNECT_SECONDS", 1)
     with _server(b"") as address:
         status, error, seconds = _count_error(address, capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "no answer within 1 s" in error
     assert seconds < 1 + 3  # the deadline, plus planning a 3x4 count
 
@@ -112,13 +112,13 @@ def test_nothing_listening_is_one_line(monkeypatch, capsys):
     pytest.importorskip("distributed")
     monkeypatch.setattr(counting, "DASK_CONNECT_SECONDS", 1)
     status, error, _ = _count_error("tcp://127.0.0.1:9", capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.startswith("knight: error: cannot reach the Dask scheduler") and error.count("\n") == 1
 
 
 def test_the_cli_checks_the_address_before_searching(capsys):
     status, error, _ = _count_error("no-port-here", capsys)
-    assert status == cli.EXIT_USAGE and "must be PROTOCOL://HOST:PORT" in error
+    assert status == exit_status.EXIT_USAGE and "must be PROTOCOL://HOST:PORT" in error
 
 
 def _closed_port():
@@ -132,7 +132,7 @@ def test_a_refused_port_is_named_at_once(capsys):
     """Issue 19: a refused port was 'no answer' after about 6 s."""
     pytest.importorskip("distributed")
     status, error, seconds = _count_error(f"tcp://127.0.0.1:{_closed_port()}", capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "connection refused" in error
     assert seconds < 3
 
@@ -142,7 +142,7 @@ def test_a_host_that_does_not_resolve_is_named(capsys):
     (.invalid never resolves: RFC 2606)."""
     pytest.importorskip("distributed")
     status, error, _ = _count_error("tcp://no-such-host.invalid:8786", capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "does not resolve" in error
 
 
@@ -152,6 +152,6 @@ def test_a_scheduler_without_workers_is_one_line_after_the_stated_wait(monkeypat
     monkeypatch.setattr(counting, "DASK_WORKER_SECONDS", 1)
     with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster:
         status, error, seconds = _count_error(cluster.scheduler_address, capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "has no workers (waited 1 s)" in error
     assert seconds < 1 + 5

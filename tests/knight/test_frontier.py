@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours, frontier, frontier_degrees, frontier_kernels
+from knight import InvalidArgument, cli, count_tours, exit_status, frontier, frontier_degrees, frontier_kernels
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -366,9 +366,9 @@ def test_cli_count_with_dp(capsys):
 
 
 def test_cli_refuses_dfs_options_with_dp(capsys):
-    assert cli.main(["count", "5", "5", "--method", "dp", "--plain"]) == cli.EXIT_USAGE
+    assert cli.main(["count", "5", "5", "--method", "dp", "--plain"]) == exit_status.EXIT_USAGE
     assert "only the dfs" in capsys.readouterr().err
-    assert cli.main(["count", "5", "5", "--method", "nope"]) == cli.EXIT_USAGE
+    assert cli.main(["count", "5", "5", "--method", "nope"]) == exit_status.EXIT_USAGE
 
 
 def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
@@ -376,7 +376,7 @@ def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
 
     monkeypatch.setattr(validate, "available_memory", lambda: 2**20)
     monkeypatch.setattr(frontier, "spill_space", lambda: 2**20)
-    assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
+    assert cli.main(["count", "6", "9", "--method", "dp"]) == exit_status.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "GiB" in error
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from knight import cli
+from knight import cli, exit_status
 from knight.unit_store import UnitStore
 
 
@@ -24,7 +24,7 @@ def _count(*argv):
 def _refused(capsys, *argv):
     status, out = _count(*argv)
     error = capsys.readouterr().err
-    assert status == cli.EXIT_USAGE and out == "", error
+    assert status == exit_status.EXIT_USAGE and out == "", error
     assert error.startswith("knight: error: ") and error.count("\n") == 1 and "Traceback" not in error
     return error
 

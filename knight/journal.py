@@ -21,6 +21,7 @@ opened, checked, locked, appended to and read back.
   permission) is one line, before anything is written.
 """
 
+import contextlib
 import fcntl
 import os
 import stat
@@ -181,6 +182,18 @@ def read(path, format_):
     return _records(path, format_, data)[0]
 
 
+@contextlib.contextmanager
+def _naming(path):
+    """An OSError of a write (a full disk) names the journal's file, which
+    the file object's own error does not."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None:
+            raise
+        raise OSError(error.errno, error.strerror, str(path)) from None
+
+
 class Journal:
     """An open, locked journal: ``records`` were there when it was opened;
     ``append`` adds one line; ``appended`` counts the lines added since."""
@@ -204,7 +217,8 @@ class Journal:
         file = os.fdopen(descriptor, "r+b", buffering=0)
         try:
             _lock(path, file)
-            records = cls._recover(path, format_, file)
+            with _naming(path):
+                records = cls._recover(path, format_, file)
         except BaseException:
             file.close()
             raise
@@ -228,20 +242,30 @@ class Journal:
 
     def append(self, line):
         """Add one record line (text without its newline)."""
-        self._file.write(line.encode("utf-8") + b"\n")
+        with self._named():
+            self._file.write(line.encode("utf-8") + b"\n")
         self.appended += 1
         if time.monotonic() - self._synced > SYNC_SECONDS:
             self._sync()
 
     def _sync(self):
-        os.fsync(self._file.fileno())
+        with self._named():
+            self._file.flush()
+            os.fsync(self._file.fileno())
         self._synced = time.monotonic()
 
+    def _named(self):
+        return _naming(self.path)
+
     def close(self):
-        """fsync, then close (which releases the lock)."""
+        """fsync, then close (which releases the lock). A failure is raised
+        once; the file is closed all the same."""
         if not self._file.closed:
-            self._sync()
-            self._file.close()
+            try:
+                self._sync()
+            finally:
+                with contextlib.suppress(OSError):  # the same failure, met again while closing
+                    self._file.close()
 
     def __enter__(self):
         return self

@@ -207,3 +207,25 @@ def test_an_address_space_limit_is_seen_before_allocating():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == exit_status.EXIT_USAGE, done.stderr
     assert done.stderr.startswith("knight: error: board 4000x4000 needs about") and done.stderr.count("\n") == 1
+
+
+@settings(max_examples=6, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 6000))
+def test_a_disk_that_fills_during_a_count_loses_nothing_finished(small_filesystem, leave):
+    """Issue 19: a DFS resume file's append on a full disk was a traceback.
+    Now one line naming the file, and the count resumed on a disk with room
+    gives the uninterrupted answer."""
+    from tests.conftest import fill
+
+    resume = small_filesystem / "units.jsonl"
+    resume.unlink(missing_ok=True)
+    (small_filesystem / "filler").unlink(missing_ok=True)
+    fill(small_filesystem, leave)
+    argv = ["count", "5", "5", "--depth", "3", "--resume", str(resume)]
+    status, err = _run(argv, io.StringIO())
+    if status:
+        assert (status, err) == (exit_status.EXIT_IO, f"knight: error: {resume}: No space left on device\n")
+    (small_filesystem / "filler").unlink()
+    out = io.StringIO()
+    assert _run(argv, out)[0] == 0
+    assert "tours    1728 directed open tours" in out.getvalue()  # OEIS A165134(5)

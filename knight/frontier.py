@@ -566,14 +566,14 @@ class Checkpoint:
         """``path`` as a string, if it can be a checkpoint: refuses (before
         a count starts) a folder, a missing parent, a file that is not one."""
         # the same refusals as a resume file's (knight.journal)
-        path = journal.usable_path(path, "a knight dp checkpoint")
+        path = journal.usable_path(path, "a knight dp checkpoint", replaced=True)
         if os.path.exists(path):
             _read_checkpoint(path)
         return path
 
     @classmethod
     def open(cls, path, rows, cols, closed, starts):
-        path = os.fspath(path)
+        path = journal.followed(os.fspath(path), "a knight dp checkpoint")
         identity = {
             "format": CHECKPOINT_FORMAT,
             "rows": rows,

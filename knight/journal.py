@@ -62,6 +62,22 @@ def _path(path):
         raise InvalidArgument(f"a file name must be a path, got {type(path).__name__}") from None
 
 
+def followed(path, kind):
+    """The one symlink rule of every file knight writes in place of the
+    user (resume files, checkpoints, pictures): a link is followed to the
+    file it names, which is then read, refused or replaced as that file
+    would be, the link itself left as it was. A link to nothing (dangling,
+    or a loop) is refused: there is no file to judge."""
+    if not os.path.islink(path):
+        return path
+    try:
+        return os.path.realpath(path, strict=True)
+    except (OSError, RuntimeError):
+        raise InvalidArgument(
+            f"{path} is a symbolic link to nothing (dangling, or a loop); give a file name for {kind}"
+        ) from None
+
+
 def _check_path(path, kind):
     """One line on why ``path`` cannot hold a journal, before opening it."""
     if os.path.isdir(path):
@@ -124,16 +140,33 @@ def _read_all(path, format_, file):
     return data + file.read()
 
 
-def usable_path(path, kind):
-    """``path`` as a string, if a file for ``kind`` (a journal, a
-    checkpoint) can be read or made there: InvalidArgument for a value that
-    is not a path, a folder, a missing parent folder, or a new file in a
-    folder this process cannot write."""
-    path = _path(path)
+def usable_path(path, kind, replaced=False):
+    """``path`` as a string (a link followed: see ``followed``), if a file
+    for ``kind`` (a journal, a checkpoint) can be read and written there,
+    all checked before any work: InvalidArgument for a value that is not a
+    path, a folder, a missing parent folder, a FIFO or device (opening one
+    can block for ever), a file or folder this process cannot write (a
+    read-only filesystem included). ``replaced``: the file is rewritten by
+    renaming a new one over it, so its folder must be writable too."""
+    path = followed(_path(path), kind)
     _check_path(path, kind)
-    if not os.path.exists(path) and not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
-        raise InvalidArgument(f"cannot create {path}: Permission denied")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path):
+        if not os.path.isfile(path):
+            raise InvalidArgument(f"{path} is not a regular file; give a file name for {kind}")
+        if not os.access(path, os.R_OK | os.W_OK) or (replaced and not os.access(folder, os.W_OK)):
+            raise InvalidArgument(f"cannot write {path}: {_why_unwritable(folder)}")
+    elif not os.access(folder, os.W_OK):
+        raise InvalidArgument(f"cannot create {path}: {_why_unwritable(folder)}")
     return path
+
+
+def _why_unwritable(folder):
+    try:
+        read_only = os.statvfs(folder).f_flag & os.ST_RDONLY
+    except OSError:
+        read_only = False
+    return "Read-only file system" if read_only else "Permission denied"
 
 
 def check(path, kind, recognise, starts=b""):
@@ -208,7 +241,7 @@ class Journal:
     @classmethod
     def open(cls, path, format_):
         """Open (or create) the journal at ``path`` for appending."""
-        path = _path(path)
+        path = followed(_path(path), format_.kind)
         _check_path(path, format_.kind)
         try:
             descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)

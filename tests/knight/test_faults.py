@@ -229,3 +229,68 @@ def test_a_disk_that_fills_during_a_count_loses_nothing_finished(small_filesyste
     out = io.StringIO()
     assert _run(argv, out)[0] == 0
     assert "tours    1728 directed open tours" in out.getvalue()  # OEIS A165134(5)
+
+
+def _count_dp_or_dfs(method, path):
+    argv = ["count", "3", "4", "--resume", str(path)] + (["--method", "dp"] if method == "dp" else ["--depth", "2"])
+    out = io.StringIO()
+    status, err = _run(argv, out)
+    return status, out.getvalue(), err
+
+
+def _answer(text):
+    """The grid and the total of a count's text, not what it cost."""
+    return [line for line in text.splitlines() if not line.startswith(("states", "work", "seconds", "nodes", "units"))]
+
+
+ENGINES = pytest.mark.parametrize("method", ["dfs", "dp"])
+
+
+@ENGINES
+def test_one_symlink_rule_a_link_is_followed_and_kept(tmp_path, method):
+    """Issue 19: the DP replaced a --resume symlink by a regular file while
+    the DFS followed it. Both follow it now, and the link stays a link."""
+    target = tmp_path / "elsewhere" / "resume.file"
+    target.parent.mkdir()
+    status, first, _ = _count_dp_or_dfs(method, target)
+    assert status == 0
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    status, again, _ = _count_dp_or_dfs(method, link)  # resumed from the file behind the link
+    assert status == 0 and link.is_symlink() and target.is_file()
+    assert _answer(again) == _answer(first)
+
+
+@ENGINES
+@pytest.mark.parametrize("kind", ["dangling", "loop"])
+def test_a_link_to_nothing_is_refused(tmp_path, method, kind):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "missing" if kind == "dangling" else link)
+    status, out, err = _count_dp_or_dfs(method, link)
+    assert (status, out) == (exit_status.EXIT_USAGE, "")
+    assert "is a symbolic link to nothing" in err and err.count("\n") == 1
+    assert os.readlink(link)  # left as it was
+
+
+@ENGINES
+def test_a_fifo_is_refused_at_once(tmp_path, method):
+    """Issue 19: a FIFO as the DP checkpoint hung (opening it waits for a writer)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    status, _, err = _count_dp_or_dfs(method, fifo)
+    assert status == exit_status.EXIT_USAGE and "is not a regular file" in err
+
+
+@ENGINES
+def test_a_read_only_filesystem_is_refused_before_any_work(small_filesystem, method):
+    """Issue 19: an existing checkpoint on a read-only filesystem failed only
+    after a whole run's work."""
+    path = small_filesystem / "resume.file"
+    assert _count_dp_or_dfs(method, path)[0] == 0
+    before = path.read_bytes()
+    if subprocess.run(["mount", "-o", "remount,ro", str(small_filesystem)], capture_output=True).returncode:
+        pytest.skip("cannot remount read-only here")
+    status, out, err = _count_dp_or_dfs(method, path)
+    assert (status, out) == (exit_status.EXIT_USAGE, "")
+    assert err == f"knight: error: cannot write {path}: Read-only file system\n"
+    assert path.read_bytes() == before

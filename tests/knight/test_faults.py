@@ -294,3 +294,89 @@ def test_a_read_only_filesystem_is_refused_before_any_work(small_filesystem, met
     assert (status, out) == (exit_status.EXIT_USAGE, "")
     assert err == f"knight: error: cannot write {path}: Read-only file system\n"
     assert path.read_bytes() == before
+
+
+# --- DP checkpoints edited by hand ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def partial_checkpoint(tmp_path_factory):
+    """The bytes of a 4 x 5 DP checkpoint cut short in a run: finished runs,
+    and a table under way."""
+    from knight import count_tours, frontier
+
+    path = tmp_path_factory.mktemp("checkpoint") / "4x5.npz"
+    saved, frontier.CHECKPOINT_SECONDS = frontier.CHECKPOINT_SECONDS, 0.0
+
+    def interrupt(done, total, held):
+        if done == 30:
+            raise KeyboardInterrupt
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            count_tours(4, 5, method="dp", resume=path, progress=interrupt)
+    finally:
+        frontier.CHECKPOINT_SECONDS = saved
+    return path.read_bytes()
+
+
+def _load(data):
+    import numpy as np
+
+    with np.load(io.BytesIO(data)) as saved:
+        return json.loads(bytes(saved["header"]).decode()), saved["keys"].copy(), saved["counts"].copy()
+
+
+def _save(path, header, keys, counts):
+    import numpy as np
+
+    encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    with open(path, "wb") as file:
+        np.savez(file, header=encoded, keys=keys, counts=counts)
+
+
+edits = st.one_of(
+    st.tuples(st.just("finished"), st.dictionaries(st.sampled_from(["0", "2", "7", "-1", "99", "x"]),
+                                                   st.one_of(st.integers(-10, 10**20), st.text(max_size=3)),
+                                                   min_size=1)),
+    st.tuples(st.just("current"), st.one_of(st.none(), st.lists(st.integers(-3, 10**6), max_size=4),
+                                            st.text(max_size=4))),
+    st.tuples(st.just("checksum"), st.one_of(st.none(), st.text(max_size=8))),
+    st.tuples(st.just("key"), st.integers(0, 10**6)),
+    st.tuples(st.just("count"), st.integers(0, 10**6)),
+)
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(edit=edits, resign=st.booleans())
+def test_an_edited_checkpoint_is_refused_never_counted(tmp_path_factory, partial_checkpoint, edit, resign):
+    """Issue 19: `finished {"0": 999, "2": -5}` printed 999 and -5 in the
+    grid, a `current` step past the last printed 0. Whatever is edited, and
+    even with the checksum made anew (``resign``: someone who read the
+    code), a changed checkpoint is refused in one line, or gives the
+    honest count."""
+    from knight import frontier
+
+    header, keys, counts = _load(partial_checkpoint)
+    field, value = edit
+    if field == "key" and keys.size:
+        keys[value % keys.size] ^= 1
+    elif field == "count" and counts.size:
+        counts.reshape(-1)[value % counts.size] += 1
+    elif field in header:
+        header[field] = value
+    if resign and field not in ("key", "count"):  # the table's own checks: test_an_impossible_table_is_refused
+        header["checksum"] = frontier._checksum(header, keys, counts)
+    path = tmp_path_factory.mktemp("edited") / "4x5.npz"
+    _save(path, header, keys, counts)
+    before = path.read_bytes()
+    out = io.StringIO()
+    status, err = _run(["count", "4", "5", "--method", "dp", "--resume", str(path)], out)
+    honest = io.StringIO()
+    assert _run(["count", "4", "5", "--method", "dp"], honest)[0] == 0
+    if status == 0:  # an edit that changed nothing the count reads, or one the checks cannot tell
+        assert _answer(out.getvalue()) == _answer(honest.getvalue())
+        return
+    assert status == exit_status.EXIT_USAGE and err.count("\n") == 1, err
+    assert "is damaged or was edited" in err or "records a different count" in err
+    assert path.read_bytes() == before

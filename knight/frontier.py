@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import frontier_degrees, frontier_kernels, journal, validate
+from knight import frontier_degrees, frontier_kernels, journal, owned_files, validate
 from knight.board import neighbour_table
 from knight.errors import InvalidArgument
 
@@ -299,7 +299,7 @@ def run(plan, closed, forced=None, progress=None, state=None, on_step=None, max_
 
     def spill():
         if not folder:
-            folder.append(tempfile.mkdtemp(prefix="knight-dp-"))
+            folder.append(owned_files.new_spill_folder())
         return folder[0]
 
     try:
@@ -630,15 +630,16 @@ class Checkpoint:
         # a fresh name beside the checkpoint: a file of the user's that
         # happens to be called CHECKPOINT.tmp is never overwritten
         folder, name = os.path.split(os.path.abspath(self.path))
+        owned_files.remove_stale_temporaries(folder, name)
         try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+            handle, temporary = tempfile.mkstemp(prefix=owned_files.temporary_prefix(name), suffix=".tmp", dir=folder)
             with os.fdopen(handle, "wb") as file:
                 np.savez(file, header=encoded, keys=keys, counts=counts)
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(temporary, self.path)
-        except OSError as error:
-            raise InvalidArgument(f"cannot write the dp checkpoint {self.path}: {error.strerror or error}") from None
+        except OSError as error:  # a full disk: exit status 74, the last checkpoint kept
+            raise OSError(error.errno, error.strerror, self.path) from None
         self._saved = time.monotonic()
 
 

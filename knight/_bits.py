@@ -6,10 +6,13 @@ instruction where the CPU has it. With the JIT disabled
 cannot run, so ``popcount`` is plain Python instead.
 """
 
+import numpy as np
 from llvmlite import ir
 from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from knight._jit import jit
 
 
 @intrinsic
@@ -61,3 +64,19 @@ def _prefetch_python(array, index):
 
 
 prefetch = _prefetch_python if config.DISABLE_JIT else _prefetch_intrinsic
+
+
+def _wrapping_multiply_compiled(a, b):
+    """``a * b`` modulo 2^64 of two uint64s: compiled, the machine wraps."""
+    return a * b
+
+
+def _wrapping_multiply_python(a, b):
+    """``a * b`` modulo 2^64, in Python integers: NumPy scalars wrap too but
+    warn of an overflow that is here the intent (a hash)."""
+    return np.uint64((int(a) * int(b)) & 0xFFFF_FFFF_FFFF_FFFF)
+
+
+wrapping_multiply = (
+    _wrapping_multiply_python if config.DISABLE_JIT else jit(inline="always")(_wrapping_multiply_compiled)
+)

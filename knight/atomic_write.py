@@ -12,6 +12,8 @@ import contextlib
 import os
 import tempfile
 
+from knight import owned_files
+
 
 def _umask():
     # os.umask can only be read by setting it; set it straight back
@@ -26,7 +28,11 @@ def replace(path, fill, binary=False, shared=False):
     permissions a new file of this user gets (mkstemp's are 0600, right for
     a checkpoint, wrong for a picture). Raises OSError, nothing written."""
     folder, name = os.path.split(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    owned_files.remove_stale_temporaries(folder, name)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=owned_files.temporary_prefix(name), suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise _naming(error, path) from None
     try:
         if shared:
             os.fchmod(handle, 0o666 & ~_umask())
@@ -35,7 +41,15 @@ def replace(path, fill, binary=False, shared=False):
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise _naming(error, path) from None
         raise
+
+
+def _naming(error, path):
+    """The OSError of a write naming ``path``, the file the user asked for,
+    not the temporary (a full disk's names no file at all)."""
+    return OSError(error.errno, error.strerror, os.fspath(path))

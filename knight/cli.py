@@ -6,11 +6,12 @@ and ``--help`` answer at once.
 """
 
 import math
+import os
 import sys
 
 from knight import strict_json, validate
 from knight.errors import InvalidArgument
-from knight.exit_status import EXIT_INTERRUPTED, EXIT_USAGE, OneLineParser
+from knight.exit_status import OneLineParser, run_command, stopped_by_signal
 
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead
@@ -269,10 +270,12 @@ def run_count(args, out):
         # the DFS reports work units; the DP reports steps and its table's size
         unit = "step" if job.method == "dp" else "unit"
         counted = _with_progress(lambda progress: driver.count_prepared(job, progress), unit)
-    except KeyboardInterrupt:
-        if args.resume:
+    except BaseException as error:
+        # only where a resume file holds something: a Ctrl-C before the
+        # first unit finished leaves none to point at
+        if stopped_by_signal(error) and args.resume and os.path.isfile(args.resume):
             print(
-                f"knight: finished work units are kept in {args.resume}; run again with --resume to go on",
+                f"knight: finished work is kept in {args.resume}; run again with --resume to go on",
                 file=sys.stderr,
             )
         raise
@@ -466,12 +469,9 @@ _COMMANDS = {"solve": run_solve, "count": run_count, "estimate": run_estimate, "
 
 def main(argv=None, out=None):
     out = sys.stdout if out is None else out
-    try:
+
+    def body():
         args = build_parser().parse_args(argv)
         return _COMMANDS[args.command](args, out)
-    except InvalidArgument as error:
-        print(f"knight: error: {validate.one_line(error)}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("knight: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+
+    return run_command("knight", body)

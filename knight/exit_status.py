@@ -1,24 +1,153 @@
-"""How a command ends: the exit statuses and the argument parser whose
-errors are one line, shared by the ``knight`` command and the harness's
-``python -m bench`` commands, so that both keep the same promise.
+"""How a command of this project ends: its exit statuses, the argument
+parser whose errors are one line, and the one place that turns every
+failure a command can anticipate into one line on stderr.
 
-Bad input ends in one line on stderr and ``EXIT_USAGE``, before any work
-starts; an interrupt ends in ``EXIT_INTERRUPTED`` (128 + SIGINT, as a
-shell reports it).
+``knight`` and ``python -m bench`` both parse with ``OneLineParser`` and
+end through ``run_command``, so a bad option, a full disk, a closed pipe or
+a Ctrl-C reads the same from either.
+
+=====  ==================================================================
+  0    done
+  2    refused: an argument, or a file named by one, is wrong; or the work
+       cannot fit (memory, disk) and was not started
+ 74    a file or stream could not be read or written while working
+       (a full disk, a file made read-only); what finished is kept
+130    interrupted (Ctrl-C); what finished is kept
+141    standard output was closed by its reader (``| head``): quietly,
+       as a program killed by SIGPIPE
+143    terminated (SIGTERM); what finished is kept
+=====  ==================================================================
 """
 
 import argparse
+import contextlib
+import os
+import signal
+import sys
+import threading
 
 from knight.errors import InvalidArgument
+from knight.validate import one_line
 
+EXIT_OK = 0
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+EXIT_IO = 74  # sysexits.h's EX_IOERR
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_PIPE = 128 + signal.SIGPIPE
+EXIT_TERMINATED = 128 + signal.SIGTERM
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose errors raise ``InvalidArgument`` (the
-    caller prints it as one line) instead of printing the usage block."""
+    """An ``ArgumentParser`` whose errors raise ``InvalidArgument`` (printed
+    as one line) instead of printing the usage block."""
 
     def error(self, message):
         # argparse prints the whole usage block; one line is what we promise
         raise InvalidArgument(f"{message} (see '{self.prog} --help')")
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is so that ``finally`` blocks (the
+    removal of temporaries) run, as they do for Ctrl-C."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated
+
+
+def _chain(error):
+    """``error`` and every exception it was raised from or during."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        yield error
+        error = error.__cause__ or error.__context__
+
+
+def stopped_by_signal(error):
+    """Whether ``error`` is, or was caused by, Ctrl-C or SIGTERM."""
+    return _signal_behind(error) is not None
+
+
+def _signal_behind(error):
+    """The interrupt that a compiled call turned into another error.
+
+    A signal that arrives while a Numba-compiled function runs is raised
+    when that function returns, and CPython reports it as ``SystemError:
+    ... returned a result with an exception set`` with the interrupt as its
+    cause: the cause is what happened."""
+    for link in _chain(error):
+        if isinstance(link, KeyboardInterrupt | Terminated):
+            return link
+    return None
+
+
+def _say(prog, text):
+    # stderr itself may be closed or full: the exit status still tells
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{prog}: {one_line(text)}", file=sys.stderr, flush=True)
+
+
+def _silence_stdout():
+    """Point stdout at /dev/null, so that the flush at exit does not raise
+    BrokenPipeError again (the recipe of Python's signal documentation)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def describe_os_error(error):
+    """``cannot write FILE: No space left on device``, naming the file where
+    the error knows it, the output otherwise."""
+    reason = error.strerror or str(error) or type(error).__name__
+    where = error.filename if error.filename is not None else "standard output"
+    return f"{where}: {reason}"
+
+
+def _ending(prog, error):
+    """The exit status for ``error``, after saying what happened."""
+    behind = _signal_behind(error)
+    if isinstance(behind, Terminated):
+        _say(prog, "terminated")
+        return EXIT_TERMINATED
+    if behind is not None:
+        _say(prog, "interrupted")
+        return EXIT_INTERRUPTED
+    if isinstance(error, InvalidArgument):
+        _say(prog, f"error: {error}")
+        return EXIT_USAGE
+    if isinstance(error, BrokenPipeError):
+        _silence_stdout()
+        return EXIT_PIPE
+    if isinstance(error, MemoryError):
+        _say(prog, "error: out of memory: this process's memory limit was reached (see 'ulimit -v' and its cgroup)")
+        return EXIT_USAGE
+    if isinstance(error, OSError):
+        _say(prog, f"error: {describe_os_error(error)}")
+        return EXIT_IO
+    return None
+
+
+def run_command(prog, body):
+    """``body()``'s exit status, or the status of the failure it ended in.
+
+    Anything not anticipated here (a bug) keeps its traceback: hiding one
+    would hide the bug."""
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
+    try:
+        try:
+            return body()
+        finally:
+            # the streams are flushed here, inside the handlers below, not at
+            # exit where a closed pipe or a full disk could only be ignored
+            sys.stdout.flush()
+    except (KeyboardInterrupt, Terminated, InvalidArgument, MemoryError, OSError, SystemError) as error:
+        status = _ending(prog, error)
+        if status is None:
+            raise
+        return status
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)

@@ -21,6 +21,7 @@ opened, checked, locked, appended to and read back.
   permission) is one line, before anything is written.
 """
 
+import contextlib
 import fcntl
 import os
 import stat
@@ -59,6 +60,22 @@ def _path(path):
         return os.fspath(path)
     except TypeError:
         raise InvalidArgument(f"a file name must be a path, got {type(path).__name__}") from None
+
+
+def followed(path, kind):
+    """The one symlink rule of every file knight writes in place of the
+    user (resume files, checkpoints, pictures): a link is followed to the
+    file it names, which is then read, refused or replaced as that file
+    would be, the link itself left as it was. A link to nothing (dangling,
+    or a loop) is refused: there is no file to judge."""
+    if not os.path.islink(path):
+        return path
+    try:
+        return os.path.realpath(path, strict=True)
+    except (OSError, RuntimeError):
+        raise InvalidArgument(
+            f"{path} is a symbolic link to nothing (dangling, or a loop); give a file name for {kind}"
+        ) from None
 
 
 def _check_path(path, kind):
@@ -123,16 +140,33 @@ def _read_all(path, format_, file):
     return data + file.read()
 
 
-def usable_path(path, kind):
-    """``path`` as a string, if a file for ``kind`` (a journal, a
-    checkpoint) can be read or made there: InvalidArgument for a value that
-    is not a path, a folder, a missing parent folder, or a new file in a
-    folder this process cannot write."""
-    path = _path(path)
+def usable_path(path, kind, replaced=False):
+    """``path`` as a string (a link followed: see ``followed``), if a file
+    for ``kind`` (a journal, a checkpoint) can be read and written there,
+    all checked before any work: InvalidArgument for a value that is not a
+    path, a folder, a missing parent folder, a FIFO or device (opening one
+    can block for ever), a file or folder this process cannot write (a
+    read-only filesystem included). ``replaced``: the file is rewritten by
+    renaming a new one over it, so its folder must be writable too."""
+    path = followed(_path(path), kind)
     _check_path(path, kind)
-    if not os.path.exists(path) and not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
-        raise InvalidArgument(f"cannot create {path}: Permission denied")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path):
+        if not os.path.isfile(path):
+            raise InvalidArgument(f"{path} is not a regular file; give a file name for {kind}")
+        if not os.access(path, os.R_OK | os.W_OK) or (replaced and not os.access(folder, os.W_OK)):
+            raise InvalidArgument(f"cannot write {path}: {_why_unwritable(folder)}")
+    elif not os.access(folder, os.W_OK):
+        raise InvalidArgument(f"cannot create {path}: {_why_unwritable(folder)}")
     return path
+
+
+def _why_unwritable(folder):
+    try:
+        read_only = os.statvfs(folder).f_flag & os.ST_RDONLY
+    except OSError:
+        read_only = False
+    return "Read-only file system" if read_only else "Permission denied"
 
 
 def check(path, kind, recognise, starts=b""):
@@ -181,6 +215,18 @@ def read(path, format_):
     return _records(path, format_, data)[0]
 
 
+@contextlib.contextmanager
+def _naming(path):
+    """An OSError of a write (a full disk) names the journal's file, which
+    the file object's own error does not."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None:
+            raise
+        raise OSError(error.errno, error.strerror, str(path)) from None
+
+
 class Journal:
     """An open, locked journal: ``records`` were there when it was opened;
     ``append`` adds one line; ``appended`` counts the lines added since."""
@@ -195,7 +241,7 @@ class Journal:
     @classmethod
     def open(cls, path, format_):
         """Open (or create) the journal at ``path`` for appending."""
-        path = _path(path)
+        path = followed(_path(path), format_.kind)
         _check_path(path, format_.kind)
         try:
             descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
@@ -204,7 +250,8 @@ class Journal:
         file = os.fdopen(descriptor, "r+b", buffering=0)
         try:
             _lock(path, file)
-            records = cls._recover(path, format_, file)
+            with _naming(path):
+                records = cls._recover(path, format_, file)
         except BaseException:
             file.close()
             raise
@@ -228,20 +275,30 @@ class Journal:
 
     def append(self, line):
         """Add one record line (text without its newline)."""
-        self._file.write(line.encode("utf-8") + b"\n")
+        with self._named():
+            self._file.write(line.encode("utf-8") + b"\n")
         self.appended += 1
         if time.monotonic() - self._synced > SYNC_SECONDS:
             self._sync()
 
     def _sync(self):
-        os.fsync(self._file.fileno())
+        with self._named():
+            self._file.flush()
+            os.fsync(self._file.fileno())
         self._synced = time.monotonic()
 
+    def _named(self):
+        return _naming(self.path)
+
     def close(self):
-        """fsync, then close (which releases the lock)."""
+        """fsync, then close (which releases the lock). A failure is raised
+        once; the file is closed all the same."""
         if not self._file.closed:
-            self._sync()
-            self._file.close()
+            try:
+                self._sync()
+            finally:
+                with contextlib.suppress(OSError):  # the same failure, met again while closing
+                    self._file.close()
 
     def __enter__(self):
         return self

@@ -4,6 +4,7 @@ thread pools, the memory checks, the projections and the harness's
 records agree. Standard library only: cheap to import."""
 
 import os
+import resource
 
 
 def usable_cores():
@@ -14,13 +15,115 @@ def usable_cores():
     return os.cpu_count() or 1
 
 
-def available_memory():
-    """Bytes this process can still allocate without swapping, best guess."""
+UNLIMITED = float("inf")
+
+_CGROUP_ROOT = "/sys/fs/cgroup"
+
+
+def _meminfo_available(path="/proc/meminfo"):
     try:
-        with open("/proc/meminfo") as meminfo:
+        with open(path) as meminfo:
             for line in meminfo:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return UNLIMITED
+
+
+def _status_field(name, path="/proc/self/status"):
+    """A ``kB`` field of /proc/self/status in bytes (``VmSize``), or None."""
+    try:
+        with open(path) as status:
+            for line in status:
+                if line.startswith(name + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def address_space_room():
+    """Bytes left under RLIMIT_AS: the soft limit less the address space
+    already mapped (``VmSize``; Numba and NumPy map hundreds of MB)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return UNLIMITED
+    mapped = _status_field("VmSize") or 0
+    return max(soft - mapped, 0)
+
+
+def _read_number(path):
+    """The integer in a cgroup file, None for ``max``, a missing or odd file."""
+    try:
+        with open(path) as handle:
+            text = handle.read().strip()
+        return int(text)
+    except (OSError, ValueError):
+        return None
+
+
+def _own_cgroups(path="/proc/self/cgroup"):
+    """``{controller: path}`` from /proc/self/cgroup; v2's line is ``0::/path``."""
+    groups = {}
+    try:
+        with open(path) as handle:
+            for line in handle:
+                parts = line.rstrip("\n").split(":", 2)
+                if len(parts) == 3:
+                    for controller in parts[1].split(",") if parts[1] else [""]:
+                        groups[controller] = parts[2]
     except OSError:
         pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return groups
+
+
+def _ancestors(group):
+    """``/a/b`` -> ``/a/b``, ``/a``, ``/``: a limit set on any of them binds."""
+    parts = [part for part in group.split("/") if part]
+    for depth in range(len(parts), -1, -1):
+        yield "/" + "/".join(parts[:depth])
+
+
+def _room_in(folders, limit_file, usage_file):
+    room = UNLIMITED
+    for folder in folders:
+        limit = _read_number(os.path.join(folder, limit_file))
+        usage = _read_number(os.path.join(folder, usage_file))
+        # v1 writes "no limit" as a huge number near 2^63
+        if limit is None or usage is None or limit >= 2**60:
+            continue
+        room = min(room, max(limit - usage, 0))
+    return room
+
+
+def cgroup_room(root=_CGROUP_ROOT, groups=None):
+    """Bytes left under this process's cgroup memory limits (v2 and v1)."""
+    groups = _own_cgroups() if groups is None else groups
+    room = UNLIMITED
+    if "" in groups:  # the unified hierarchy (v2), under unified/ on a hybrid system
+        unified = root if os.path.exists(os.path.join(root, "cgroup.controllers")) else os.path.join(root, "unified")
+        folders = [os.path.join(unified, group.lstrip("/")) for group in _ancestors(groups[""])]
+        room = min(room, _room_in(folders, "memory.max", "memory.current"))
+    if "memory" in groups:  # the v1 memory controller
+        base = os.path.join(root, "memory")
+        folders = [os.path.join(base, group.lstrip("/")) for group in _ancestors(groups["memory"])]
+        room = min(room, _room_in(folders, "memory.limit_in_bytes", "memory.usage_in_bytes"))
+    return room
+
+
+def available_memory():
+    """Bytes this process can still allocate: the least of free memory, the
+    address-space limit's room and the cgroup's room.
+
+    A process can be stopped well before ``MemAvailable`` runs out: by its
+    address-space limit (``ulimit -v``, where NumPy raises MemoryError) or
+    by its control group's memory limit (a container, a systemd slice, a
+    batch job), where the kernel kills it with SIGKILL and nothing can
+    report why. Each reading that cannot be made (no /proc, no cgroup file,
+    no limit set) is left out; the others still count."""
+    room = min(_meminfo_available(), address_space_room(), cgroup_room())
+    return int(room) if room != UNLIMITED else 2**62

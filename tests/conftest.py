@@ -2,6 +2,7 @@
 
 import os
 import signal
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -43,3 +44,25 @@ def unwritable_folder(tmp_path):
         pytest.skip("no folder here refuses new files")
     finally:
         folder.chmod(0o755)
+
+
+@pytest.fixture
+def small_filesystem(tmp_path):
+    """A folder on a filesystem of 64 KiB, to fill: a tmpfs mounted for the
+    test (root only; skipped where mounting is refused)."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small filesystem here (root only)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def fill(folder, leave):
+    """Fill ``folder``'s filesystem but for about ``leave`` bytes."""
+    free = os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize
+    with open(Path(folder) / "filler", "wb") as filler:
+        filler.write(b"\0" * max(free - leave, 0))

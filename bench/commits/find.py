@@ -20,7 +20,7 @@ import argparse
 import sys
 
 from bench.commits.history import OK, c_reference, measure_commit
-from bench.commits.revisions import ROOT, commits, describe, git
+from bench.commits.revisions import ROOT, commit_of, commits, describe, git
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
 from knight import InvalidArgument
@@ -95,8 +95,13 @@ def pick(workload):
 def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print):
     """The full hash of the first commit after ``good`` up to ``bad`` that is
     slower than ``good``, or None."""
-    listed = [git("rev-parse", good, repository=repository).stdout.strip()]
+    listed = [commit_of(good, repository)]
+    if git("merge-base", "--is-ancestor", listed[0], commit_of(bad, repository), check=False,
+           repository=repository).returncode != 0:
+        raise InvalidArgument(f"{good} is not an ancestor of {bad}: GOOD is the older revision (reversed?)")
     listed += commits(f"{good}..{bad}", repository=repository)
+    if len(listed) == 1:
+        raise InvalidArgument(f"no commit after {good} up to {bad}: nothing to bisect")
     say(f"{len(listed) - 1} commits after {good} up to {bad}; about {len(listed).bit_length() + 1} probes")
     index = first_slower(len(listed), prober(listed, searches, rounds, python, repository, say), threshold)
     return None if index is None else listed[index]

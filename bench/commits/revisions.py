@@ -18,6 +18,7 @@ from pathlib import Path
 from bench import repo_paths
 from bench.commits.named_search import Outcome
 from bench.guard.speed_check import PLANT
+from knight import InvalidArgument
 
 ROOT = repo_paths.ROOT
 WORKER = Path(__file__).resolve().parent / "ab_worker.py"
@@ -92,10 +93,11 @@ def _environment():
 @contextmanager
 def checkout(rev, repository=ROOT):
     """A detached worktree of ``rev`` in a temporary folder, removed after."""
+    commit = commit_of(rev, repository)
     folder = Path(tempfile.mkdtemp(prefix="knight-ab-"))
     tree = folder / "tree"
     try:
-        git("worktree", "add", "--quiet", "--detach", str(tree), rev, repository=repository)
+        git("worktree", "add", "--quiet", "--detach", str(tree), commit, repository=repository)
         yield tree
     finally:
         git("worktree", "remove", "--force", str(tree), check=False, repository=repository)
@@ -115,7 +117,24 @@ def worker_at(rev, python, repository=ROOT):
 
 
 def git(*arguments, check=True, repository=ROOT):
-    return subprocess.run(["git", "-C", str(repository), *arguments], check=check, capture_output=True, text=True)
+    """git's answer; with ``check``, a failure (an unknown revision, a range
+    of nothing) is InvalidArgument with git's own first line, not a
+    CalledProcessError traceback."""
+    done = subprocess.run(["git", "-C", str(repository), *arguments], check=False, capture_output=True, text=True)
+    if check and done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        reason = next((line for line in lines if line.startswith("fatal:")), lines[0] if lines else "failed")
+        raise InvalidArgument(f"git {arguments[0]}: {reason.removeprefix('fatal: ')}")
+    return done
+
+
+def commit_of(rev, repository=ROOT):
+    """The full hash of the commit ``rev`` names, or InvalidArgument naming it."""
+    done = git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False,
+               repository=repository)
+    if done.returncode != 0:
+        raise InvalidArgument(f"unknown revision {rev!r}: not a commit of {repository}")
+    return done.stdout.strip()
 
 
 def commits(revisions, repository=ROOT, paths=(), limit=None):

@@ -6,11 +6,15 @@ one-line text file naming the folder instead; ``resolve`` reads either.
 """
 
 import os
+import re
+import secrets
 from pathlib import Path
 
 from knight import InvalidArgument
 
 LATEST = "latest"
+# what new_run_folder names a folder: DATE-COMMIT[-dirty][-N]
+_RUN_NAME = re.compile(r"\d{4}-\d{2}-\d{2}-[A-Za-z0-9]+(?:-dirty)?(?:-\d+)?")
 
 
 def check_parent(parent):
@@ -31,17 +35,22 @@ def check_parent(parent):
 
 
 def _is_pointer(pointer):
-    """Whether ``pointer`` is a ``latest`` this program wrote: a symlink, or
-    a one-line file naming a run folder beside it."""
+    """Whether ``pointer`` is a ``latest`` this program wrote: a symlink to
+    a run folder's name beside it (that folder may since have been removed),
+    or a one-line file naming a run folder beside it. A user's own link
+    (elsewhere, or to a folder of another name) is not ours to replace."""
     if pointer.is_symlink():
-        return True
+        try:
+            return _RUN_NAME.fullmatch(os.readlink(pointer)) is not None
+        except OSError:
+            return False
     if not pointer.is_file() or pointer.stat().st_size > 4096:
         return False
     try:
         name = pointer.read_text().strip()
     except (OSError, UnicodeDecodeError):
         return False
-    return bool(name) and "/" not in name and "\0" not in name and (pointer.parent / name).is_dir()
+    return _RUN_NAME.fullmatch(name) is not None and (pointer.parent / name).is_dir()
 
 
 def new_run_folder(parent, date, commit, dirty):
@@ -68,17 +77,24 @@ def point_latest(folder):
     """Make ``folder.parent/latest`` name ``folder``, replacing it atomically."""
     folder = Path(folder)
     pointer = folder.parent / LATEST
-    temporary = folder.parent / f".{LATEST}.tmp"
-    if temporary.is_symlink() or temporary.exists():
-        temporary.unlink()
-    try:
-        os.symlink(folder.name, temporary)
-    except OSError:
-        temporary.write_text(folder.name + "\n")
     if pointer.is_dir() and not pointer.is_symlink():
         raise InvalidArgument(f"{pointer} is a real folder; move it away so it can point at the newest run")
     check_parent(folder.parent)
-    os.replace(temporary, pointer)
+    # a name of our own, never one a user's file may carry: nothing of
+    # theirs is replaced or removed on the way
+    temporary = folder.parent / f".{LATEST}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    try:
+        os.symlink(folder.name, temporary)
+    except FileExistsError:
+        raise
+    except OSError:  # no symlinks here: a file naming the folder
+        with open(temporary, "x") as stream:
+            stream.write(folder.name + "\n")
+    try:
+        os.replace(temporary, pointer)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def resolve(path):

@@ -119,8 +119,18 @@ def from_fields(values):
     return RunRecord(**{name: _value(name, text) for name, text in zip(COLUMNS, values, strict=True)})
 
 
+# the csv module refuses a field over 128 KiB with its own error; the
+# journal has read the whole line into memory by then, so the limit guards
+# nothing here: a long field is read, and refused as a value if it is one
+csv.field_size_limit(2**31 - 1)
+
+
 def _parse(line):
-    return from_fields(next(csv.reader([line])))
+    try:
+        fields = next(csv.reader([line]))
+    except csv.Error as error:  # a stray NUL byte, an unclosed quote
+        raise ValueError(str(error)) from None
+    return from_fields(fields)
 
 
 def _differs(line):

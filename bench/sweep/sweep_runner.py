@@ -15,6 +15,7 @@ from bench.run_folder import environment, folders, record
 from bench.sweep import plan
 from bench.sweep.progress import Progress, expected_seconds
 from bench.timing import compile_times, time_repeats
+from knight import InvalidArgument
 
 
 def now():
@@ -95,7 +96,12 @@ def load(folder):
     and its sweep; InvalidArgument if it cannot be read."""
     folder = folders.resolve(folder)
     meta = record.read_meta(folder / record.META)
-    sweep = plan.Sweep.from_json(meta["sweep"])
+    try:
+        sweep = plan.Sweep.from_json(meta["sweep"])
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise InvalidArgument(
+            f"{folder / record.META}: its sweep cannot be read ({type(error).__name__}: {error})"
+        ) from None
     plan.check(sweep)
     runs_path = folder / record.RUNS
     if runs_path.exists():
@@ -112,6 +118,7 @@ def execute(folder, show_progress=None, after_run=None):
     throughout: a second sweep into the same folder is refused at once.
     """
     folder, meta, sweep = load(folder)
+    _same_commit(folder, meta)
     planned = plan.runs(sweep)
     with record.RunsFile.open(folder / record.RUNS) as out:
         done = {row.key for row in out.records}
@@ -128,6 +135,17 @@ def execute(folder, show_progress=None, after_run=None):
             rows_done = len(done) + out.appended
             _end_session(folder, meta, session, ended, rows_done)
     return rows_done, len(planned)
+
+
+def _same_commit(folder, meta):
+    """A run folder holds one commit's rows: its report names one commit,
+    and rows of two would be compared as if they were one program's."""
+    recorded, now_at = meta["git"].get("commit"), environment.git()["commit"]
+    if recorded != now_at:
+        raise InvalidArgument(
+            f"{folder} was measured at commit {str(recorded)[:12]}, this is {now_at[:12]}: "
+            "resume it from that commit, or start a new run"
+        )
 
 
 def _run_all(remaining, sweep, out, show_progress, after_run):

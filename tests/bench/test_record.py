@@ -128,3 +128,28 @@ def test_latest_may_be_a_file_naming_the_folder(tmp_path):
 def test_no_latest_yet_says_what_to_do(tmp_path):
     with pytest.raises(InvalidArgument, match="make bench"):
         folders.resolve(tmp_path / "latest")
+
+
+def test_a_users_files_beside_latest_are_never_touched(tmp_path):
+    """Issue 19: a user's `.latest.tmp` was deleted by any run, and a user's
+    own `latest` symlink replaced."""
+    (tmp_path / ".latest.tmp").write_text("mine")
+    run = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
+    folders.point_latest(run)
+    assert (tmp_path / ".latest.tmp").read_text() == "mine"
+    assert sorted(os.listdir(tmp_path)) == sorted([".latest.tmp", "latest", run.name])
+
+
+@pytest.mark.parametrize("target", ["/home/someone/notes", "my-stuff", "../elsewhere/2026-11-29-abc1234"])
+def test_a_users_own_latest_link_is_never_replaced(tmp_path, target):
+    os.symlink(target, tmp_path / "latest")
+    with pytest.raises(InvalidArgument, match="was not written by python -m bench"):
+        folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
+    assert os.readlink(tmp_path / "latest") == target
+
+
+def test_a_latest_whose_run_folder_was_removed_is_still_ours(tmp_path):
+    os.symlink("2026-11-28-abc1234", tmp_path / "latest")
+    run = folders.new_run_folder(tmp_path, "2026-11-29", "abc1234", False)
+    folders.point_latest(run)
+    assert os.readlink(tmp_path / "latest") == run.name

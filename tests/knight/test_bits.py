@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from knight import _bits
 
@@ -39,7 +40,19 @@ def test_solve_and_count_run_with_the_jit_disabled():
         "assert knight.count_tours(3, 4, depth=0).total_tours == 16\n"
         # the DP: the prefetch hint is a no-op in the interpreter
         "assert knight.count_tours(3, 4, method='dp').total_tours == 16\n"
+        # 3x10's 16 closed tours (OEIS A070030), from each of 30 starts, both ways
+        "assert knight.count_tours(3, 10, closed=True, method='dp').total_tours == 16 * 30 * 2\n"
     )
     environment = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, timeout=120)
+    # -W error: issue 19, the interpreted hash warned of the overflow it is made of
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code], env=environment, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("a, b", [(0, 0), (1, 2**64 - 1), (2**63, 2), (0x9E3779B97F4A7C15, 0xFF51AFD7ED558CCD)])
+def test_wrapping_multiply_is_the_product_modulo_two_to_the_64(a, b):
+    expected = (a * b) % 2**64
+    assert int(_bits._wrapping_multiply_python(np.uint64(a), np.uint64(b))) == expected
+    assert int(_bits.wrapping_multiply(np.uint64(a), np.uint64(b))) == expected

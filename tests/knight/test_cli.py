@@ -9,7 +9,7 @@ import pytest
 
 import knight
 from bench.baselines import python as naive
-from knight import cli, is_tour, machine, validate
+from knight import cli, exit_status, is_tour, machine, validate
 
 
 def run(*argv):
@@ -126,7 +126,7 @@ ERRORS = [
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     status, text = run(*argv)
     err = capsys.readouterr().err
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert text == ""
     assert err.count("\n") == 1 and err.startswith("knight: error: ")
     assert message in err
@@ -155,7 +155,7 @@ def test_interrupt_exits_cleanly(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr("knight.search.solver.solve", interrupted)
-    assert run("solve", "5", "5")[0] == cli.EXIT_INTERRUPTED
+    assert run("solve", "5", "5")[0] == exit_status.EXIT_INTERRUPTED
     assert capsys.readouterr().err == "knight: interrupted\n"
 
 
@@ -246,5 +246,5 @@ def test_the_memory_check_counts_the_json_buffer(monkeypatch, capsys):
     monkeypatch.setattr(validate, "_SURELY_FITS", 0)
     assert search.solve(300, 300, method="greedy").nodes > 0  # the API alone fits
     assert run("solve", "300", "300", "--method", "greedy")[0] == 0
-    assert run("solve", "300", "300", "--method", "greedy", "--json")[0] == cli.EXIT_USAGE
+    assert run("solve", "300", "300", "--method", "greedy", "--json")[0] == exit_status.EXIT_USAGE
     assert "needs about" in capsys.readouterr().err

@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_tours
+from knight import InvalidArgument, cli, count_tours, exit_status
 from knight.counting import driver
 from knight.counting.dfs import unit_count, unit_runner, unit_split
 from knight.counting.dfs.unit_store import UnitStore
@@ -117,7 +117,7 @@ def test_resume_after_the_run_is_killed(tmp_path, sig):
     process.send_signal(sig)
     _, stderr = process.communicate(timeout=60)
     if sig == signal.SIGINT:
-        assert process.returncode == cli.EXIT_INTERRUPTED
+        assert process.returncode == exit_status.EXIT_INTERRUPTED
         assert "--resume" in stderr
     else:
         assert process.returncode == -signal.SIGKILL

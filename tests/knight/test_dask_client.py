@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from knight import cli
+from knight import cli, exit_status
 from knight.counting.dfs import dask_client, executors
 from knight.errors import InvalidArgument
 
@@ -92,7 +92,7 @@ def test_a_server_that_is_not_dask_is_one_line(capsys):
     pytest.importorskip("distributed")
     with _server(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" + b"\xff" * 64) as address:
         status, error, _ = _count_error(address, capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "does not answer as a Dask scheduler" in error
     assert "EiB" not in error
 
@@ -104,7 +104,7 @@ def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):
     monkeypatch.setattr(executors, "DASK_CONNECT_SECONDS", 1)
     with _server(b"") as address:
         status, error, seconds = _count_error(address, capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "no answer within 1 s" in error
     assert seconds < 1 + 3  # the deadline, plus planning a 3x4 count
 
@@ -113,10 +113,46 @@ def test_nothing_listening_is_one_line(monkeypatch, capsys):
     pytest.importorskip("distributed")
     monkeypatch.setattr(executors, "DASK_CONNECT_SECONDS", 1)
     status, error, _ = _count_error("tcp://127.0.0.1:9", capsys)
-    assert status == cli.EXIT_USAGE
+    assert status == exit_status.EXIT_USAGE
     assert error.startswith("knight: error: cannot reach the Dask scheduler") and error.count("\n") == 1
 
 
 def test_the_cli_checks_the_address_before_searching(capsys):
     status, error, _ = _count_error("no-port-here", capsys)
-    assert status == cli.EXIT_USAGE and "must be PROTOCOL://HOST:PORT" in error
+    assert status == exit_status.EXIT_USAGE and "must be PROTOCOL://HOST:PORT" in error
+
+
+def _closed_port():
+    """A loopback port nobody listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_refused_port_is_named_at_once(capsys):
+    """Issue 19: a refused port was 'no answer' after about 6 s."""
+    pytest.importorskip("distributed")
+    status, error, seconds = _count_error(f"tcp://127.0.0.1:{_closed_port()}", capsys)
+    assert status == exit_status.EXIT_USAGE
+    assert error.count("\n") == 1 and "connection refused" in error
+    assert seconds < 3
+
+
+def test_a_host_that_does_not_resolve_is_named(capsys):
+    """Issue 19: an unresolvable host was 'no answer' after about 6 s
+    (.invalid never resolves: RFC 2606)."""
+    pytest.importorskip("distributed")
+    status, error, _ = _count_error("tcp://no-such-host.invalid:8786", capsys)
+    assert status == exit_status.EXIT_USAGE
+    assert error.count("\n") == 1 and "does not resolve" in error
+
+
+def test_a_scheduler_without_workers_is_one_line_after_the_stated_wait(monkeypatch, capsys):
+    """Issue 19: a real scheduler with no workers made the count wait forever."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(executors, "DASK_WORKER_SECONDS", 1)
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster:
+        status, error, seconds = _count_error(cluster.scheduler_address, capsys)
+    assert status == exit_status.EXIT_USAGE
+    assert error.count("\n") == 1 and "has no workers (waited 1 s)" in error
+    assert seconds < 1 + 5

@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_total, count_tours
+from knight import InvalidArgument, cli, count_total, count_tours, exit_status, owned_files
 from knight.counting.dp import (
     cell_order,
     degree_relaxation,
@@ -191,7 +191,7 @@ def test_cli_total_is_one_line(capsys):
                 ["--workers", "1"], ["--resume", "x"], ["--method", "nope"]]
 )
 def test_cli_total_refuses_the_options_of_other_counts(capsys, options):
-    assert cli.main(["count", "3", "4", "--total", *options]) == cli.EXIT_USAGE
+    assert cli.main(["count", "3", "4", "--total", *options]) == exit_status.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and error.startswith("knight: error: ")
 
@@ -424,9 +424,9 @@ def test_cli_count_with_dp(capsys):
 
 
 def test_cli_refuses_dfs_options_with_dp(capsys):
-    assert cli.main(["count", "5", "5", "--method", "dp", "--plain"]) == cli.EXIT_USAGE
+    assert cli.main(["count", "5", "5", "--method", "dp", "--plain"]) == exit_status.EXIT_USAGE
     assert "only the dfs" in capsys.readouterr().err
-    assert cli.main(["count", "5", "5", "--method", "nope"]) == cli.EXIT_USAGE
+    assert cli.main(["count", "5", "5", "--method", "nope"]) == exit_status.EXIT_USAGE
 
 
 @pytest.mark.parametrize("method", [None, "auto", "dp"])
@@ -450,7 +450,7 @@ def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
-    assert cli.main(["count", "6", "9", "--method", "dp"]) == cli.EXIT_USAGE
+    assert cli.main(["count", "6", "9", "--method", "dp"]) == exit_status.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "GiB" in error
 
@@ -473,7 +473,7 @@ def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, r
         made[-1].mkdir()
         return str(made[-1])
 
-    monkeypatch.setattr(dp_run.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(owned_files.tempfile, "mkdtemp", mkdtemp)
     assert dp_shards._shards(10**6, 1, 2) == dp_shards._MAX_SHARDS
     on_disk, disk_work = dp_run.count_hamiltonian(plan, closed)
     assert on_disk == in_memory and disk_work.held == memory_work.held

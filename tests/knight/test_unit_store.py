@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from knight import cli
+from knight import cli, exit_status
 from knight.counting.dfs.unit_store import UnitStore
 
 
@@ -24,7 +24,7 @@ def _count(*argv):
 def _refused(capsys, *argv):
     status, out = _count(*argv)
     error = capsys.readouterr().err
-    assert status == cli.EXIT_USAGE and out == "", error
+    assert status == exit_status.EXIT_USAGE and out == "", error
     assert error.startswith("knight: error: ") and error.count("\n") == 1 and "Traceback" not in error
     return error
 
@@ -65,6 +65,13 @@ def test_item_5_and_6_a_file_that_is_not_a_resume_file_is_never_written(tmp_path
         '{"unit": 0, "status": true, "tours": 1, "nodes": 2}',
         '{"unit": 999999, "status": 0, "tours": 1, "nodes": 2}',
         '{"unit": 0.5, "status": 0, "tours": 1, "nodes": 2}',
+        # issue 19: past what a count can hold (was an OverflowError), past
+        # the budget, a status no finished unit has, a status and tours at odds
+        '{"unit": 0, "status": 0, "tours": 1, "nodes": 1000000000000000000000000000000}',
+        '{"unit": 0, "status": 0, "tours": 1, "nodes": 100000000000000000}',
+        '{"unit": 0, "status": 4, "tours": 1, "nodes": 2}',
+        '{"unit": 0, "status": 1, "tours": 5, "nodes": 20}',
+        '{"unit": 0, "status": 0, "tours": 0, "nodes": 20}',
     ],
 )
 def test_item_5_a_malformed_record_names_the_file_and_line(resume_file, capsys, line):
@@ -129,3 +136,25 @@ def test_item_8_two_processes(tmp_path):
     header = json.loads(path.read_text().splitlines()[0])
     header.pop("file")
     UnitStore.open(path, header).close()  # free again
+
+
+def test_a_unit_recorded_twice_with_two_answers_is_refused(resume_file, capsys):
+    """Issue 19: the same unit twice with two counts was accepted, the last
+    line winning (1752 printed instead of 1728 on 5x5)."""
+    lines = resume_file.read_text().splitlines()
+    record = json.loads(lines[1])
+    lines.append(json.dumps({**record, "tours": record["tours"] + 24, "status": 0}))
+    resume_file.write_text("\n".join(lines) + "\n")
+    before = resume_file.read_bytes()
+    error = _refused(capsys, "--resume", str(resume_file))
+    assert f"unit {record['unit']} is recorded twice with different results" in error
+    assert resume_file.read_bytes() == before
+
+
+def test_a_unit_recorded_twice_alike_counts_once(resume_file, capsys):
+    lines = resume_file.read_text().splitlines()
+    honest = _count("--resume", str(resume_file))[1]
+    resume_file.write_text("\n".join([*lines, lines[1]]) + "\n")
+    status, out = _count("--resume", str(resume_file))
+    assert status == 0
+    assert out.split("seconds")[0] == honest.split("seconds")[0]  # all but the time

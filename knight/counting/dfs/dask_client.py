@@ -10,6 +10,7 @@ Imports ``distributed`` only when connecting.
 """
 
 import re
+import socket
 import threading
 
 from knight.errors import InvalidArgument
@@ -43,14 +44,60 @@ def address(text):
     return f"{protocol}://{found['host']}:{port}"
 
 
-def connect(text, seconds):
+def _reachable(where, seconds):
+    """Refuse at once a host that does not resolve or a port nobody listens
+    on: Dask would retry both until its timeout and call them 'no answer'."""
+    found = _ADDRESS.fullmatch(where)
+    if found is None:  # inproc://: nothing to reach
+        return
+    host, port = found["host"].strip("[]"), int(found["port"])
+    try:
+        places = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as error:
+        raise InvalidArgument(
+            f"cannot reach the Dask scheduler at {where!r}: host {host!r} does not resolve ({error})"
+        ) from None
+    refused = None
+    for family, kind, proto, _, place in places:
+        with socket.socket(family, kind, proto) as probe:
+            probe.settimeout(seconds)
+            try:
+                probe.connect(place)
+                return
+            except ConnectionRefusedError as error:
+                refused = error
+            except OSError:  # a silent host: Dask's own attempt reports it
+                return
+    if refused is not None:
+        raise InvalidArgument(
+            f"cannot reach the Dask scheduler at {where!r}: connection refused (nothing listens there)"
+        )
+
+
+def _wait_for_workers(client, where, seconds):
+    """A scheduler with no worker would take the units and never answer."""
+    if client.scheduler_info().get("workers"):
+        return
+    try:
+        client.wait_for_workers(1, timeout=seconds)
+    except TimeoutError:
+        client.close()
+        raise InvalidArgument(
+            f"the Dask scheduler at {where!r} has no workers (waited {seconds:g} s): "
+            f"start some with 'dask worker {where}'"
+        ) from None
+
+
+def connect(text, seconds, worker_seconds=None):
     """A ``distributed.Client`` of the scheduler at ``text``, connected
-    within ``seconds`` all told, or InvalidArgument saying why not."""
+    within ``seconds`` all told and with at least one worker within
+    ``worker_seconds`` more, or InvalidArgument saying why not."""
     where = address(text)
     try:
         from distributed import Client
     except ImportError:
         raise InvalidArgument("--scheduler needs Dask: pip install 'knight[dask]'") from None
+    _reachable(where, seconds)
     outcome = {}
 
     def attempt():
@@ -65,6 +112,7 @@ def connect(text, seconds):
     thread.start()
     thread.join(seconds)
     if "client" in outcome:
+        _wait_for_workers(outcome["client"], where, seconds if worker_seconds is None else worker_seconds)
         return outcome["client"]
     if thread.is_alive():
         reason = f"no answer within {seconds} s (is it a Dask scheduler?)"

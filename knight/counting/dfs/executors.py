@@ -7,6 +7,8 @@ from knight import machine
 from knight.counting.dfs import dask_client
 
 DASK_CONNECT_SECONDS = 5
+# how long a count waits for a scheduler with no workers to get one
+DASK_WORKER_SECONDS = 30
 
 
 def local_executor(workers=None):
@@ -17,7 +19,7 @@ def local_executor(workers=None):
 
 def dask_executor(address):
     """An executor on the Dask cluster whose scheduler is at ``address``."""
-    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS))
+    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS))
 
 
 class _DaskExecutor:

@@ -19,7 +19,6 @@ from knight.neighbours import neighbour_table
 DEFAULT_UNITS = 1000
 UNIT_NODES = 1 << 24
 _PLAN_PROBES = 2000
-DASK_CONNECT_SECONDS = 5
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ locked while a count runs, flushed per unit, a torn last line dropped.
 import json
 import operator
 
-from knight import journal
+from knight import journal, status
+from knight.errors import InvalidArgument
 
 # the first key of every resume file's header: what tells ours from a stranger's
 FILE = "knight count resume"
@@ -18,24 +19,51 @@ _RECORD_KEYS = ("unit", "status", "tours", "nodes")
 KIND = "a knight resume file"
 
 
-def _count(value, name):
-    """A non-negative int of a record (JSON has no other integers)."""
-    if isinstance(value, bool) or operator.index(value) < 0:
-        raise ValueError(f"{name} must be a non-negative integer")
+# what the kernels count in: a record past it was not written by a count
+_MOST = 2**63 - 1
+# the statuses a finished unit can have (a stopped one is never recorded)
+_UNIT_STATUSES = (status.FOUND, status.NONE, status.BUDGET)
+
+
+def _count(value, name, most=_MOST):
+    """A non-negative int of a record (JSON has no other integers), at most ``most``."""
+    if isinstance(value, bool) or not 0 <= operator.index(value) <= most:
+        raise ValueError(f"{name} must be an integer in 0..{most}, got {value!r}"[:200])
     return value
 
 
-def _parser(units):
+def _parser(units, budget):
     def parse(line):
         record = json.loads(line)
         if not isinstance(record, dict):
             raise ValueError("a record is a JSON object")
-        values = [_count(record[key], key) for key in _RECORD_KEYS]
-        if units is not None and values[0] >= units:
-            raise ValueError(f"unit {values[0]} is past the plan's {units} units")
-        return tuple(values)
+        unit, code, tours, nodes = (_count(record[key], key) for key in _RECORD_KEYS)
+        if units is not None and unit >= units:
+            raise ValueError(f"unit {unit} is past the plan's {units} units")
+        if code not in _UNIT_STATUSES:
+            raise ValueError(f"status {code} is not one a finished unit has")
+        if code != status.BUDGET and (code == status.FOUND) != (tours > 0):
+            raise ValueError(f"status {code} does not go with {tours} tours")
+        if budget is not None:
+            _count(nodes, "nodes", most=budget)
+        return unit, code, tours, nodes
 
     return parse
+
+
+def _finished(path, records):
+    """``{unit: (status, tours, nodes)}``; a unit recorded twice with two
+    answers is a damaged or edited file: which line is right is unknowable,
+    so neither is taken."""
+    finished = {}
+    for unit, code, tours, nodes in records:
+        known = finished.setdefault(unit, (code, tours, nodes))
+        if known != (code, tours, nodes):
+            raise InvalidArgument(
+                f"{path}: unit {unit} is recorded twice with different results; "
+                "the file was edited or damaged: resume into a new file"
+            )
+    return finished
 
 
 def _recognise(line):
@@ -80,15 +108,19 @@ class UnitStore:
         """Open (or start) the resume file at ``path`` of the count that
         ``header`` describes; InvalidArgument if it is not that count's."""
         header = {"file": FILE, **header}
-        units = header.get("units")
+        units, budget = header.get("units"), header.get("budget")
         format_ = journal.Format(
             kind=KIND,
             header=json.dumps(header),
-            parse=_parser(units if isinstance(units, int) else None),
+            parse=_parser(units if isinstance(units, int) else None, budget if isinstance(budget, int) else None),
             differs=lambda line: _differs(header, line),
         )
         file = journal.Journal.open(path, format_)
-        finished = {unit: (status, tours, nodes) for unit, status, tours, nodes in file.records}
+        try:
+            finished = _finished(file.path, file.records)
+        except InvalidArgument:
+            file.close()
+            raise
         return cls(file, finished)
 
     def record(self, index, prefix, status, tours, nodes):

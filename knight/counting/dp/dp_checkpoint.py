@@ -2,19 +2,21 @@
 table of the run under way, written atomically, a stranger's file never
 overwritten."""
 
+import hashlib
 import json
 import os
-import tempfile
 import time
 
 import numpy as np
 
-from knight import journal
+from knight import atomic_write, journal
 from knight.counting.dp.cell_order import ORDER_NAME
+from knight.counting.dp.dp_run import MAX_LIMBS
 from knight.errors import InvalidArgument
 
-# /2: keys in base 11 (17 slots); a /1 file holds base-16 keys
-CHECKPOINT_FORMAT = "knight-dp-checkpoint/2"
+# /3: a checksum over the header and the table; /2 had none; a /1 file
+# holds base-16 keys
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/3"
 # a checkpoint is written at most this often: a 7x7 table is a few GB, and
 # writing it after every step would cost more than the steps
 CHECKPOINT_SECONDS = 60.0
@@ -43,14 +45,14 @@ class Checkpoint:
         """``path`` as a string, if it can be a checkpoint: refuses (before
         a count starts) a folder, a missing parent, a file that is not one."""
         # the same refusals as a resume file's (knight.journal)
-        path = journal.usable_path(path, "a knight dp checkpoint")
+        path = journal.usable_path(path, "a knight dp checkpoint", replaced=True)
         if os.path.exists(path):
             _read_checkpoint(path)
         return path
 
     @classmethod
     def open(cls, path, rows, cols, closed, starts):
-        path = os.fspath(path)
+        path = journal.followed(os.fspath(path), "a knight dp checkpoint")
         identity = {
             "format": CHECKPOINT_FORMAT,
             "rows": rows,
@@ -67,10 +69,9 @@ class Checkpoint:
             changed = [key for key in identity if found[key] != identity[key]]
             differ = ", ".join(f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in changed)
             raise InvalidArgument(f"{path} records a different count: {differ}")
-        finished = {int(key): int(value) for key, value in header["finished"].items()}
-        current = header.get("current")
+        finished, current = _checked_fields(path, header, keys, counts, rows * cols, closed, starts)
         arrays = (keys, counts) if current is not None else None
-        return cls(path, identity, finished, None if current is None else tuple(current), arrays)
+        return cls(path, identity, finished, current, arrays)
 
     def resume_state(self, run_key):
         """``(step, keys, counts, completed)`` saved for this run, or None."""
@@ -100,20 +101,66 @@ class Checkpoint:
         header = dict(self.identity)
         header["finished"] = {str(key): value for key, value in self.finished.items()}
         header["current"] = None if self._current is None else list(self._current)
+        keys, counts = np.ascontiguousarray(keys), np.ascontiguousarray(counts)
+        header["checksum"] = _checksum(header, keys, counts)
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-        # a fresh name beside the checkpoint: a file of the user's that
-        # happens to be called CHECKPOINT.tmp is never overwritten
-        folder, name = os.path.split(os.path.abspath(self.path))
-        try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-            with os.fdopen(handle, "wb") as file:
-                np.savez(file, header=encoded, keys=keys, counts=counts)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, self.path)
-        except OSError as error:
-            raise InvalidArgument(f"cannot write the dp checkpoint {self.path}: {error.strerror or error}") from None
+        # a failure (a full disk) is an OSError naming the file: exit status
+        # 74, and the last checkpoint is still there
+        atomic_write.replace(self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts),
+                             binary=True)
         self._saved = time.monotonic()
+
+
+def _checksum(header, keys, counts):
+    """SHA-256 of the header (less its checksum) and the table's bytes: a
+    file edited or damaged since knight wrote it is refused, not resumed
+    into a count printed as exact."""
+    digest = hashlib.sha256()
+    fields = {key: value for key, value in header.items() if key != "checksum"}
+    digest.update(json.dumps(fields, sort_keys=True).encode())
+    for array in (keys, counts):
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
+    return digest.hexdigest()
+
+
+def _is_count(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _checked_fields(path, header, keys, counts, squares, closed, starts):
+    """``(finished, current)`` of a checkpoint's header, every field's type
+    and range checked (a file is untrusted input), or InvalidArgument."""
+
+    def refuse(what):
+        return InvalidArgument(
+            f"{path} is damaged or was edited ({what}); it is left untouched: resume into a new file"
+        )
+
+    if header.get("checksum") != _checksum(header, keys, counts):
+        raise refuse("its checksum does not match")
+    # the runs a count can have: one per start, or -1, the one run of closed tours
+    run_keys = {-1} if closed else {int(start) for start in starts}
+    finished = header.get("finished")
+    if not isinstance(finished, dict):
+        raise refuse("'finished' is not a mapping")
+    checked = {}
+    for key, value in finished.items():
+        if not (isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in run_keys) or not _is_count(value):
+            raise refuse(f"'finished' holds {_brief(key)}: {_brief(value)}")
+        checked[int(key)] = value
+    current = header.get("current")
+    if current is None:
+        return checked, None
+    if not (isinstance(current, list) and len(current) == 3 and all(isinstance(v, int) for v in current)):
+        raise refuse("'current' is not [run, step, tours]")
+    run_key, step, completed = current
+    if run_key not in run_keys or run_key in checked or not 0 <= step <= squares or not _is_count(completed):
+        raise refuse(f"'current' is {current}")
+    if not (keys.dtype == np.uint64 and keys.ndim == 1 and counts.dtype == np.uint64 and counts.ndim == 2
+            and counts.shape[0] == keys.shape[0] and 1 <= counts.shape[1] <= MAX_LIMBS):
+        raise refuse("its table's arrays have the wrong shape or type")
+    return checked, (run_key, step, completed)
 
 
 def _brief(value):

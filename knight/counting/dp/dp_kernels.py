@@ -45,7 +45,7 @@ ever returned.
 
 import numpy as np
 
-from knight._bits import popcount, prefetch
+from knight._bits import popcount, prefetch, wrapping_multiply
 from knight._jit import jit
 from knight.counting.dp.degree_relaxation import MOST_OPTIONS, POWERS_OF_THREE
 
@@ -97,9 +97,9 @@ def _bucket(key, shift, salt):
     # in the key, kept the order even across different multipliers.
     mixed = key ^ salt
     mixed ^= mixed >> np.uint64(33)
-    mixed *= np.uint64(0xFF51AFD7ED558CCD)
+    mixed = wrapping_multiply(mixed, np.uint64(0xFF51AFD7ED558CCD))
     mixed ^= mixed >> np.uint64(33)
-    mixed *= np.uint64(0xC4CEB9FE1A85EC53)
+    mixed = wrapping_multiply(mixed, np.uint64(0xC4CEB9FE1A85EC53))
     mixed ^= mixed >> np.uint64(33)
     return np.intp(mixed >> shift)
 
@@ -333,7 +333,7 @@ def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inser
 def _part_of(pattern, parts):
     # the pattern's digits always add up to the same parity, so a plain
     # pattern % 2 would give one part everything: hash it first
-    return np.intp(((np.uint64(pattern) * _HASH_MULTIPLIER) >> np.uint64(32)) % np.uint64(parts))
+    return np.intp((wrapping_multiply(np.uint64(pattern), _HASH_MULTIPLIER) >> np.uint64(32)) % np.uint64(parts))
 
 
 @jit

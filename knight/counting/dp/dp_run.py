@@ -8,11 +8,11 @@ What the DP computes, and why it is exact, is in
 """
 
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from knight import owned_files
 from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards
 from knight.counting.dp.cell_order import schedule
 
@@ -77,7 +77,7 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
 
     def spill():
         if not folder:
-            folder.append(tempfile.mkdtemp(prefix="knight-dp-"))
+            folder.append(owned_files.new_spill_folder())
         return folder[0]
 
     try:

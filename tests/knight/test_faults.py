@@ -1,0 +1,425 @@
+"""Faults at the edges (issue 19): output that cannot be written, interrupts
+inside compiled calls, memory limits other than free memory, resume files
+edited by hand. Each class is a property over the commands, so a new entry
+point is covered without a new hand-written case."""
+
+import contextlib
+import errno
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from knight import cli, exit_status, machine
+from knight.errors import InvalidArgument
+
+FAULTS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+# commands that succeed and print something, quickly, text and JSON
+working_argv = st.sampled_from(
+    [
+        ["solve", "5", "5"],
+        ["solve", "12", "12", "--method", "greedy"],
+        ["solve", "30", "30", "--json"],
+        ["count", "3", "4"],
+        ["count", "3", "4", "--json"],
+        ["count", "3", "4", "--method", "dp", "--json"],
+        ["exists", "5", "5"],
+        ["exists", "4", "4", "--json"],
+        ["estimate", "5", "5", "--probes", "20", "--seed", "1"],
+    ]
+)
+
+
+class FailingStream(io.StringIO):
+    """A stream that takes ``room`` characters, then fails as ``error`` does:
+    a reader that went away (``head -c``), or a disk that filled."""
+
+    def __init__(self, room, error):
+        super().__init__()
+        self.room, self.error = room, error
+
+    def write(self, text):
+        if self.tell() + len(text) > self.room:
+            raise self.error
+        return super().write(text)
+
+
+def _run(argv, out):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        status = cli.main(argv, out=out)
+    return status, err.getvalue()
+
+
+@FAULTS
+@given(working_argv, st.integers(0, 2000))
+def test_a_reader_that_goes_away_ends_quietly(argv, room):
+    status, err = _run(argv, FailingStream(room, BrokenPipeError(errno.EPIPE, "Broken pipe")))
+    assert status in (0, exit_status.EXIT_PIPE)
+    assert err == ""
+
+
+@FAULTS
+@given(working_argv, st.integers(0, 2000))
+def test_a_full_disk_is_one_line(argv, room):
+    status, err = _run(argv, FailingStream(room, OSError(errno.ENOSPC, "No space left on device")))
+    assert status in (0, exit_status.EXIT_IO)
+    if status:
+        assert err == "knight: error: standard output: No space left on device\n"
+
+
+def _knight(*argv, stdout=subprocess.PIPE):
+    return subprocess.run([sys.executable, "-m", "knight", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          timeout=120)
+
+
+def test_a_real_closed_pipe_and_a_real_full_disk(tmp_path):
+    """The reproductions: `knight solve 99 99 --json | head -c1` and
+    `knight solve 5 5 >/dev/full`, in real processes."""
+    reader = subprocess.Popen(["head", "-c1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "knight", "solve", "99", "99", "--json"], stdout=reader.stdin,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    reader.stdin.close()
+    reader.wait()
+    assert (done.returncode, done.stderr) == (exit_status.EXIT_PIPE, "")
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = _knight("solve", "5", "5", stdout=full)
+        assert done.returncode == exit_status.EXIT_IO
+        assert done.stderr == "knight: error: standard output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    "error, status, said",
+    [
+        (KeyboardInterrupt(), exit_status.EXIT_INTERRUPTED, "knight: interrupted\n"),
+        (exit_status.Terminated(), exit_status.EXIT_TERMINATED, "knight: terminated\n"),
+        (InvalidArgument("bad\nthing"), exit_status.EXIT_USAGE, "knight: error: bad\\nthing\n"),
+        (MemoryError(), exit_status.EXIT_USAGE, None),
+        (PermissionError(errno.EACCES, "Permission denied", "/x/y"), exit_status.EXIT_IO,
+         "knight: error: /x/y: Permission denied\n"),
+    ],
+)
+def test_each_anticipated_failure_is_one_line_and_its_status(capsys, error, status, said):
+    def body():
+        raise error
+
+    assert exit_status.run_command("knight", body) == status
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert said is None or err == said
+
+
+def test_an_interrupt_inside_a_compiled_call_is_an_interrupt(capsys):
+    """Issue 19: Ctrl-C in a Numba call surfaced as `SystemError: CPUDispatcher
+    ... returned a result with an exception set`, the interrupt its cause."""
+
+    def body():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise SystemError("CPUDispatcher(<function frontier_step>) returned a result with an exception set") \
+                from interrupt
+
+    assert exit_status.run_command("knight", body) == exit_status.EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "knight: interrupted\n"
+
+
+def test_a_bug_keeps_its_traceback():
+    def body():
+        raise SystemError("a real one")
+
+    with pytest.raises(SystemError):
+        exit_status.run_command("knight", body)
+
+
+@settings(max_examples=4, deadline=None, database=None)
+@given(st.floats(0.3, 1.6))
+def test_ctrl_c_at_any_moment_of_a_dp_count_is_one_line(delay):
+    """Signals land at random points: in Python, in a compiled step, in the
+    pattern passes' threads."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "knight", "count", "6", "6", "--method", "dp", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    if process.returncode == 0:  # it finished first
+        assert json.loads(out)
+        return
+    assert (process.returncode, err) == (exit_status.EXIT_INTERRUPTED, "knight: interrupted\n")
+
+
+def _cgroup_v2(root, group, limit, usage):
+    folder = root / group.lstrip("/")
+    folder.mkdir(parents=True)
+    (root / "cgroup.controllers").write_text("memory\n")
+    (folder / "memory.max").write_text(f"{limit}\n")
+    (folder / "memory.current").write_text(f"{usage}\n")
+
+
+def test_the_cgroup_v2_limit_binds(tmp_path):
+    _cgroup_v2(tmp_path, "/job/step", 400 * 2**20, 100 * 2**20)
+    assert machine.cgroup_room(tmp_path, {"": "/job/step"}) == 300 * 2**20
+
+
+def test_a_parent_cgroups_limit_binds_too(tmp_path):
+    _cgroup_v2(tmp_path, "/job", 200 * 2**20, 150 * 2**20)
+    (tmp_path / "job" / "step").mkdir()
+    (tmp_path / "job" / "step" / "memory.max").write_text("max\n")
+    (tmp_path / "job" / "step" / "memory.current").write_text("1000\n")
+    assert machine.cgroup_room(tmp_path, {"": "/job/step"}) == 50 * 2**20
+
+
+def test_the_cgroup_v1_limit_binds_and_its_no_limit_is_none(tmp_path):
+    folder = tmp_path / "memory" / "box"
+    folder.mkdir(parents=True)
+    (folder / "memory.limit_in_bytes").write_text(f"{2**30}\n")
+    (folder / "memory.usage_in_bytes").write_text(f"{2**28}\n")
+    (tmp_path / "memory" / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    (tmp_path / "memory" / "memory.usage_in_bytes").write_text("5\n")
+    assert machine.cgroup_room(tmp_path, {"memory": "/box"}) == 3 * 2**28
+    assert machine.cgroup_room(tmp_path, {"memory": "/"}) == machine.UNLIMITED
+
+
+def test_no_cgroup_files_is_no_limit(tmp_path):
+    assert machine.cgroup_room(tmp_path, {"": "/nowhere", "memory": "/nowhere"}) == machine.UNLIMITED
+
+
+def test_an_address_space_limit_is_seen_before_allocating():
+    """Issue 19: under `ulimit -v 1500000`, a 4000 x 4000 Warnsdorff search
+    ended in NumPy's MemoryError traceback."""
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1_500_000 * 1024, resource.RLIM_INFINITY))\n"
+        "from knight import cli\n"
+        "sys.exit(cli.main(['solve', '4000', '4000', '--method', 'warnsdorff']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == exit_status.EXIT_USAGE, done.stderr
+    assert done.stderr.startswith("knight: error: board 4000x4000 needs about") and done.stderr.count("\n") == 1
+
+
+@settings(max_examples=6, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 6000))
+def test_a_disk_that_fills_during_a_count_loses_nothing_finished(small_filesystem, leave):
+    """Issue 19: a DFS resume file's append on a full disk was a traceback.
+    Now one line naming the file, and the count resumed on a disk with room
+    gives the uninterrupted answer."""
+    from tests.conftest import fill
+
+    resume = small_filesystem / "units.jsonl"
+    resume.unlink(missing_ok=True)
+    (small_filesystem / "filler").unlink(missing_ok=True)
+    fill(small_filesystem, leave)
+    argv = ["count", "5", "5", "--depth", "3", "--resume", str(resume)]
+    status, err = _run(argv, io.StringIO())
+    if status:
+        assert (status, err) == (exit_status.EXIT_IO, f"knight: error: {resume}: No space left on device\n")
+    (small_filesystem / "filler").unlink()
+    out = io.StringIO()
+    assert _run(argv, out)[0] == 0
+    assert "tours    1728 directed open tours" in out.getvalue()  # OEIS A165134(5)
+
+
+def _count_dp_or_dfs(method, path):
+    argv = ["count", "3", "4", "--resume", str(path)] + (["--method", "dp"] if method == "dp" else ["--depth", "2"])
+    out = io.StringIO()
+    status, err = _run(argv, out)
+    return status, out.getvalue(), err
+
+
+def _answer(text):
+    """The grid and the total of a count's text, not what it cost."""
+    return [line for line in text.splitlines() if not line.startswith(("states", "work", "seconds", "nodes", "units"))]
+
+
+ENGINES = pytest.mark.parametrize("method", ["dfs", "dp"])
+
+
+@ENGINES
+def test_one_symlink_rule_a_link_is_followed_and_kept(tmp_path, method):
+    """Issue 19: the DP replaced a --resume symlink by a regular file while
+    the DFS followed it. Both follow it now, and the link stays a link."""
+    target = tmp_path / "elsewhere" / "resume.file"
+    target.parent.mkdir()
+    status, first, _ = _count_dp_or_dfs(method, target)
+    assert status == 0
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    status, again, _ = _count_dp_or_dfs(method, link)  # resumed from the file behind the link
+    assert status == 0 and link.is_symlink() and target.is_file()
+    assert _answer(again) == _answer(first)
+
+
+@ENGINES
+@pytest.mark.parametrize("kind", ["dangling", "loop"])
+def test_a_link_to_nothing_is_refused(tmp_path, method, kind):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "missing" if kind == "dangling" else link)
+    status, out, err = _count_dp_or_dfs(method, link)
+    assert (status, out) == (exit_status.EXIT_USAGE, "")
+    assert "is a symbolic link to nothing" in err and err.count("\n") == 1
+    assert os.readlink(link)  # left as it was
+
+
+@ENGINES
+def test_a_fifo_is_refused_at_once(tmp_path, method):
+    """Issue 19: a FIFO as the DP checkpoint hung (opening it waits for a writer)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    status, _, err = _count_dp_or_dfs(method, fifo)
+    assert status == exit_status.EXIT_USAGE and "is not a regular file" in err
+
+
+@ENGINES
+def test_a_read_only_filesystem_is_refused_before_any_work(small_filesystem, method):
+    """Issue 19: an existing checkpoint on a read-only filesystem failed only
+    after a whole run's work."""
+    path = small_filesystem / "resume.file"
+    assert _count_dp_or_dfs(method, path)[0] == 0
+    before = path.read_bytes()
+    if subprocess.run(["mount", "-o", "remount,ro", str(small_filesystem)], capture_output=True).returncode:
+        pytest.skip("cannot remount read-only here")
+    status, out, err = _count_dp_or_dfs(method, path)
+    assert (status, out) == (exit_status.EXIT_USAGE, "")
+    assert err == f"knight: error: cannot write {path}: Read-only file system\n"
+    assert path.read_bytes() == before
+
+
+# --- DP checkpoints edited by hand ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def partial_checkpoint(tmp_path_factory):
+    """The bytes of a 4 x 5 DP checkpoint cut short in a run: finished runs,
+    and a table under way."""
+    from knight import count_tours
+    from knight.counting.dp import dp_checkpoint
+
+    path = tmp_path_factory.mktemp("checkpoint") / "4x5.npz"
+    saved, dp_checkpoint.CHECKPOINT_SECONDS = dp_checkpoint.CHECKPOINT_SECONDS, 0.0
+
+    def interrupt(done, total, held):
+        if done == 30:
+            raise KeyboardInterrupt
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            count_tours(4, 5, method="dp", resume=path, progress=interrupt)
+    finally:
+        dp_checkpoint.CHECKPOINT_SECONDS = saved
+    return path.read_bytes()
+
+
+def _load(data):
+    import numpy as np
+
+    with np.load(io.BytesIO(data)) as saved:
+        return json.loads(bytes(saved["header"]).decode()), saved["keys"].copy(), saved["counts"].copy()
+
+
+def _save(path, header, keys, counts):
+    import numpy as np
+
+    encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    with open(path, "wb") as file:
+        np.savez(file, header=encoded, keys=keys, counts=counts)
+
+
+edits = st.one_of(
+    st.tuples(st.just("finished"), st.dictionaries(st.sampled_from(["0", "2", "7", "-1", "99", "x"]),
+                                                   st.one_of(st.integers(-10, 10**20), st.text(max_size=3)),
+                                                   min_size=1)),
+    st.tuples(st.just("current"), st.one_of(st.none(), st.lists(st.integers(-3, 10**6), max_size=4),
+                                            st.text(max_size=4))),
+    st.tuples(st.just("checksum"), st.one_of(st.none(), st.text(max_size=8))),
+    st.tuples(st.just("key"), st.integers(0, 10**6)),
+    st.tuples(st.just("count"), st.integers(0, 10**6)),
+)
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(edit=edits, resign=st.booleans())
+def test_an_edited_checkpoint_is_refused_never_counted(tmp_path_factory, partial_checkpoint, edit, resign):
+    """Issue 19: `finished {"0": 999, "2": -5}` printed 999 and -5 in the
+    grid, a `current` step past the last printed 0. Whatever is edited, and
+    even with the checksum made anew (``resign``: someone who read the
+    code), a changed checkpoint is refused in one line, or gives the
+    honest count."""
+    from knight.counting.dp import dp_checkpoint
+
+    header, keys, counts = _load(partial_checkpoint)
+    field, value = edit
+    if field == "key" and keys.size:
+        keys[value % keys.size] ^= 1
+    elif field == "count" and counts.size:
+        counts.reshape(-1)[value % counts.size] += 1
+    elif field in header:
+        header[field] = value
+    if resign and field not in ("key", "count"):  # the table's own checks: test_an_impossible_table_is_refused
+        header["checksum"] = dp_checkpoint._checksum(header, keys, counts)
+    path = tmp_path_factory.mktemp("edited") / "4x5.npz"
+    _save(path, header, keys, counts)
+    before = path.read_bytes()
+    out = io.StringIO()
+    status, err = _run(["count", "4", "5", "--method", "dp", "--resume", str(path)], out)
+    honest = io.StringIO()
+    assert _run(["count", "4", "5", "--method", "dp"], honest)[0] == 0
+    if status == 0:  # an edit that changed nothing the count reads, or one the checks cannot tell
+        assert _answer(out.getvalue()) == _answer(honest.getvalue())
+        return
+    assert status == exit_status.EXIT_USAGE and err.count("\n") == 1, err
+    assert "is damaged or was edited" in err or "records a different count" in err
+    assert path.read_bytes() == before
+
+
+# --- temporaries a SIGKILL left ----------------------------------------------
+
+
+def _dead_pid():
+    """The id of a process that has ended (its id is not reused this soon)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_killed_runs_checkpoint_temporaries_are_removed_by_the_next_run(tmp_path):
+    """Issue 19: 31 `.F.XXXX.tmp` files after 75 kills, removed by nothing.
+    Only knight's (its pattern, a dead maker) go: a user's file of a like
+    name, and a live run's temporary, stay."""
+    stale = tmp_path / f".ck.npz.knight-{_dead_pid()}-ab12cd.tmp"
+    live = tmp_path / f".ck.npz.knight-{os.getppid()}-ab12cd.tmp"
+    users = [tmp_path / ".ck.npz.ab12cd.tmp", tmp_path / ".ck.npz.tmp", tmp_path / ".other.knight-1-ab.tmp"]
+    for path in (stale, live, *users):
+        path.write_text("x")
+    assert _run(["count", "3", "4", "--method", "dp", "--resume", str(tmp_path / "ck.npz")], io.StringIO())[0] == 0
+    assert not stale.exists()
+    assert live.exists() and all(path.exists() for path in users)
+    assert not [path for path in tmp_path.iterdir() if path.name.endswith(".tmp") and path not in (live, *users)]
+
+
+def test_a_killed_runs_spill_folders_are_removed_by_the_next_spill(tmp_path, monkeypatch):
+    from knight import owned_files
+
+    monkeypatch.setattr(owned_files.tempfile, "tempdir", str(tmp_path))
+    stale = tmp_path / f"knight-dp-{_dead_pid()}-x1"
+    unmarked = tmp_path / f"knight-dp-{_dead_pid()}-x2"  # named like one, but not ours
+    live = tmp_path / f"knight-dp-{os.getppid()}-x3"
+    for folder in (stale, unmarked, live):
+        folder.mkdir()
+        (folder / "keys").write_bytes(b"\0" * 64)
+    for folder in (stale, live):
+        (folder / owned_files.SPILL_MARK).write_text("")
+    made = owned_files.new_spill_folder()
+    assert not stale.exists() and unmarked.exists() and live.exists()
+    assert os.path.dirname(made) == str(tmp_path) and os.path.isfile(os.path.join(made, owned_files.SPILL_MARK))

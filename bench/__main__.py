@@ -9,7 +9,7 @@ import dataclasses
 import math
 import sys
 
-from bench import repo_paths
+from bench import command, repo_paths
 from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
 from bench.report import run_report, tour_pictures
 from bench.run_folder import folders, record
@@ -194,6 +194,7 @@ def _run_extras(folder):
             study.run(folder, setting)
 
 
+@command.ends_in_one_line
 def main(argv=None):
     try:
         folder, args, heatmaps = prepare(argv)

@@ -4,6 +4,7 @@ Bad settings end in one line on stderr and exit status 2, before any work
 starts, as the ``knight`` command does; an interrupt ends in 130.
 """
 
+import functools
 import sys
 
 from knight import InvalidArgument
@@ -32,6 +33,18 @@ def threshold(text):
     if value is None or not 0 < value < 1:
         raise InvalidArgument(f"threshold must be a fraction between 0 and 1 (0.25 = 25%), got {validate.shown(text)}")
     return value
+
+
+def ends_in_one_line(main):
+    """``main(argv)`` ending as the ``knight`` command does (knight's
+    ``exit_status.run_command``): a bad option, an unknown revision, a full
+    disk, a closed pipe or a Ctrl-C is one line and its exit status."""
+
+    @functools.wraps(main)
+    def wrapped(argv=None):
+        return exit_status.run_command("bench", lambda: main(argv))
+
+    return wrapped
 
 
 def fail(error):

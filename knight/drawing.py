@@ -344,16 +344,14 @@ def check_target(path):
 def write(target, parts, out):
     """The drawing ``parts`` into ``target`` (checked by ``check_target``):
     to ``out`` for ``-``, else whole or not at all (``knight.atomic_write``);
-    InvalidArgument if the file cannot be written."""
+    an OSError naming ``target`` if it cannot be written (a full disk: exit
+    status 74, see ``knight.exit_status``)."""
     if target == "-":
         out.writelines(parts)
         return
     from knight import atomic_write
 
-    try:
-        atomic_write.replace(target, lambda file: file.writelines(parts), shared=True)
-    except OSError as error:
-        raise InvalidArgument(f"cannot write {target}: {error.strerror or error}") from None
+    atomic_write.replace(target, lambda file: file.writelines(parts), shared=True)
 
 
 def search_caption(result):

@@ -21,6 +21,9 @@ knight says:
   the committed baselines.
 - ``exit_status``: the exit statuses and the one-line argument parser of
   the ``knight`` command, so that ``python -m bench`` ends as it does.
+- ``atomic_write``: a file written whole or not at all, under a temporary
+  name of knight's own (never a user's file), for meta.json, REPORT.md
+  and index.html.
 - ``drawing``: the SVG drawing of a tour that ``knight solve --svg`` and
   the notebook reprs make, for the tours REPORT.md shows, so the report
   draws them as a user sees them.
@@ -38,12 +41,22 @@ The last two load Numba, so they are looked up on first use, as
 ``knight.solve`` is; the rest is plain Python, cheap to import.
 """
 
-from knight import drawing, exit_status, journal, status, strict_json, validate
+from knight import atomic_write, drawing, exit_status, journal, status, strict_json, validate
 from knight.machine import usable_cores
 from knight.symmetry import representatives
 
 # the names imported here; BITBOARD_SQUARES and total_with_work are _LAZY's
-__all__ = ["drawing", "exit_status", "journal", "representatives", "status", "strict_json", "usable_cores", "validate"]
+__all__ = [
+    "atomic_write",
+    "drawing",
+    "exit_status",
+    "journal",
+    "representatives",
+    "status",
+    "strict_json",
+    "usable_cores",
+    "validate",
+]
 
 # name -> the module that defines it, imported on first use (loads Numba)
 _LAZY = {

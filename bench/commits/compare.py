@@ -80,6 +80,7 @@ def compare(base, head, rounds, pythons):
         return paired.measure(sides, timed, rounds), missing
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = Parser(prog="python -m bench.commits.compare", description=__doc__.split("\n")[0])
     parser.add_argument("base", help="the revision to compare against, e.g. HEAD~1 or main")

@@ -19,6 +19,7 @@ cannot run a workload is stepped over.
 import argparse
 import sys
 
+from bench import command
 from bench.commits.history import OK, c_reference, measure_commit
 from bench.commits.revisions import ROOT, commit_of, commits, describe, git
 from bench.guard.speed_check import THRESHOLD
@@ -107,6 +108,7 @@ def find(good, bad, searches, rounds, threshold, python=sys.executable, reposito
     return None if index is None else listed[index]
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
     parser.add_argument("good", help="a revision with the old speed")

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import repo_paths
+from bench import command, repo_paths
 from bench.commits.revisions import commits, describe, unrunnable, worker_at
 from bench.guard import paired
 from bench.guard.references import REFERENCES
@@ -176,6 +176,7 @@ def _progress_line(number, total, points, seconds):
     return f"[{number}/{total}] {points[0].short} {summary}{extra} ({seconds:.0f} s)  {points[0].subject[:60]}"
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.commits.history", description=__doc__.split("\n")[0])
     default = f"the last {DEFAULT_COUNT} commits of {DEFAULT_REVS}"

@@ -18,6 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from bench.commits import steps
+from bench.report import figure_style
+from knight.harness_api import atomic_write
 
 MARKDOWN = "HISTORY.md"
 FIGURE = "history.png"
@@ -206,8 +208,8 @@ def write(points, listed, machine, folder):
     found = findings(history)
     drawn = figure(history, found, [point.short for point in per_commit])
     picture = folder / FIGURE
-    drawn.savefig(picture, dpi=_DPI)
-    plt.close(drawn)
+    figure_style.save(drawn, picture, dpi=_DPI)
     page = folder / MARKDOWN
-    page.write_text(markdown(history, found, per_commit, machine))
+    text = markdown(history, found, per_commit, machine)
+    atomic_write.replace(page, lambda file: file.write(text), shared=True)
     return page, picture

@@ -18,7 +18,7 @@ import json
 import random
 import sys
 
-from bench import repo_paths
+from bench import command, repo_paths
 from bench.commits.named_search import Search
 
 BASELINE = repo_paths.BASELINE / "nodes.json"
@@ -121,6 +121,7 @@ def _describe(outcome):
     return " ".join(f"{field}={value}" for field, value in outcome.items())
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.guard.node_baseline", description=__doc__.split("\n")[0])
     parser.add_argument("--record", action="store_true", help="rewrite the baseline with today's counts")

@@ -226,6 +226,7 @@ def record(rounds, threshold, workloads=WORKLOADS):
     return 0
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = Parser(prog="python -m bench.guard.speed_check", description=__doc__.split("\n")[0])
     action = parser.add_mutually_exclusive_group()

@@ -4,13 +4,14 @@ results/latest, without searching."""
 
 import sys
 
-from bench import repo_paths
+from bench import command, repo_paths
 from bench.command import Parser, fail, parse_boards
 from bench.report import run_report
 from bench.run_folder import folders
 from knight import InvalidArgument
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = Parser(
         prog="python -m bench.report",

@@ -10,6 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib import patheffects
 
+from knight.harness_api import atomic_write
+
 DPI = 110
 # one colour per line, the same in every figure
 PALETTE = plt.get_cmap("tab10").colors
@@ -27,10 +29,13 @@ def figure(title, xlabel, ylabel, size=(8, 5)):
     return drawn, axes
 
 
-def save(drawn, path):
-    """Write ``drawn`` as a PNG at ``path``, free it, return the path."""
-    drawn.savefig(path, dpi=DPI)
-    plt.close(drawn)
+def save(drawn, path, dpi=DPI):
+    """Write ``drawn`` as a PNG at ``path`` (whole or not at all), free it,
+    return the path."""
+    try:
+        atomic_write.replace(path, lambda file: drawn.savefig(file, dpi=dpi, format="png"), binary=True, shared=True)
+    finally:
+        plt.close(drawn)
     return path
 
 

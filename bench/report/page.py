@@ -12,6 +12,8 @@ import html
 import re
 from pathlib import Path
 
+from knight.harness_api import atomic_write
+
 INDEX = "index.html"
 
 _STYLE = """
@@ -108,7 +110,6 @@ def write(folder, markdown, title="Knight's-tour benchmark"):
     """Write ``folder/index.html`` from the text of its report; return its path."""
     folder = Path(folder)
     path = folder / INDEX
-    temporary = folder / f".{INDEX}.tmp"
-    temporary.write_text(render(markdown, folder, title), encoding="utf-8")
-    temporary.replace(path)
+    text = render(markdown, folder, title)
+    atomic_write.replace(path, lambda file: file.write(text), shared=True)
     return path

@@ -9,6 +9,7 @@ from bench.report.text_cells import markdown_table
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
 from knight import InvalidArgument
+from knight.harness_api import atomic_write
 
 REPORT = "REPORT.md"
 # what a malformed file raises while it is read into a figure or a section
@@ -110,9 +111,7 @@ def write(folder, heatmap_boards=None):
     except _MALFORMED as error:
         raise InvalidArgument(f"the run in {folder} is malformed (at {error!r}): rerun it") from None
     path = folder / REPORT
-    temporary = folder / f".{REPORT}.tmp"
-    temporary.write_text(text)
-    temporary.replace(path)
+    atomic_write.replace(path, lambda file: file.write(text), shared=True)
     page.write(folder, text, title=f"Knight's-tour benchmark: {folder.name}")
     return path
 

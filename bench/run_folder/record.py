@@ -15,11 +15,10 @@ import csv
 import io
 import json
 import math
-import os
 from dataclasses import asdict, dataclass, fields
 
 from knight import InvalidArgument
-from knight.harness_api import journal, status, strict_json
+from knight.harness_api import atomic_write, journal, status, strict_json
 
 RUNS = "runs.csv"
 META = "meta.json"
@@ -166,12 +165,8 @@ class RunsFile(journal.Journal):
 
 def write_json(path, data):
     """Replace ``path`` with ``data`` as strict JSON (no NaN), atomically."""
-    temporary = f"{path}.tmp"
-    with open(temporary, "w") as stream:
-        stream.write(strict_json.dumps(data, indent=2) + "\n")
-        stream.flush()
-        os.fsync(stream.fileno())
-    os.replace(temporary, path)
+    text = strict_json.dumps(data, indent=2) + "\n"
+    atomic_write.replace(path, lambda stream: stream.write(text), shared=True)
 
 
 def read_json(path):

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 
+from bench import command
 from bench.command import Parser, fail
 from knight import InvalidArgument
 from knight.harness_api import validate
@@ -67,6 +68,7 @@ def peak_bytes(argv):
     return usage.ru_maxrss * 1024  # kilobytes on Linux
 
 
+@command.ends_in_one_line
 def main(argv=None):
     parser = Parser(prog="python -m bench.studies.cli_memory", description=__doc__.splitlines()[0])
     parser.add_argument("--side", default=str(DEFAULT_SIDE), help=f"board side (default {DEFAULT_SIDE}: 10^8 squares)")

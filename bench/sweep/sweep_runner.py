@@ -98,11 +98,14 @@ def load(folder):
     meta = record.read_meta(folder / record.META)
     try:
         sweep = plan.Sweep.from_json(meta["sweep"])
+        plan.check(sweep)
+    except InvalidArgument as error:
+        raise InvalidArgument(f"{folder / record.META}: {error}") from None
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InvalidArgument(
             f"{folder / record.META}: its sweep cannot be read ({type(error).__name__}: {error})"
         ) from None
-    plan.check(sweep)
+    _same_commit(folder, meta)
     runs_path = folder / record.RUNS
     if runs_path.exists():
         record.read_runs(runs_path)
@@ -118,7 +121,6 @@ def execute(folder, show_progress=None, after_run=None):
     throughout: a second sweep into the same folder is refused at once.
     """
     folder, meta, sweep = load(folder)
-    _same_commit(folder, meta)
     planned = plan.runs(sweep)
     with record.RunsFile.open(folder / record.RUNS) as out:
         done = {row.key for row in out.records}

@@ -260,3 +260,46 @@ def test_two_sweeps_into_one_folder(tiny, tmp_path, capsys):
     with record.RunsFile.open(folder / record.RUNS):
         assert "is in use by another run" in _refused(capsys, "--resume", str(folder), "--no-plots")
     assert main(["--resume", str(folder), "--no-plots"]) == 0
+
+
+# --- faults at the edges (issue 19) -------------------------------------------
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_temporary(small_filesystem, capsys):
+    """`python -m bench --out` on a full filesystem was a traceback and left
+    a 0-byte meta.json.tmp."""
+    status = main([*TINY, "--out", str(small_filesystem / "results")])
+    err = capsys.readouterr().err
+    assert status == 74, err
+    lines = [line for line in err.splitlines() if line.startswith("bench: error")]
+    assert len(lines) == 1 and "No space left on device" in lines[0] and "Traceback" not in err
+    assert not [path for path in small_filesystem.rglob("*") if path.name.endswith(".tmp")]
+
+
+def test_a_resumed_folder_of_another_commit_is_refused(tiny, tmp_path, capsys):
+    """Rows of two commits were mixed in one report without a word."""
+    folder = _copy(tiny, tmp_path)
+    meta = json.loads((folder / record.META).read_text())
+    meta["git"]["commit"] = "0" * 40
+    (folder / record.META).write_text(json.dumps(meta))
+    assert "was measured at commit 000000000000" in _refused(capsys, "--resume", str(folder))
+
+
+def test_a_meta_whose_sweep_cannot_be_read_is_refused(tiny, tmp_path, capsys):
+    """Shapes edited to 5x5x5 ended in a ValueError traceback."""
+    folder = _copy(tiny, tmp_path)
+    meta = json.loads((folder / record.META).read_text())
+    sweep = meta["sweep"]
+    part = sweep["parts"][0] if "parts" in sweep else sweep
+    key = next(key for key in ("boards", "shapes", "sizes") if key in part)
+    part[key] = ["5x5x5"]
+    (folder / record.META).write_text(json.dumps(meta))
+    assert "meta.json" in _refused(capsys, "--resume", str(folder))
+
+
+def test_a_huge_csv_field_is_read_and_named(tiny, tmp_path, capsys):
+    """A runs.csv field of 200 KB ended in `_csv.Error`."""
+    folder = _copy(tiny, tmp_path)
+    with open(folder / record.RUNS, "a") as runs:
+        runs.write("5,5," + "9" * 200_000 + "\n")
+    assert "runs.csv, line" in _refused(capsys, "--resume", str(folder))

@@ -115,12 +115,12 @@ def test_an_unwritable_folder_is_refused(tmp_path, capsys):
 def test_a_write_that_fails_is_one_line_and_leaves_nothing(tmp_path, capsys, monkeypatch):
     # the check passed, then the disk filled: found only when writing
     def full(path, fill, **options):
-        raise OSError(28, "No space left on device")
+        raise OSError(28, "No space left on device", str(path))
 
     monkeypatch.setattr("knight.atomic_write.replace", full)
-    assert run("solve", "5", "5", "--svg", str(tmp_path / "t.svg")) == (2, "")
+    assert run("solve", "5", "5", "--svg", str(tmp_path / "t.svg")) == (74, "")
     err = capsys.readouterr().err
-    assert err == f"knight: error: cannot write {tmp_path / 't.svg'}: No space left on device\n"
+    assert err == f"knight: error: {tmp_path / 't.svg'}: No space left on device\n"
     assert list(tmp_path.iterdir()) == []
 
 
@@ -139,8 +139,9 @@ def test_the_largest_board_drawn_from_the_command_line(tmp_path):
 
 @pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="no sysfs")
 def test_a_folder_no_file_can_be_made_in_is_one_line(capsys):
-    # sysfs refuses new files even to root, who passes every permission check first
-    assert run("solve", "5", "5", "--svg", "/sys/kernel/knight-tour.svg") == (2, "")
+    # sysfs refuses new files even to root, who passes every permission check
+    # first: found only when writing, so exit status 74 (exit_status.EXIT_IO)
+    assert run("solve", "5", "5", "--svg", "/sys/kernel/knight-tour.svg") == (74, "")
     err = capsys.readouterr().err
     assert err.startswith("knight: error: ") and "knight-tour.svg" in err and err.count("\n") == 1
     assert not any(name.startswith(".knight-tour") for name in os.listdir("/sys/kernel"))

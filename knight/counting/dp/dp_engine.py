@@ -19,6 +19,7 @@ from knight.counting.dp.cell_order import schedule
 from knight.counting.dp.dp_checkpoint import Checkpoint
 from knight.counting.dp.dp_run import Work, compile_kernels, count_hamiltonian
 from knight.counting.jobs import Tally
+from knight.errors import InvalidArgument
 
 
 def count_by_dp(job, progress=None):
@@ -66,7 +67,14 @@ def count_by_dp(job, progress=None):
 
             resume_state = store.resume_state(key) if store is not None else None
             on_step = store.saver(key) if store is not None else None
-            found, run_work = count_hamiltonian(plan, closed, forced, step_progress, resume_state, on_step)
+            try:
+                found, run_work = count_hamiltonian(plan, closed, forced, step_progress, resume_state, on_step)
+            except InvalidArgument as error:  # the resumed table's keys, checked before its first step
+                if resume_state is None:
+                    raise
+                raise InvalidArgument(
+                    f"{store.path} is damaged or was edited ({error}); it is left untouched: resume into a new file"
+                ) from None
             work.add(run_work)
             if store is not None:
                 store.finish(key, found)

@@ -462,3 +462,47 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
                 out_counts[filled, limb] = table[entry * index + 1 + limb]
             filled += 1
     return out_keys, out_counts, completed, emitted, dead, overflow, strays
+
+
+@jit
+def first_malformed(keys, old_size, forced_slot, tour_ends, before):
+    """The index of the first of ``keys`` that is not a state a step makes
+    on a frontier of ``old_size`` slots, -1 if every one is: each digit a
+    slot value, every label on exactly two slots and numbered in order of
+    first appearance (``_pack`` makes them so), at most ``tour_ends`` tour
+    ends, and a degree pattern in ``before``. A resumed table is read from
+    a file: the step kernel trusts its keys, and a key past these rules
+    would index its arrays out of bounds."""
+    seen = np.zeros(RADIX, dtype=np.int64)
+    slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    for state in range(keys.shape[0]):
+        key = keys[state]
+        if old_size < _POWERS_OF_RADIX.shape[0] and key >= _POWERS_OF_RADIX[old_size]:
+            return state
+        seen[:] = 0
+        next_label = FIRST_LABEL
+        ends = 1 if forced_slot >= 0 else 0
+        code = np.int64(0)
+        well_formed = True
+        for index in range(old_size):
+            value = np.uint8(key % np.uint64(RADIX))
+            key //= np.uint64(RADIX)
+            slots[index] = value
+            if value >= FIRST_LABEL:
+                if seen[value] == 0:
+                    well_formed &= value == next_label
+                    next_label += 1
+                seen[value] += 1
+            code += _NEED_OF[value] * POWERS_OF_THREE[index]
+            ends += value == TERMINAL_END
+        for label in range(FIRST_LABEL, next_label):
+            well_formed &= seen[label] == 2
+        if not well_formed or ends > tour_ends:
+            return state
+        if forced_slot >= 0:
+            forced_need = 1 if slots[forced_slot] == BARE else 0
+            code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
+        code += ends * POWERS_OF_THREE[old_size]
+        if not (before[code >> 6] >> np.uint64(code & 63)) & np.uint64(1):
+            return state
+    return -1

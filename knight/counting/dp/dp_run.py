@@ -15,6 +15,7 @@ import numpy as np
 from knight import owned_files
 from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards
 from knight.counting.dp.cell_order import schedule
+from knight.errors import InvalidArgument
 
 
 @dataclass
@@ -62,6 +63,7 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
     too. A step whose counts pass their limbs runs again with twice as
     many; past ``max_limbs`` it is an ``OverflowError``.
     """
+    resumed = state is not None
     if state is None:
         keys = np.zeros(1, dtype=np.uint64)
         counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
@@ -70,6 +72,8 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
     step, keys, counts, completed = state
     live = degree_relaxation.live_patterns(plan, closed, forced, dp_shards.step_threads())
     start = degree_relaxation.start_bits(0 if closed else 2)
+    if resumed and step < len(plan.order):
+        _check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
     work = Work()
     steps = len(plan.order)
     ratio = 4.0
@@ -108,6 +112,15 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
         if folder:
             shutil.rmtree(folder[0], ignore_errors=True)
     return completed, work
+
+
+def _check_resumed(plan, step, keys, closed, forced, before):
+    """InvalidArgument if a resumed table holds a key no step makes: the
+    step kernel trusts its keys (a file's, here)."""
+    forced_slot, _ = plan.forced_place(step, forced)
+    bad = dp_kernels.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
+    if bad >= 0:
+        raise InvalidArgument(f"its table's state {bad} (key {int(keys[bad])}) is not one that step {step} makes")
 
 
 def step_arguments(plan, step, keys, counts, closed, forced, before, after):

@@ -29,7 +29,8 @@ def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
     build = ["wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(source)]
     subprocess.run([sys.executable, "-m", "pip", *build], check=True, capture_output=True, text=True)
-    (built,) = out.glob("knight-*.whl")
+    # the distribution is knight-tours (the index's "knight" is another project); the package is knight
+    (built,) = out.glob("knight_tours-*.whl")
     return built
 
 
@@ -53,6 +54,7 @@ def test_the_wheel_holds_the_package_and_its_licence_only(wheel):
 
 def test_pip_install_knight_asks_for_the_solver_and_counter_only(wheel):
     metadata = _metadata(wheel)
+    assert metadata["Name"] == "knight-tours"
     assert metadata["License-Expression"] == "MIT"
     requires = metadata.get_all("Requires-Dist")
     plain = sorted(line.split(">")[0] for line in requires if "extra ==" not in line)

@@ -96,7 +96,7 @@ def connect(text, seconds, worker_seconds=None):
     try:
         from distributed import Client
     except ImportError:
-        raise InvalidArgument("--scheduler needs Dask: pip install 'knight[dask]'") from None
+        raise InvalidArgument("--scheduler needs Dask: pip install 'knight-tours[dask]'") from None
     _reachable(where, seconds)
     outcome = {}
 

@@ -43,7 +43,9 @@ def software():
     return {
         "python": sys.version.split()[0],
         "python_implementation": platform.python_implementation(),
-        **{package: _version(package) for package in ("knight", "numba", "llvmlite", "numpy", "matplotlib", "tqdm")},
+        # knight's key names the package; its distribution is knight-tours
+        "knight": _version("knight-tours"),
+        **{package: _version(package) for package in ("numba", "llvmlite", "numpy", "matplotlib", "tqdm")},
     }
 
 

@@ -108,3 +108,21 @@ def test_the_planted_slowdown_is_named(tmp_path):
     subject = subprocess.run(["git", "-C", str(repository), "log", "-1", "--format=%s", culprit],
                              capture_output=True, text=True, check=True).stdout.strip()
     assert subject == "plant"
+
+
+@pytest.mark.parametrize(
+    ("good", "bad", "said"),
+    [
+        ("nonexistent", "HEAD", "unknown revision 'nonexistent'"),
+        ("HEAD", "nonexistent", "unknown revision 'nonexistent'"),
+        ("HEAD", "HEAD~1", "is not an ancestor of HEAD~1"),
+        ("HEAD", "HEAD", "no commit after HEAD up to HEAD"),
+    ],
+)
+def test_a_range_that_cannot_be_bisected_is_refused_before_measuring(capsys, monkeypatch, good, bad, said):
+    """Issue 19: unknown revisions ended in a CalledProcessError traceback,
+    and a reversed range measured for 11 s and found 'nothing to find'."""
+    monkeypatch.setattr(find, "prober", lambda *args: pytest.fail("measured before refusing"))
+    assert find.main([good, bad]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bench: error: ") and said in err and err.count("\n") == 1

@@ -478,3 +478,19 @@ def test_a_signed_checkpoint_with_an_impossible_key_is_refused_not_crashed(tmp_p
     status, err = _run(["count", "4", "5", "--method", "dp", "--resume", str(path)], io.StringIO())
     assert status == exit_status.EXIT_USAGE
     assert "is damaged or was edited (its table's state 0" in err and err.count("\n") == 1
+
+
+@ENGINES
+def test_ctrl_c_before_anything_was_kept_names_no_file(tmp_path, monkeypatch, method):
+    """Issue 19: on Ctrl-C before the first checkpoint, the message named a
+    file that did not exist."""
+    from knight.counting import driver
+
+    def interrupted(job, progress=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "count_prepared", interrupted)
+    path = tmp_path / "resume.file"
+    status, _, err = _count_dp_or_dfs(method, path)
+    assert (status, err) == (exit_status.EXIT_INTERRUPTED, "knight: interrupted\n")
+    assert not path.exists()

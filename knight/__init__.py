@@ -4,6 +4,7 @@
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
 """
 
+from knight._lazy import lazy_getattr
 from knight.errors import InvalidArgument
 from knight.symmetry import symmetry_class
 from knight.theory import start_possible, tour_exists
@@ -32,10 +33,4 @@ _LAZY = {
     "Count": "knight.result",
 }
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'knight' has no attribute {name!r}")
+__getattr__ = lazy_getattr("knight", _LAZY)

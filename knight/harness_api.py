@@ -42,6 +42,7 @@ The last two load Numba, so they are looked up on first use, as
 """
 
 from knight import atomic_write, drawing, exit_status, journal, status, strict_json, validate
+from knight._lazy import lazy_getattr
 from knight.machine import usable_cores
 from knight.symmetry import representatives
 
@@ -64,10 +65,4 @@ _LAZY = {
     "total_with_work": "knight.counting.dp.dp_engine",
 }
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'knight.harness_api' has no attribute {name!r}")
+__getattr__ = lazy_getattr("knight.harness_api", _LAZY)

@@ -33,7 +33,8 @@ def _tables():
 
 
 def _tracked(prefix):
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True).stdout
+    command = ["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"]
+    listed = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     files = {name for name in listed.split() if not UNLISTED.search(name)}
     if prefix:
         return {name for name in files if name.startswith(prefix)}

@@ -26,21 +26,31 @@ knight says:
   engine; ``count_tours`` counts per start and has no total-only mode.
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
   bitboard kernel, so the C baseline searches with the same kind of kernel.
+- ``kernels`` and ``neighbour_table``: the compiled searches themselves,
+  their scratch makers and their inputs, so that the toolchain comparison
+  (bench/studies/versus.py) hands Numba, C and Cython the same prepared
+  arrays and times the kernel call alone, as no public call can.
+- ``jit``: the one compile policy (knight/_jit.py), so that the empty
+  function that measures Numba's fixed call cost is dispatched as the
+  kernels are.
 
-The last two load Numba, so they are looked up on first use, as
+All but ``neighbour_table`` load Numba, so they are looked up on first use, as
 ``knight.solve`` is; the rest is plain Python, cheap to import.
 """
 
 from knight import journal, status, strict_json, validate
 from knight.symmetry import representatives
 
-# the names imported here; BITBOARD_SQUARES and total_with_work are _LAZY's
+# the names imported here; the rest are _LAZY's
 __all__ = ["journal", "representatives", "status", "strict_json", "validate"]
 
 # name -> the module that defines it, imported on first use (loads Numba)
 _LAZY = {
     "BITBOARD_SQUARES": "knight.search",
     "total_with_work": "knight.frontier",
+    "kernels": "knight.kernels",
+    "jit": "knight._jit",
+    "neighbour_table": "knight.board",
 }
 
 
@@ -48,5 +58,7 @@ def __getattr__(name):
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        module = importlib.import_module(_LAZY[name])
+        # a module named for itself (kernels) is the module, not one of its names
+        return module if module.__name__.rpartition(".")[2] == name else getattr(module, name)
     raise AttributeError(f"module 'knight.harness_api' has no attribute {name!r}")

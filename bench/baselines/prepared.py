@@ -7,12 +7,11 @@ Everything is allocated and written before any clock starts (knight's
 each kernel resets inside its call what it reads (the Numba kernels do, and
 the C and Cython ones copy them). An implementation's ``bind(prepared)``
 gives two argument-free callables, the kernel and an empty function of the
-same arguments, and ``timed`` reads the clocks around either the same way
-for every implementation. Knight's kernels are looked up on first use (they
+same arguments, and bench/baselines/call_clock.py's ``timed`` reads the
+clocks around either the same way for every implementation. Knight's kernels are looked up on first use (they
 load Numba), so importing this module stays cheap.
 """
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,26 +85,6 @@ def prepare(search):
         keys=kernels.tie_keys(rows, cols, tiebreak) if kind.startswith("warnsdorff") else None,
         path=kernels.touched(n, np.int32), scratch=scratch, out=kernels.touched(3, np.int64),
     )
-
-
-@dataclass(frozen=True)
-class Timed:
-    """One call: what it returned, its wall time and its thread's CPU time."""
-
-    answer: object
-    seconds: float
-    cpu_seconds: float
-
-
-def timed(call):
-    """Call ``call()`` between two reads of each clock: the only timing of
-    the comparison, the same for every implementation (PyPy's worker runs
-    this function too)."""
-    began_cpu = time.thread_time()
-    began = time.perf_counter()
-    answer = call()
-    seconds = time.perf_counter() - began
-    return Timed(answer, seconds, time.thread_time() - began_cpu)
 
 
 def answer_words(prepared, answer):

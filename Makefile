@@ -41,7 +41,7 @@ baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (no
 	$(BIN)/python -m bench.guard.node_baseline --record
 	$(BIN)/python -m bench.guard.speed_check --record $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
-bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen references, then a planted-2x self-test (WORKLOAD=dp: those alone)
+bench-check: $(STAMP)  ## speed guard: knight's whole call against each frozen reference's whole call, then a planted-2x self-test (WORKLOAD=dp: those alone)
 	$(BIN)/python -m bench.guard.speed_check $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 	$(BIN)/python -m bench.guard.speed_check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
@@ -49,10 +49,10 @@ bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against 
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
 	$(BIN)/python -m bench.commits.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
 
-bench-history: $(STAMP)  ## ratio to C of each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
+bench-history: $(STAMP)  ## knight's whole call against C's whole call (CPU time, set-up included) at each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
 	$(BIN)/python -m bench.commits.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
 
-bench-find: $(STAMP)  ## bisect GOOD..BAD by speed against C: the first commit slower by more than the guard's threshold
+bench-find: $(STAMP)  ## bisect GOOD..BAD by knight's whole call against C's: the first commit slower by more than the guard's threshold
 	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }
 	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
 

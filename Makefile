@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all lint bench bench-quick plots baseline bench-check bench-compare bench-history bench-find bench-suite lint-workflows clean
+.PHONY: help test test-all lint bench bench-quick bench-matrix plots baseline bench-check bench-compare bench-history bench-find bench-suite lint-workflows clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -32,6 +32,10 @@ bench: $(STAMP)  ## run the default benchmark sweep (5 min 1 s on the 2-core mac
 
 bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
 	$(BIN)/python -m bench --quick
+
+NUMBA ?= 0.59 0.62 0.65 0.68
+bench-matrix: $(STAMP)  ## knight's kernels under each Numba release (NUMBA="0.59 0.62 0.65 0.68"; a cached venv each) against C compiled once -> results/numba-matrix/DATE-COMMIT/
+	$(BIN)/python -m bench.studies.numba_matrix $(NUMBA) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)

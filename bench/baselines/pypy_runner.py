@@ -40,11 +40,11 @@ class PyPyWorker:
         self._process = subprocess.Popen([pypy, "-u", str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          text=True)
 
-    def ask(self, search, budget_cap, empty_calls=0):
+    def ask(self, search, budget_cap, empty_calls=0, with_empty=False):
         """The worker's answer (a dict, pypy_worker.py) for a ``Search``."""
         request = {"method": search.method, "rows": search.rows, "cols": search.cols, "start": list(search.start),
                    "closed": search.closed, "budget": search.budget, "tiebreak": search.tiebreak,
-                   "budget_cap": budget_cap, "empty_calls": empty_calls}
+                   "budget_cap": budget_cap, "empty_calls": empty_calls, "with_empty": with_empty}
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         line = self._process.stdout.readline()

@@ -8,9 +8,11 @@ bench/baselines/c.py; bench/baselines/knight_cython.pyx) is handed the same
 arrays, inputs and scratch allocated and touched before the clock
 (bench/baselines/prepared.py), and the caller reads the same clocks around
 the bare kernel call (bench/baselines/call_clock.py). Each side's fixed cost
-of one call is measured by an empty function of the same arguments; a
-search is a *headline* search when that cost is below 1% of its time on
-every side, and the others go to the call-overhead table. Plain Python
+of one call is measured by an empty function of the same arguments, timed
+just before every search call of the rounds (after another search, as the
+call itself runs) and in batches back to back; a search is a *headline*
+search when the first is below 1% of its time on every side, and the others
+go to the call-overhead table. Plain Python
 (bench/baselines/python_bound.py, in this process and in a pypy3 worker) runs
 the first ``PYTHON_BUDGET`` nodes of the same search.
 
@@ -24,6 +26,7 @@ feeds figure 6 and a section of REPORT.md (bench/studies/versus_report.py).
 The workload list is append-only, like asv benchmarks.
 """
 
+import functools
 import statistics
 
 from bench.baselines import c as c_baseline
@@ -87,7 +90,9 @@ def toolchains(names=(*COMPILED, "pypy")):
 
 class _Bindings:
     """Each search prepared once, shared by every compiled side, and each
-    side's ``(call, empty)`` for it, all made before any clock."""
+    side's ``(call, empty, read)`` for it, all made before any clock:
+    ``read`` turns what ``call()`` returned into ``(status word, nodes)``,
+    after the clock."""
 
     def __init__(self, opened):
         self._opened = opened
@@ -108,29 +113,30 @@ class _Bindings:
         if name == "python":
             fields = (search.method, search.rows, search.cols, search.start, search.closed, search.budget,
                       search.tiebreak)
-            return python_bound.bind(*fields, PYTHON_BUDGET)
+            return (*python_bound.bind(*fields, PYTHON_BUDGET), tuple)
         ready = self.prepared(search)
         call, empty = self._opened[name].bind(ready)
-
-        def answered():
-            return prepared.answer_words(ready, call())
-
-        return answered, empty
+        return call, empty, functools.partial(prepared.answer_words, ready)
 
 
-def _compiled_run(bindings, name):
+def _in_process_run(bindings, name, empties):
+    """``run(search)``: an empty call, then the search, each timed; the
+    empty call's CPU time goes to ``empties[search.key]``."""
+
     def run(search):
-        call, _ = bindings.bound(name, search)
+        call, empty, read = bindings.bound(name, search)
+        empties.setdefault(search.key, []).append(call_clock.timed(empty).cpu_seconds)
         measured = call_clock.timed(call)
-        status, nodes = measured.answer
+        status, nodes = read(measured.answer)
         return Outcome(status, nodes, measured.seconds, measured.cpu_seconds)
 
     return run
 
 
-def _pypy_run(worker):
+def _pypy_run(worker, empties):
     def run(search):
-        answer = worker.ask(search, PYTHON_BUDGET)
+        answer = worker.ask(search, PYTHON_BUDGET, with_empty=True)
+        empties.setdefault(search.key, []).append(answer["empty_cpu_seconds"])
         return Outcome(answer["status"], answer["nodes"], answer["seconds"], answer["cpu_seconds"])
 
     return run
@@ -141,13 +147,12 @@ def _empty_costs(name, opened, bindings, search, calls):
     if name == "pypy":
         answer = opened["pypy"].ask(search, PYTHON_BUDGET, calls)
         return answer["seconds"], answer["cpu_seconds"]
-    _, empty = bindings.bound(name, search)
-    return call_clock.empty_costs(empty, calls)
+    return call_clock.empty_costs(bindings.bound(name, search)[1], calls)
 
 
 def call_costs(names, opened, bindings, workloads, batches):
-    """name -> kind -> median wall and CPU seconds of one empty call, over
-    interleaved batches, one search of each kind standing for its kind."""
+    """name -> kind -> median wall and CPU seconds of one empty call back to
+    back, over interleaved batches, one search of each kind standing for its kind."""
     standing = {}
     for search in workloads:
         standing.setdefault(prepared.kind_of(search), search)
@@ -179,19 +184,20 @@ def measure(rounds, workloads=WORKLOADS):
 def _measure(opened, missing, rounds, workloads):
     bindings = _Bindings(opened)
     names = [name for name in SIDES if name in opened or name == "python"]
-    runs = {name: _compiled_run(bindings, name) for name in names if name in COMPILED or name == "python"}
-    if "pypy" in opened:
-        runs["pypy"] = _pypy_run(opened["pypy"])
-    runs = {name: runs[name] for name in names}
+    empties = {name: {} for name in names}
+    runs = {name: _pypy_run(opened["pypy"], empties[name]) if name == "pypy"
+            else _in_process_run(bindings, name, empties[name]) for name in names}
     samples = paired.measure(runs, workloads, rounds, cold=("python",))
     costs = call_costs(names, opened, bindings, workloads, max(rounds, EMPTY_BATCHES))
-    rows = [_row(search, names, samples, costs) for search in workloads]
+    # the rounds' empty calls, less the warm-up call's
+    in_rounds = {name: {key: times[-rounds:] for key, times in by_key.items()} for name, by_key in empties.items()}
+    rows = [_row(search, names, samples, in_rounds) for search in workloads]
     versions = {name: opened[name].version for name in opened}
     return {"format": FORMAT, "rounds": rounds, "python_budget": PYTHON_BUDGET, "headline_share": HEADLINE_SHARE,
             "missing": missing, "versions": versions, "call_costs": costs, "workloads": rows}
 
 
-def _side(outcomes):
+def _side(outcomes, empties):
     rates = [outcome.nodes / outcome.cpu_seconds if outcome.cpu_seconds > 0 else None for outcome in outcomes]
     timed = [rate for rate in rates if rate]
     return {
@@ -202,23 +208,24 @@ def _side(outcomes):
         "min_s": min(outcome.seconds for outcome in outcomes),
         "median_s": statistics.median(outcome.seconds for outcome in outcomes),
         "median_cpu_s": statistics.median(outcome.cpu_seconds for outcome in outcomes),
+        # an empty call of the same arguments, timed just before each of the search's calls
+        "empty_cpu_s": statistics.median(empties),
     }
 
 
-def _row(search, names, samples, costs):
-    kind = prepared.kind_of(search)
+def _row(search, names, samples, empties):
     row = {
         "key": search.key,
         "group": search.group,
-        "kind": kind,
+        "kind": prepared.kind_of(search),
         "closed": search.closed,
         "start": [search.start[0] + 1, search.start[1] + 1],
         "budget": search.budget,
-        "sides": {name: _side(samples[name][search.key]) for name in names},
+        "sides": {name: _side(samples[name][search.key], empties[name][search.key]) for name in names},
     }
     check_same_tree(search.key, row["sides"])
-    row["call_share"] = {name: costs[name][kind]["cpu_seconds"] / row["sides"][name]["median_cpu_s"]
-                         for name in names if row["sides"][name]["median_cpu_s"] > 0}
+    row["call_share"] = {name: side["empty_cpu_s"] / side["median_cpu_s"]
+                         for name, side in row["sides"].items() if side["median_cpu_s"] > 0}
     row["headline"] = len(row["call_share"]) == len(names) and max(row["call_share"].values()) < HEADLINE_SHARE
     return row
 

@@ -98,14 +98,14 @@ def call_cost_table(measured):
 
 def short_table(measured):
     names = [name for name in _names(measured) if name in measured["call_costs"]]
-    header = ("search", "board", "from", "nodes", *(f"{NAMES[name]} µs (call share)" for name in names))
+    header = ("search", "board", "from", "nodes", *(f"{NAMES[name]} µs: search, empty call" for name in names))
     lines = []
     for row in measured["workloads"]:
         if _headline(row):
             continue
         sides = row["sides"]
-        cells = [f"{_micro(sides[name]['median_cpu_s'])} ({row['call_share'].get(name, 0):.0%})"
-                 if name in sides else "-" for name in names]
+        cells = [f"{_micro(sides[name]['median_cpu_s'])}, {_micro(sides[name]['empty_cpu_s'])}"
+                 f" ({row['call_share'].get(name, 0):.0%})" if name in sides else "-" for name in names]
         lines.append((*_where(row), count_text(sides["numba"]["nodes"]), *cells))
     return markdown_table(header, lines)
 
@@ -127,7 +127,8 @@ def _intro(measured):
         "Every compiled side placed exactly Numba's nodes (checked). Plain Python (bench/baselines/python.py, "
         f"recursive, the classic way) under PyPy and CPython runs the first {measured['python_budget']:,} "
         f"nodes of each search. The table holds the searches where one call's fixed cost (an empty function of "
-        f"the same arguments, below) is under {share:.0%} of the search's time on every side.",
+        "the same arguments, timed just before each search call of the rounds) is under "
+        f"{share:.0%} of the search's time on every side.",
     ]
 
 
@@ -140,10 +141,13 @@ def section(measured, figure):
     if "call_costs" in measured:
         lines += [
             "", "### Call overhead", "",
-            "One empty call's thread CPU time per toolchain and kernel (median of interleaved batches; the two "
-            "clock reads included, as in every timed call):", "", call_cost_table(measured), "",
-            "The searches too short for the table above: median time of one call, and the share of it that "
-            "is the fixed call cost.", "", short_table(measured),
+            "One empty call's thread CPU time per toolchain and kernel, back to back (median of interleaved "
+            "batches of calls; the two clock reads included, as in every timed call):", "",
+            call_cost_table(measured), "",
+            "The searches too short for the table above: the median time of one search call, of the empty call "
+            "timed just before it in the same round, and that one's share of the search's time. An empty call "
+            "right after another search costs several times one back to back: the caller's code and data are "
+            "out of the caches then, as they are for the search call.", "", short_table(measured),
         ]
     missing = [f"- {NAMES.get(name, name)} left out: {why}" for name, why in measured.get("missing", {}).items()]
     return [*lines, *(["", *missing] if missing else []), ""]

@@ -176,7 +176,7 @@ def draw(measured, path):
         "Same search, every toolchain (searches long enough that call cost is under 1%)",
         "nodes per second of the call's CPU time (log scale)",
         "",
-        size=(9, 0.25 * len(rows) * len(names) + 1.8),
+        size=(9, 0.25 * max(len(rows), 4) * len(names) + 1.8),
     )
     height = 0.8 / max(len(names), 1)
     for offset, name in enumerate(names):
@@ -189,6 +189,11 @@ def draw(measured, path):
     axes.set_yticks([index + height * (len(names) - 1) / 2 for index in range(len(rows))],
                     [_label(row) for row in rows])
     axes.invert_yaxis()
+    if not rows:
+        # a quick or tiny run: every search timed a call, none a search
+        axes.text(0.5, 0.5, "no search long enough: see the call-overhead table", ha="center",
+                  transform=axes.transAxes)
+        return figure_style.save(figure, path)
     axes.set_xscale("log")
     # beside the bars, where it hides none of them
     axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")

@@ -23,8 +23,15 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
 
-cdef int64_t[8] MOVE_ROWS = [-2, -1, 1, 2, 2, 1, -1, -2]
-cdef int64_t[8] MOVE_COLS = [1, 2, 2, 1, -1, -2, -2, -1]
+# the moves as C constants (static const, as in knight.c): a Cython module
+# array is mutable, so gcc could not fold it into the unrolled move loop
+cdef extern from *:
+    """
+    static const int64_t MOVE_ROWS[8] = {-2, -1, 1, 2, 2, 1, -1, -2};
+    static const int64_t MOVE_COLS[8] = {1, 2, 2, 1, -1, -2, -2, -1};
+    """
+    const int64_t MOVE_ROWS[8]
+    const int64_t MOVE_COLS[8]
 
 
 cdef inline void mark_closing_squares(const int32_t[:, ::1] nb, int64_t start, uint8_t[::1] closes) noexcept nogil:

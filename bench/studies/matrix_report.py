@@ -33,7 +33,7 @@ def text(measured, figure_name):
         "pair ran back to back), its range in brackets. Every release placed C's nodes on every search (checked). "
         "The same prepared arrays and timing as the toolchain comparison (bench/studies/versus.py).", "",
     ]
-    lines += [f"- numba {version}: llvmlite {info['llvmlite']}, NumPy {info['numpy']}"
+    lines += [f"- numba {version}: llvmlite {info['llvmlite']} (LLVM {info.get('llvm', '?')}), NumPy {info['numpy']}"
               for version, info in loaded.items()]
     lines += [f"- numba {version} left out: {why}" for version, why in measured["missing"].items()]
     if measured["workloads"]:

@@ -35,8 +35,10 @@ def versions():
     import llvmlite
     import numba
     import numpy
+    from llvmlite import binding
 
-    return {"numba": numba.__version__, "llvmlite": llvmlite.__version__, "numpy": numpy.__version__}
+    return {"numba": numba.__version__, "llvmlite": llvmlite.__version__, "numpy": numpy.__version__,
+            "llvm": ".".join(map(str, binding.llvm_version_info))}
 
 
 def answer(request):

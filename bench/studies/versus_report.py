@@ -176,7 +176,7 @@ def draw(measured, path):
         "Same search, every toolchain (searches long enough that call cost is under 1%)",
         "nodes per second of the call's CPU time (log scale)",
         "",
-        size=(9, 0.25 * max(len(rows), 4) * len(names) + 1.8),
+        size=(9, 0.17 * max(len(rows), 4) * len(names) + 1.8),
     )
     height = 0.8 / max(len(names), 1)
     for offset, name in enumerate(names):

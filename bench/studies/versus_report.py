@@ -110,16 +110,20 @@ def short_table(measured):
     return markdown_table(header, lines)
 
 
+def _rounds(measured):
+    return "1 round" if measured["rounds"] == 1 else f"{measured['rounds']} rounds"
+
+
 def _intro(measured):
     if "format" not in measured:
         return [
-            f"The same searches in three implementations, interleaved over {measured['rounds']} rounds "
+            f"The same searches in three implementations, interleaved over {_rounds(measured)} "
             "(a run of the first format: C went through ctypes and allocated its scratch inside the timed call). "
             "Medians of nodes per second of kernel wall time.",
         ]
     share = measured["headline_share"]
     return [
-        f"The same searches by every toolchain found here, interleaved over {measured['rounds']} rounds. Like for "
+        f"The same searches by every toolchain found here, interleaved over {_rounds(measured)}. Like for "
         "like: Numba, C (gcc and clang at the same flags) and Cython get the same arrays, inputs and scratch "
         "allocated and touched before the clock, and the caller reads the same clocks around the bare call "
         "(bench/baselines/prepared.py, call_clock.py). Rates are nodes per second of the call's thread CPU "

@@ -27,16 +27,13 @@ from bench.baselines import call_clock, prepared
 from bench.commits.named_search import Outcome
 from bench.guard import paired
 from bench.run_folder import environment, folders, record
-from bench.studies import matrix_report, numba_environments, versus
+from bench.studies import matrix_report, numba_environments, versus_workloads
 
 WORKER = repo_paths.ROOT / "bench" / "studies" / "matrix_worker.py"
 DEFAULT_VERSIONS = ("0.59", "0.62", "0.65", "0.68")
 ROUNDS = 5
-# the toolchain comparison's headline searches (its list is append-only, so
-# these places keep their searches): backtrack 7x7 and 8x8, the 5x5 count,
-# Warnsdorff 5x5 exhausted, 6x6 closed and 60x60, greedy 2000x2000; the rest
-# take microseconds and time a call, not a search
-WORKLOADS = tuple(versus.WORKLOADS[index] for index in (2, 3, 4, 9, 10, 11, 12))
+# the toolchain comparison's headline searches
+WORKLOADS = versus_workloads.HEADLINE
 
 
 class Worker:

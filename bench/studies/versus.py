@@ -23,7 +23,7 @@ must place exactly Numba's nodes, with its status, and plain Python
 Numba's nodes capped at its budget. A side whose toolchain is missing is
 left out with a one-line reason. The result, versus.json in the run folder,
 feeds figure 6 and a section of REPORT.md (bench/studies/versus_report.py).
-The workload list is append-only, like asv benchmarks.
+The workloads are bench/studies/versus_workloads.py's.
 """
 
 import functools
@@ -31,10 +31,11 @@ import statistics
 
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, cython_build, numba_bound, prepared, pypy_runner, python_bound
-from bench.commits.named_search import Outcome, Search
+from bench.commits.named_search import Outcome
 from bench.guard import paired
 from bench.studies import versus_report
 from bench.studies.study import Study
+from bench.studies.versus_workloads import WORKLOADS
 
 VERSUS = "versus.json"
 # what versus.json holds: 2 is this module's; a file without "format" is the
@@ -51,17 +52,6 @@ COMPILED = ("numba", "clang", "gcc", "cython")
 INTERPRETED = ("pypy", "python")
 SIDES = (*COMPILED, *INTERPRETED)
 
-WORKLOADS = (
-    *(Search("backtrack", n, n, (0, 0), closed=False, budget=10**8) for n in (5, 6, 7, 8)),
-    Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
-    *(Search("warnsdorff", n, n, (0, 0), closed=False, budget=10**8) for n in (5, 6, 7, 8)),
-    # parity rules this start out, so the search exhausts its whole tree
-    Search("warnsdorff", 5, 5, (0, 1), closed=False, budget=10**8),
-    Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=3_000_000),
-    # past 64 squares: the array kernel, not the bitboard one
-    Search("warnsdorff", 60, 60, (0, 0), closed=False, budget=3_000_000),
-    Search("greedy", 2000, 2000, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
-)
 
 
 def _open(name):

@@ -26,10 +26,11 @@ def table(measured):
 
 def text(measured, figure_name):
     loaded = measured["loaded"]
+    rounds = "1 round" if measured["rounds"] == 1 else f"{measured['rounds']} rounds"
     lines = [
         "# Knight's kernels across Numba releases", "",
         f"Nodes per CPU second of the kernel call under each release, against C ({measured['c']}) compiled once, "
-        f"interleaved over {measured['rounds']} rounds; a ratio is the median of the rounds' ratios (each round's "
+        f"interleaved over {rounds}; a ratio is the median of the rounds' ratios (each round's "
         "pair ran back to back), its range in brackets. Every release placed C's nodes on every search (checked). "
         "The same prepared arrays and timing as the toolchain comparison (bench/studies/versus.py).", "",
     ]

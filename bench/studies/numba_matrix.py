@@ -120,7 +120,7 @@ def _measure_workers(workers, missing, c_kernels, rounds, workloads, say):
             del workers[version]
     sides = {f"numba {version}": worker.run for version, worker in workers.items()}
     sides["c"] = _c_run(c_kernels)
-    say(f"{len(sides)} sides, {len(workloads)} searches, {rounds} interleaved rounds")
+    say(f"{len(sides)} sides, {len(workloads)} searches, {rounds} interleaved round{'s' if rounds != 1 else ''}")
     return paired.measure(sides, workloads, rounds)
 
 

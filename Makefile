@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all lint bench bench-quick plots baseline bench-check bench-compare bench-history bench-find bench-suite lint-workflows clean
+.PHONY: help test test-all lint bench bench-quick bench-matrix plots baseline bench-check bench-compare bench-history bench-find bench-suite lint-workflows clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,6 +33,10 @@ bench: $(STAMP)  ## run the default benchmark sweep (5 min 1 s on the 2-core mac
 bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
 	$(BIN)/python -m bench --quick
 
+NUMBA ?= 0.59 0.62 0.65 0.68
+bench-matrix: $(STAMP)  ## knight's kernels under each Numba release (NUMBA="0.59 0.62 0.65 0.68"; a cached venv each) against C compiled once -> results/numba-matrix/DATE-COMMIT/
+	$(BIN)/python -m bench.studies.numba_matrix $(NUMBA) $(if $(ROUNDS),--rounds $(ROUNDS))
+
 RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)
 	$(BIN)/python -m bench.report $(RUN)
@@ -41,7 +45,7 @@ baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (no
 	$(BIN)/python -m bench.guard.node_baseline --record
 	$(BIN)/python -m bench.guard.speed_check --record $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
-bench-check: $(STAMP)  ## speed guard: throughput ratios vs the frozen references, then a planted-2x self-test (WORKLOAD=dp: those alone)
+bench-check: $(STAMP)  ## speed guard: knight's whole call against each frozen reference's whole call, then a planted-2x self-test (WORKLOAD=dp: those alone)
 	$(BIN)/python -m bench.guard.speed_check $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 	$(BIN)/python -m bench.guard.speed_check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
@@ -49,10 +53,10 @@ bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against 
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
 	$(BIN)/python -m bench.commits.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
 
-bench-history: $(STAMP)  ## ratio to C of each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
+bench-history: $(STAMP)  ## knight's whole call against C's whole call (CPU time, set-up included) at each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
 	$(BIN)/python -m bench.commits.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
 
-bench-find: $(STAMP)  ## bisect GOOD..BAD by speed against C: the first commit slower by more than the guard's threshold
+bench-find: $(STAMP)  ## bisect GOOD..BAD by knight's whole call against C's: the first commit slower by more than the guard's threshold
 	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }
 	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
 

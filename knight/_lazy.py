@@ -7,11 +7,13 @@ import importlib
 
 def lazy_getattr(module, table):
     """A module ``__getattr__`` that imports ``table[name]`` (a module
-    path) on first use of ``name``; AttributeError for any other name."""
+    path) on first use of ``name`` and gives that module's ``name``, or the
+    module itself where it is named ``name``; AttributeError for any other."""
 
     def __getattr__(name):
         if name in table:
-            return getattr(importlib.import_module(table[name]), name)
+            found = importlib.import_module(table[name])
+            return found if found.__name__.rpartition(".")[2] == name else getattr(found, name)
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__

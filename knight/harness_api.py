@@ -33,11 +33,18 @@ knight says:
   ``--starts symmetry``.
 - ``total_with_work``: the frontier DP's open total with its work counters
   (transitions, peak states, merges): the counting study's "DP open total"
-  engine; ``count_tours`` counts per start and has no total-only mode.
+  engine (``knight.count_total`` gives the total without them).
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
   bitboard kernel, so the C baseline searches with the same kind of kernel.
+- ``search_kernels`` and ``neighbour_table``: the compiled searches themselves,
+  their scratch makers and their inputs, so that the toolchain comparison
+  (bench/studies/versus.py) hands Numba, C and Cython the same prepared
+  arrays and times the kernel call alone, as no public call can.
+- ``jit``: the one compile policy (knight/_jit.py), so that the empty
+  function that measures Numba's fixed call cost is dispatched as the
+  kernels are.
 
-The last two load Numba, so they are looked up on first use, as
+All but ``neighbour_table`` load Numba, so they are looked up on first use, as
 ``knight.solve`` is; the rest is plain Python, cheap to import.
 """
 
@@ -46,7 +53,7 @@ from knight._lazy import lazy_getattr
 from knight.machine import usable_cores
 from knight.symmetry import representatives
 
-# the names imported here; BITBOARD_SQUARES and total_with_work are _LAZY's
+# the names imported here; the rest are _LAZY's
 __all__ = [
     "atomic_write",
     "drawing",
@@ -59,10 +66,14 @@ __all__ = [
     "validate",
 ]
 
-# name -> the module that defines it, imported on first use (loads Numba)
+# name -> the module that defines it (or, for a module's own name, the
+# module itself), imported on first use (loads Numba)
 _LAZY = {
     "BITBOARD_SQUARES": "knight.search.solver",
     "total_with_work": "knight.counting.dp.dp_engine",
+    "search_kernels": "knight.search.search_kernels",
+    "jit": "knight._jit",
+    "neighbour_table": "knight.neighbours",
 }
 
 __getattr__ = lazy_getattr("knight.harness_api", _LAZY)

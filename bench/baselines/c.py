@@ -1,12 +1,19 @@
-"""The C baselines: compiled on first use with the system compiler, called
-through ctypes with the same signatures as knight.search.search_kernels.
+"""The C baselines: compiled on first use, called through ctypes.
 
-The shared library is cached under ``~/.cache/knight`` (or
-``$KNIGHT_CACHE``), keyed by a hash of the source and the compiler flags, so
-an edit recompiles and nothing stale is ever loaded.
+``CKernels`` has knight.kernels' signatures of 125a638 and allocates its
+scratch inside each call: the speed guard's C reference. ``ScratchC`` calls
+the ``*_in`` kernels over scratch prepared before the clock
+(bench/baselines/prepared.py), for the toolchain comparison, compiled by
+gcc or by clang (``COMPILERS``) at the same ``FLAGS``.
+
+A shared library is cached under ``~/.cache/knight`` (or
+``$KNIGHT_CACHE``), keyed by a hash of the source, the compiler, its
+version line and the flags, so an edit or a compiler upgrade recompiles and
+nothing stale is ever loaded.
 """
 
 import ctypes
+import functools
 import hashlib
 import os
 import shutil
@@ -32,24 +39,52 @@ def compiler():
     raise CompilerMissing("no C compiler found (set CC, or install cc/gcc/clang); C baselines skipped")
 
 
-def _cache_dir():
+# the compilers the toolchain comparison builds with, by the name a user types
+COMPILERS = ("gcc", "clang")
+
+
+def named_compiler(name):
+    """The path of compiler ``name`` (``gcc``, ``clang``), or raise
+    CompilerMissing with how to get it."""
+    found = shutil.which(name)
+    if not found:
+        raise CompilerMissing(f"{name} not on PATH (Debian/Ubuntu: apt-get install {name}); skipped")
+    return found
+
+
+def cache_dir():
+    """Where built libraries and environments are kept: ``$KNIGHT_CACHE``,
+    else ``~/.cache/knight``."""
     return Path(os.environ.get("KNIGHT_CACHE", Path.home() / ".cache" / "knight"))
 
 
-def build():
-    """Path to the compiled library, compiling it first when needed."""
-    cc = compiler()
-    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join([cc, *FLAGS]).encode()).hexdigest()[:16]
-    target = _cache_dir() / f"knight-{digest}.so"
+def version_line(cc):
+    """The first line of ``cc --version``: part of the cache key, and what
+    the report names the compiler by."""
+    shown = subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
+    return shown.splitlines()[0] if shown else cc
+
+
+def build(cc=None):
+    """Path to knight.c compiled by ``cc`` (default: ``compiler()``),
+    compiling it first when needed."""
+    cc = cc or compiler()
+    key = SOURCE.read_bytes() + " ".join([cc, version_line(cc), *FLAGS]).encode()
+    target = cache_dir() / f"knight-{hashlib.sha256(key).hexdigest()[:16]}.so"
     if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # compile to a temporary name, then rename: a concurrent or
-        # interrupted build never leaves a half-written library behind
-        with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
-            partial = Path(scratch) / target.name
-            subprocess.run([cc, *FLAGS, "-o", str(partial), str(SOURCE)], check=True, capture_output=True)
-            os.replace(partial, target)
+        compile_into(target, [cc, *FLAGS, str(SOURCE)])
     return target
+
+
+def compile_into(target, command):
+    """Run ``command`` (a compiler line without ``-o``) to build ``target``:
+    into a temporary name, then renamed, so that a concurrent or interrupted
+    build never leaves a half-written library behind."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        partial = Path(scratch) / target.name
+        subprocess.run([*command, "-o", str(partial)], check=True, capture_output=True)
+        os.replace(partial, target)
 
 
 _i64 = ctypes.c_int64
@@ -107,4 +142,50 @@ class CKernels:
 def load():
     """The C kernels, or raise CompilerMissing."""
     return CKernels()
+
+
+def _address(array):
+    return ctypes.c_void_p(array.ctypes.data)
+
+
+class ScratchC:
+    """knight.c's ``*_in`` kernels built by one compiler, bound to prepared
+    searches: ``bind(prepared)`` gives ``(call, empty)``, two
+    argument-free callables, the kernel and the empty function of its
+    arguments, every ctypes argument made before the clock."""
+
+    def __init__(self, name):
+        self.name = name
+        cc = named_compiler(name)
+        self.version = version_line(cc)
+        self._library = ctypes.CDLL(str(build(cc)))
+
+    def _function(self, symbol):
+        function = getattr(self._library, symbol)
+        function.restype = None
+        return function
+
+    def bind(self, prepared):
+        kind = prepared.kind
+        common = [_i64(prepared.start), _int(prepared.closed), _i64(prepared.budget)]
+        path = _address(prepared.path)
+        scratch = [_address(array) for array in prepared.scratch]
+        out = _address(prepared.out)
+        if kind == "greedy":
+            arguments = [_i64(prepared.rows), _i64(prepared.cols), _i64(prepared.start), _int(prepared.tiebreak),
+                         _int(prepared.closed), _i64(prepared.budget), path, *scratch, out]
+            kernel, empty = "knight_greedy_in", "knight_empty_greedy"
+        elif kind in ("backtrack", "count"):
+            arguments = [_address(prepared.neighbours), _i64(prepared.squares), *common,
+                         _int(kind == "backtrack"), path, *scratch, out]
+            kernel, empty = "knight_backtrack_in", "knight_empty_backtrack"
+        else:
+            arguments = [_address(prepared.neighbours), _address(prepared.keys), _i64(prepared.squares), *common,
+                         path, *scratch, out]
+            kernel = "knight_warnsdorff_bits_in" if kind == "warnsdorff_bits" else "knight_warnsdorff_in"
+            empty = "knight_empty_warnsdorff"
+        # ctypes objects, not NumPy arrays: the call converts nothing
+        return functools.partial(self._function(kernel), *arguments), functools.partial(
+            self._function(empty), *arguments
+        )
 

@@ -5,7 +5,7 @@ probe checks a commit out into a temporary worktree, times the workloads in
 a worker process that imports its knight, interleaved with the C baselines
 in this process, and keeps the ratio (the commit's nodes per CPU second over
 C's). A commit is slower when a workload's ratio is below GOOD's by more
-than the speed guard's threshold (bench/guard/speed_check.py). Ratios to C, not times,
+than the speed guard's threshold (bench/guard/speed_check.py). Whole calls against C's (throughput ratios), not times,
 are what probes compare, so probes minutes apart still compare.
 
 The commits are BAD's first parents back to GOOD, as asv takes them: a
@@ -79,7 +79,7 @@ def prober(listed, searches, rounds, python, repository, say=print):
         points = measure_commit(listed[index], rounds, python, reference, searches, repository)
         ratios = {point.workload: point.ratio for point in points if point.status == OK}
         shown = ", ".join(f"{ratio:.3f}" for ratio in ratios.values()) or "nothing runnable"
-        say(f"probe {index + 1}/{len(listed)} {points[0].short}: ratio to C {shown}  {points[0].subject[:60]}")
+        say(f"probe {index + 1}/{len(listed)} {points[0].short}: whole call / C's {shown}  {points[0].subject[:60]}")
         return ratios
 
     return probe

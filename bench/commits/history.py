@@ -1,4 +1,4 @@
-"""`make bench-history [REVS=<git range>]`: each commit's speed against C.
+"""`make bench-history [REVS=<git range>]`: each commit's whole call against C's whole call.
 
 For every commit (default: the last 20 of main that touched knight/), a
 temporary worktree and a worker process that imports that commit's knight
@@ -115,7 +115,8 @@ def c_reference():
 
 def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, repository=None):
     """One Point per search for ``commit`` that ``reference`` supports (the
-    DP's workloads have no C): its ratio to C, or why it is missing."""
+    DP's workloads have no C): knight's whole call against C's (throughput in
+    CPU time, set-up included on both sides), or why it is missing."""
     searches = [search for search in searches if reference.supports(search)]
     short, subject, date = describe(commit, **_at(repository))
     software = environment.software()
@@ -171,7 +172,7 @@ def run(listed, path, rounds, python, say=print):
 def _progress_line(number, total, points, seconds):
     timed = [point.ratio for point in points if point.status == OK]
     missing = len(points) - len(timed)
-    summary = f"median ratio to C {statistics.median(timed):.3f}" if timed else "nothing timed"
+    summary = f"median whole call / C's whole call {statistics.median(timed):.3f}" if timed else "nothing timed"
     extra = f", {missing} missing" if missing else ""
     return f"[{number}/{total}] {points[0].short} {summary}{extra} ({seconds:.0f} s)  {points[0].subject[:60]}"
 

@@ -1,4 +1,5 @@
-"""HISTORY.md and history.png from the rows of a history CSV: the ratio to C
+"""HISTORY.md and history.png from the rows of a history CSV: knight's whole call against
+C's whole call (throughput in CPU time, set-up included on both sides, not kernel against kernel)
 of each workload along the commits, the steps that bench/commits/steps.py finds in
 each series, and who made them.
 
@@ -87,7 +88,7 @@ def _levels(series, found):
 
 
 def figure(history, found, shorts):
-    """Ratio to C against commit, one panel per workload, steps marked and named."""
+    """Whole call / C's whole call against commit, one panel per workload, steps marked and named."""
     panels = max(len(history), 1)
     fig, axes = plt.subplots(panels, 1, figsize=(12, 2.6 * panels + 1), sharex=True, squeeze=False)
     positions = {short: x for x, short in enumerate(shorts)}
@@ -115,7 +116,7 @@ def _panel(axes, workload, series, found, positions):
     for order, finding in enumerate(found):
         _mark(axes, positions[finding.short] - 0.5, finding, order)
     axes.set_title(workload, fontsize=9, loc="left")
-    axes.set_ylabel("ratio to C")
+    axes.set_ylabel("whole call / C's whole call")
     axes.grid(axis="y", alpha=0.3)
     top = max([p.high for p in timed], default=1.0)
     axes.set_ylim(0, top * 1.35)
@@ -151,17 +152,21 @@ def markdown(history, found, listed_points, machine, figure_name=FIGURE):
     lines = [
         "# Speed history",
         "",
-        f"Machine: {machine}. Each point is knight's nodes per CPU second over the C baselines' "
-        f"({len(history)} workloads of bench/guard/workloads.py), median of {', '.join(map(str, rounds)) or '-'} "
+        f"Machine: {machine}. Each point is knight's whole call against C's whole call: knight's nodes per CPU "
+        "second over the C baselines', each side's CPU time covering its whole call, set-up included (a C "
+        "baseline allocates its scratch inside the call and builds its inputs in NumPy), so a point is not a "
+        f"kernel against a kernel ({len(history)} workloads of bench/guard/workloads.py), median of "
+        f"{', '.join(map(str, rounds)) or '-'} "
         "interleaved rounds, both timed in the same run, so points measured on different days compare. "
         f"{len(commits)} commits, oldest first; `python -m bench.commits.history` (`make bench-history`) wrote this.",
         "",
-        f"![ratio to C per commit]({figure_name})",
+        f"![whole call against C's per commit]({figure_name})",
         "",
         "## Steps",
         "",
         "Found by bench/commits/steps.py (an exact L1 piecewise-constant fit of the log ratios, penalised in units "
-        "of the measured noise). *before*, *after*: the median ratio to C of the commits on either side, up "
+        "of the measured noise). *before*, *after*: the median whole call / C's whole call of the commits on "
+        "either side, up "
         f"to the next step. *Outside the noise*: the step is larger than {CONFIDENCE:g} standard errors of "
         "the difference of those two levels, as the repeat spread of the points (their middle half of rounds) "
         "puts it: the *margin*.",

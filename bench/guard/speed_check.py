@@ -43,6 +43,12 @@ ROUNDS = 15
 RECORD_ROUNDS = 41
 SELF_TEST_ROUNDS = 7
 NO_BASELINE = "no baseline"
+# what a "ratio" of the table is, printed under it: not kernel against kernel
+WHAT_THE_RATIO_IS = (
+    "ratio: knight's whole call against the reference's whole call, nodes per CPU second, set-up included on "
+    "both sides (the references build inputs in NumPy, C allocates scratch inside its call); not kernel against "
+    "kernel: make bench's toolchain comparison times kernels like for like"
+)
 
 
 def run_knight(search):
@@ -118,7 +124,7 @@ def table(rows, threshold):
 def markdown(rows, threshold, title):
     """The same table as Markdown, for a CI job summary or a run folder."""
     lines = [
-        f"### {title}", "",
+        f"### {title}", "", WHAT_THE_RATIO_IS, "",
         "| reference | workload | Mn/cpu-s | ratio | middle half | baseline | change | verdict |",
         "|---|---|---:|---:|---:|---:|---:|---|",
     ]
@@ -187,7 +193,9 @@ def planted(factor):
 def check(rounds, threshold, summary=None, workloads=WORKLOADS):
     rows = measure(rounds, load_ratios(), workloads)
     print(table(rows, threshold))
-    append_markdown(summary, markdown(rows, threshold, f"Speed guard: ratios to the references ({rounds} rounds)"))
+    print(WHAT_THE_RATIO_IS)
+    title = f"Speed guard: knight's whole call against each reference's whole call ({rounds} rounds)"
+    append_markdown(summary, markdown(rows, threshold, title))
     failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
     if failed:
         print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")

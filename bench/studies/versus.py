@@ -1,227 +1,235 @@
-"""Numba against C and plain Python: the same searches side by side.
+"""Numba against what a user would pick instead: the same searches by C
+compiled with gcc and with clang, by Cython, and by the plain-Python
+reference under CPython and under PyPy, timed like for like.
 
-Each workload runs in three implementations, interleaved round by round
-(bench/guard/paired.py): knight's kernels, the C baselines (bench/baselines/c.py)
-and the plain-Python recursive search (bench/baselines/python.py, the classic way).
-Numba and C run the same search to the same budget, and their node counts
-must agree exactly. Plain Python is some hundred times slower, so it runs the
-first ``PYTHON_BUDGET`` nodes of the same search; throughput (nodes per
-second of kernel time) is what compares.
+Like for like: every compiled side (knight's Numba kernels,
+bench/baselines/numba_bound.py; knight.c by each compiler,
+bench/baselines/c.py; bench/baselines/knight_cython.pyx) is handed the same
+arrays, inputs and scratch allocated and touched before the clock
+(bench/baselines/prepared.py), and the caller reads the same clocks around
+the bare kernel call (bench/baselines/call_clock.py). Each side's fixed cost
+of one call is measured by an empty function of the same arguments, timed
+just before every search call of the rounds (after another search, as the
+call itself runs) and in batches back to back; a search is a *headline*
+search when the first is below 1% of its time on every side, and the others
+go to the call-overhead table. Plain Python
+(bench/baselines/python_bound.py, in this process and in a pypy3 worker) runs
+the first ``PYTHON_BUDGET`` nodes of the same search.
 
-The result, versus.json in the run folder, feeds a figure and a table of
-REPORT.md. The workload list is append-only, like asv benchmarks.
+The sides run interleaved round by round (bench/guard/paired.py). Rates are
+nodes per second of the call's thread CPU time, median over rounds; a ratio
+is the median of the rounds' ratios, with their range. Every compiled side
+must place exactly Numba's nodes, with its status, and plain Python
+Numba's nodes capped at its budget. A side whose toolchain is missing is
+left out with a one-line reason. The result, versus.json in the run folder,
+feeds figure 6 and a section of REPORT.md (bench/studies/versus_report.py).
+The workloads are bench/studies/versus_workloads.py's.
 """
 
+import functools
 import statistics
-import time
 
 from bench.baselines import c as c_baseline
-from bench.baselines import python as naive
-from bench.commits.named_search import Outcome, Search, cpu_clock
+from bench.baselines import call_clock, cython_build, numba_bound, prepared, pypy_runner, python_bound
+from bench.commits.named_search import Outcome
 from bench.guard import paired
-from bench.guard.references import KernelsReference
-from bench.report import figure_style
-from bench.report.text_cells import count_text, markdown_table
+from bench.studies import versus_report
 from bench.studies.study import Study
+from bench.studies.versus_workloads import WORKLOADS
 
 VERSUS = "versus.json"
+# what versus.json holds: 2 is this module's; a file without "format" is the
+# first one's (numba, c and python sides, no call costs), still readable
+FORMAT = 2
 PYTHON_BUDGET = 50_000
 # interleaved rounds of a preset sweep: the default one's, the quick one's
 ROUNDS, ROUNDS_QUICK = 5, 1
-
-WORKLOADS = (
-    *(Search("backtrack", n, n, (0, 0), closed=False, budget=10**8) for n in (5, 6, 7, 8)),
-    Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
-    *(Search("warnsdorff", n, n, (0, 0), closed=False, budget=10**8) for n in (5, 6, 7, 8)),
-    # parity rules this start out, so the search exhausts its whole tree
-    Search("warnsdorff", 5, 5, (0, 1), closed=False, budget=10**8),
-    Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=3_000_000),
-    # past 64 squares: the array kernel, not the bitboard one
-    Search("warnsdorff", 60, 60, (0, 0), closed=False, budget=3_000_000),
-    Search("greedy", 2000, 2000, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
-)
+# empty calls per batch, and at least this many batches, interleaved like rounds
+EMPTY_CALLS, EMPTY_BATCHES = 200, 3
+# a search is a headline search when one call's fixed cost is below this share of its time
+HEADLINE_SHARE = 0.01
+COMPILED = ("numba", "clang", "gcc", "cython")
+INTERPRETED = ("pypy", "python")
+SIDES = (*COMPILED, *INTERPRETED)
 
 
-def _python_side():
+
+def _open(name):
+    """The side ``name``'s implementation (``bind``, ``version``), or raise
+    with the one-line reason it is missing."""
+    if name == "numba":
+        return numba_bound.NumbaKernels()
+    if name in c_baseline.COMPILERS:
+        return c_baseline.ScratchC(name)
+    if name == "cython":
+        return cython_build.CythonKernels()
+    return pypy_runner.PyPyWorker()
+
+
+def toolchains(names=(*COMPILED, "pypy")):
+    """``(opened, missing)``: name -> implementation for every side that
+    loads here, name -> why for the others (CPython is always there)."""
+    opened, missing = {}, {}
+    for name in names:
+        try:
+            opened[name] = _open(name)
+        except Exception as problem:  # a missing or broken toolchain: skip it, say why
+            missing[name] = " ".join(f"{type(problem).__name__}: {problem}".split())
+    return opened, missing
+
+
+class _Bindings:
+    """Each search prepared once, shared by every compiled side, and each
+    side's ``(call, empty, read)`` for it, all made before any clock:
+    ``read`` turns what ``call()`` returned into ``(status word, nodes)``,
+    after the clock."""
+
+    def __init__(self, opened):
+        self._opened = opened
+        self._prepared = {}
+        self._bound = {}
+
+    def prepared(self, search):
+        if search.key not in self._prepared:
+            self._prepared[search.key] = prepared.prepare(search)
+        return self._prepared[search.key]
+
+    def bound(self, name, search):
+        if (name, search.key) not in self._bound:
+            self._bound[name, search.key] = self._bind(name, search)
+        return self._bound[name, search.key]
+
+    def _bind(self, name, search):
+        if name == "python":
+            fields = (search.method, search.rows, search.cols, search.start, search.closed, search.budget,
+                      search.tiebreak)
+            return (*python_bound.bind(*fields, PYTHON_BUDGET), tuple)
+        ready = self.prepared(search)
+        call, empty = self._opened[name].bind(ready)
+        return call, empty, functools.partial(prepared.answer_words, ready)
+
+
+def _in_process_run(bindings, name, empties):
+    """``run(search)``: an empty call, then the search, each timed; the
+    empty call's CPU time goes to ``empties[search.key]``."""
+
     def run(search):
-        budget = min(search.budget, PYTHON_BUDGET)
-        began_cpu = cpu_clock()
-        began = time.perf_counter()
-        if search.method == "count":
-            status, _, nodes = naive.count(search.rows, search.cols, search.start, search.closed, budget)
-        else:
-            search_function = getattr(naive, search.method)
-            arguments = (search.rows, search.cols, search.start, search.closed, budget)
-            if search.method != "backtrack":
-                arguments += (search.tiebreak,)
-            status, nodes, _ = search_function(*arguments)
-        seconds = time.perf_counter() - began
-        return Outcome(status, nodes, seconds, cpu_clock() - began_cpu)
+        call, empty, read = bindings.bound(name, search)
+        empties.setdefault(search.key, []).append(call_clock.timed(empty).cpu_seconds)
+        measured = call_clock.timed(call)
+        status, nodes = read(measured.answer)
+        return Outcome(status, nodes, measured.seconds, measured.cpu_seconds)
 
     return run
 
 
-class _CLikeSolve:
-    """The C kernels, choosing between the array and the bitboard Warnsdorff
-    search the way ``knight.solve`` does, so that like meets like."""
+def _pypy_run(worker, empties):
+    def run(search):
+        answer = worker.ask(search, PYTHON_BUDGET, with_empty=True)
+        empties.setdefault(search.key, []).append(answer["empty_cpu_seconds"])
+        return Outcome(answer["status"], answer["nodes"], answer["seconds"], answer["cpu_seconds"])
 
-    def __init__(self):
-        self._kernels = c_baseline.load()
-        self.backtrack = self._kernels.backtrack
-        self.greedy = self._kernels.greedy
-
-    def warnsdorff(self, neighbours, keys, start, closed, budget, path):
-        from knight.harness_api import BITBOARD_SQUARES
-
-        if neighbours.shape[0] <= BITBOARD_SQUARES:
-            return self._kernels.warnsdorff_bits(neighbours, keys, start, closed, budget, path)
-        return self._kernels.warnsdorff(neighbours, keys, start, closed, budget, path)
+    return run
 
 
-def sides():
-    """name -> run(search) for every implementation available here, and
-    the reasons any was left out."""
-    available = {"numba": Search.run}
-    missing = {}
-    c_reference = KernelsReference("c", _CLikeSolve)
-    ok, reason = c_reference.available()
-    if ok:
-        available["c"] = c_reference.run
-    else:
-        missing["c"] = reason
-    available["python"] = _python_side()
-    return available, missing
+def _empty_costs(name, opened, bindings, search, calls):
+    """(wall, CPU) seconds of ``calls`` empty calls of ``name`` on ``search``'s arguments."""
+    if name == "pypy":
+        answer = opened["pypy"].ask(search, PYTHON_BUDGET, calls)
+        return answer["seconds"], answer["cpu_seconds"]
+    return call_clock.empty_costs(bindings.bound(name, search)[1], calls)
+
+
+def call_costs(names, opened, bindings, workloads, batches):
+    """name -> kind -> median wall and CPU seconds of one empty call back to
+    back, over interleaved batches, one search of each kind standing for its kind."""
+    standing = {}
+    for search in workloads:
+        standing.setdefault(prepared.kind_of(search), search)
+    samples = {(name, kind): ([], []) for name in names for kind in standing}
+    for batch in range(batches):
+        for index, (kind, search) in enumerate(standing.items()):
+            order = names if (batch + index) % 2 == 0 else names[::-1]
+            for name in order:
+                wall, cpu = _empty_costs(name, opened, bindings, search, EMPTY_CALLS)
+                samples[name, kind][0].extend(wall)
+                samples[name, kind][1].extend(cpu)
+    return {
+        name: {kind: {"seconds": statistics.median(samples[name, kind][0]),
+                      "cpu_seconds": statistics.median(samples[name, kind][1])} for kind in standing}
+        for name in names
+    }
 
 
 def measure(rounds, workloads=WORKLOADS):
     """Run every workload on every side; return what versus.json holds."""
-    implementations, missing = sides()
-    samples = paired.measure(implementations, workloads, rounds, cold=("python",))
-    rows = []
-    for search in workloads:
-        row = {
-            "key": search.key,
-            "group": search.group,
-            "closed": search.closed,
-            "start": [search.start[0] + 1, search.start[1] + 1],
-            "budget": search.budget,
-            "sides": {},
-        }
-        for name in implementations:
-            outcomes = samples[name][search.key]
-            rates = [outcome.nodes / outcome.seconds for outcome in outcomes if outcome.seconds > 0]
-            row["sides"][name] = {
-                "status": outcomes[-1].status,
-                "nodes": outcomes[-1].nodes,
-                "nodes_per_s": statistics.median(rates) if rates else None,
-                "min_s": min(outcome.seconds for outcome in outcomes),
-                "median_s": statistics.median(outcome.seconds for outcome in outcomes),
-            }
-        if "c" in row["sides"] and row["sides"]["c"]["nodes"] != row["sides"]["numba"]["nodes"]:
-            raise AssertionError(
-                f"{search.key}: C placed {row['sides']['c']['nodes']} nodes, Numba {row['sides']['numba']['nodes']}"
-            )
-        rows.append(row)
-    return {"rounds": rounds, "python_budget": PYTHON_BUDGET, "missing": missing, "workloads": rows}
+    opened, missing = toolchains()
+    try:
+        return _measure(opened, missing, rounds, workloads)
+    finally:
+        if "pypy" in opened:
+            opened["pypy"].close()
 
 
-def ratio(row, side, other):
-    """Throughput of ``side`` over ``other`` on one workload, or None."""
-    sides = row["sides"]
-    if side not in sides or other not in sides:
-        return None
-    a, b = sides[side]["nodes_per_s"], sides[other]["nodes_per_s"]
-    return a / b if a and b else None
+def _measure(opened, missing, rounds, workloads):
+    bindings = _Bindings(opened)
+    names = [name for name in SIDES if name in opened or name == "python"]
+    empties = {name: {} for name in names}
+    runs = {name: _pypy_run(opened["pypy"], empties[name]) if name == "pypy"
+            else _in_process_run(bindings, name, empties[name]) for name in names}
+    samples = paired.measure(runs, workloads, rounds, cold=("python",))
+    costs = call_costs(names, opened, bindings, workloads, max(rounds, EMPTY_BATCHES))
+    # the rounds' empty calls, less the warm-up call's
+    in_rounds = {name: {key: times[-rounds:] for key, times in by_key.items()} for name, by_key in empties.items()}
+    rows = [_row(search, names, samples, in_rounds) for search in workloads]
+    versions = {name: opened[name].version for name in opened}
+    return {"format": FORMAT, "rounds": rounds, "python_budget": PYTHON_BUDGET, "headline_share": HEADLINE_SHARE,
+            "missing": missing, "versions": versions, "call_costs": costs, "workloads": rows}
 
 
-def _side_rate(sides, name):
-    value = sides.get(name, {}).get("nodes_per_s")
-    return "-" if value is None else f"{value / 1e6:.2f}"
+def _side(outcomes, empties):
+    rates = [outcome.nodes / outcome.cpu_seconds if outcome.cpu_seconds > 0 else None for outcome in outcomes]
+    timed = [rate for rate in rates if rate]
+    return {
+        "status": outcomes[-1].status,
+        "nodes": outcomes[-1].nodes,
+        "nodes_per_s": statistics.median(timed) if timed else None,
+        "rates": rates,
+        "min_s": min(outcome.seconds for outcome in outcomes),
+        "median_s": statistics.median(outcome.seconds for outcome in outcomes),
+        "median_cpu_s": statistics.median(outcome.cpu_seconds for outcome in outcomes),
+        # an empty call of the same arguments, timed just before each of the search's calls
+        "empty_cpu_s": statistics.median(empties),
+    }
 
 
-def _times_numba(row, name):
-    value = ratio(row, "numba", name)
-    return "-" if value is None else f"{value:.2f}x"
+def _row(search, names, samples, empties):
+    row = {
+        "key": search.key,
+        "group": search.group,
+        "kind": prepared.kind_of(search),
+        "closed": search.closed,
+        "start": [search.start[0] + 1, search.start[1] + 1],
+        "budget": search.budget,
+        "sides": {name: _side(samples[name][search.key], empties[name][search.key]) for name in names},
+    }
+    check_same_tree(search.key, row["sides"])
+    row["call_share"] = {name: side["empty_cpu_s"] / side["median_cpu_s"]
+                         for name, side in row["sides"].items() if side["median_cpu_s"] > 0}
+    row["headline"] = len(row["call_share"]) == len(names) and max(row["call_share"].values()) < HEADLINE_SHARE
+    return row
 
 
-def section(measured, figure):
-    """REPORT.md's part on Numba against C and plain Python."""
-    header = (
-        "search",
-        "board",
-        "from",
-        "nodes (Numba = C)",
-        "Numba Mn/s",
-        "C Mn/s",
-        "Python Mn/s",
-        "Numba / C",
-        "Numba / Python",
-    )
-    lines = []
-    for row in measured["workloads"]:
-        sides = row["sides"]
-        method, board = row["group"].split(" ")
-        shape = "closed" if row["closed"] else "open"
-        rates = [_side_rate(sides, name) for name in ("numba", "c", "python")]
-        times = [_times_numba(row, name) for name in ("c", "python")]
-        lines.append(
-            (method, f"{board} {shape}", "{},{}".format(*row["start"]), count_text(sides["numba"]["nodes"]),
-             *rates, *times)
-        )
-    missing = [f"- {name} left out: {why}" for name, why in measured.get("missing", {}).items()]
-    return [
-        "## Numba against C and plain Python",
-        "",
-        f"The same searches in three implementations, interleaved over {measured['rounds']} rounds; medians of "
-        "nodes per second of kernel time. Numba and C search the same tree to the same budget and their node "
-        "counts are checked equal. Plain Python (bench/baselines/python.py, recursive, the way the classic "
-        "programs work) "
-        f"runs the first {measured['python_budget']:,} nodes of the same search. Searches of a few dozen nodes "
-        "measure call overhead (ctypes for C), not search speed.",
-        "",
-        f"![Numba against C and plain Python]({figure.name})",
-        "",
-        markdown_table(header, lines),
-        *(["", *missing] if missing else []),
-        "",
-    ]
-
-
-
-_SIDE_COLOURS = dict(zip(("numba", "c", "python"), figure_style.PALETTE, strict=False))
-_SIDE_NAMES = {"numba": "knight (Numba)", "c": "C (cc -O3 -march=native)", "python": "plain Python"}
-
-
-def draw(measured, path):
-    """Figure 6: nodes per second of each implementation on each workload,
-    grouped bars on a log axis. ``measured`` is json's content."""
-    rows = measured["workloads"]
-    names = [name for name in _SIDE_NAMES if any(name in row["sides"] for row in rows)]
-    figure, axes = figure_style.figure(
-        "Same search, three implementations",
-        "nodes per second of kernel time (log scale)",
-        "",
-        size=(9, 0.45 * len(rows) + 1.8),
-    )
-    height = 0.8 / max(len(names), 1)
-    for offset, name in enumerate(names):
-        rates = [row["sides"].get(name, {}).get("nodes_per_s") or 0 for row in rows]
-        positions = [index + offset * height for index in range(len(rows))]
-        axes.barh(positions, rates, height=height, color=_SIDE_COLOURS[name], label=_SIDE_NAMES[name])
-    axes.set_yticks(
-        [index + height * (len(names) - 1) / 2 for index in range(len(rows))], [_workload_label(row) for row in rows]
-    )
-    axes.invert_yaxis()
-    axes.set_xscale("log")
-    # beside the bars, where it hides none of them
-    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
-    return figure_style.save(figure, path)
-
-
-def _workload_label(row):
-    shape = "closed" if row["closed"] else "open"
-    row_, col = row["start"]
-    return f"{row['group']} {shape} from {row_},{col}"
+def check_same_tree(key, sides):
+    """Raise unless every side searched Numba's tree: compiled sides placed
+    its nodes with its status, plain Python its nodes capped at its budget."""
+    numba = sides["numba"]
+    for name, side in sides.items():
+        if name in COMPILED and (side["nodes"], side["status"]) != (numba["nodes"], numba["status"]):
+            raise AssertionError(f"{key}: {name} placed {side['nodes']} nodes ({side['status']}), "
+                                 f"Numba {numba['nodes']} ({numba['status']})")
+        if name in INTERPRETED and side["nodes"] != min(numba["nodes"], PYTHON_BUDGET):
+            raise AssertionError(f"{key}: {name} placed {side['nodes']} nodes, Numba {numba['nodes']}")
 
 
 class VersusStudy(Study):
@@ -229,8 +237,8 @@ class VersusStudy(Study):
     data_file = VERSUS
     figure_file = "6-versus.png"
     extra = "versus_rounds"
-    skip_help = "preset sweeps: skip timing Numba against C and plain Python (figure 6)"
-    announcement = "Numba against C and plain Python"
+    skip_help = "preset sweeps: skip timing Numba against gcc, clang, Cython, PyPy and CPython (figure 6)"
+    announcement = "Numba against gcc, clang, Cython, PyPy and CPython"
 
     def setting(self, quick):
         return ROUNDS_QUICK if quick else ROUNDS
@@ -239,10 +247,10 @@ class VersusStudy(Study):
         return measure(rounds=setting)
 
     def figure(self, measured, path):
-        return draw(measured, path)
+        return versus_report.draw(measured, path)
 
     def section(self, measured, figure, studied):
-        return section(measured, figure)
+        return versus_report.section(measured, figure)
 
 
 STUDY = VersusStudy()

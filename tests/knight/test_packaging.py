@@ -60,7 +60,7 @@ def test_pip_install_knight_asks_for_the_solver_and_counter_only(wheel):
     plain = sorted(line.split(">")[0] for line in requires if "extra ==" not in line)
     assert plain == ["numba", "numpy", "tqdm"]
     bench = [line for line in requires if "extra == \"bench\"" in line]
-    assert {line.split(">")[0] for line in bench} == {"matplotlib", "pytest-benchmark"}
+    assert {line.split(">")[0] for line in bench} == {"cython", "matplotlib", "pytest-benchmark"}
 
 
 def test_the_wheel_installs_and_runs_in_a_fresh_venv(wheel, tmp_path):

@@ -19,7 +19,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from named_search import Search
+from named_search import Search, pin_allocator
 
 
 def _answer(search):
@@ -30,6 +30,7 @@ def _answer(search):
 
 
 def main():
+    pin_allocator()
     try:
         import knight
     except Exception as problem:  # a revision whose knight does not import at all

@@ -7,12 +7,38 @@ knight, old ones included, so it must rely on nothing but ``solve`` and
 ``count_tours``.
 """
 
+import ctypes
+import ctypes.util
 import time
 from dataclasses import asdict, dataclass
 
 # Process CPU time, not the calling thread's: count_tours counts its work
 # units on a thread pool, even with one worker.
 cpu_clock = time.process_time
+
+# glibc's mallopt parameter for the size from which malloc maps fresh pages
+_M_MMAP_THRESHOLD = -3
+# glibc's own starting value
+MMAP_THRESHOLD = 128 * 1024
+
+
+def pin_allocator():
+    """Fix glibc's mmap threshold for this process, before anything is timed.
+
+    glibc raises the threshold as a process frees large blocks, so whether
+    a search's scratch arrays come from fresh pages (faulted in, inside the
+    timed call) or from recycled heap depends on what the process did
+    before. Measured 2026-12-01: the same commit's whole-call ratios on
+    300 x 300 boards read 10-18% apart in two harness processes that had
+    imported different modules, and equal with the threshold fixed. Every
+    process whose timings are compared (the speed check, the A/B and
+    history workers) pins it. Elsewhere than glibc: nothing to pin."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError):
+        pass
+
 
 # what a count reports: every search finished, or one hit its budget
 COMPLETE, BUDGET = "complete", "budget"

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from bench import command, repo_paths
 from bench.command import Parser
+from bench.commits.named_search import pin_allocator
 from bench.guard import paired
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS, matching
@@ -251,6 +252,7 @@ def main(argv=None):
     )
     try:
         args = parser.parse_args(argv)
+        pin_allocator()
         args.rounds = None if args.rounds is None else command.rounds(args.rounds)
         args.threshold = THRESHOLD if args.threshold is None else command.threshold(args.threshold)
         workloads = matching(args.workload)

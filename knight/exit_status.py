@@ -97,6 +97,19 @@ def _silence_stdout():
         os.close(devnull)
 
 
+@contextlib.contextmanager
+def naming(path):
+    """An OSError of a write to ``path`` (a full disk) raised naming it: the
+    error of a file object's write names no file, and the one line that
+    ends the command should say where the disk filled."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None:
+            raise
+        raise OSError(error.errno, error.strerror, os.fspath(path)) from None
+
+
 def describe_os_error(error):
     """``cannot write FILE: No space left on device``, naming the file where
     the error knows it, the output otherwise."""

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from knight.errors import InvalidArgument
+from knight.exit_status import naming
 
 SYNC_SECONDS = 1.0
 # errors a record parser raises for a line that is not a record
@@ -215,18 +216,6 @@ def read(path, format_):
     return _records(path, format_, data)[0]
 
 
-@contextlib.contextmanager
-def _naming(path):
-    """An OSError of a write (a full disk) names the journal's file, which
-    the file object's own error does not."""
-    try:
-        yield
-    except OSError as error:
-        if error.filename is not None:
-            raise
-        raise OSError(error.errno, error.strerror, str(path)) from None
-
-
 class Journal:
     """An open, locked journal: ``records`` were there when it was opened;
     ``append`` adds one line; ``appended`` counts the lines added since."""
@@ -250,7 +239,7 @@ class Journal:
         file = os.fdopen(descriptor, "r+b", buffering=0)
         try:
             _lock(path, file)
-            with _naming(path):
+            with naming(path):
                 records = cls._recover(path, format_, file)
         except BaseException:
             file.close()
@@ -288,7 +277,7 @@ class Journal:
         self._synced = time.monotonic()
 
     def _named(self):
-        return _naming(self.path)
+        return naming(self.path)
 
     def close(self):
         """fsync, then close (which releases the lock). A failure is raised

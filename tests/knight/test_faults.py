@@ -520,3 +520,23 @@ def test_ctrl_c_before_anything_was_kept_names_no_file(tmp_path, monkeypatch, me
     status, _, err = _count_dp_or_dfs(method, path)
     assert (status, err) == (exit_status.EXIT_INTERRUPTED, "knight: interrupted\n")
     assert not path.exists()
+
+
+def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left(small_filesystem, monkeypatch, capsys):
+    """Issue 19: a DP spill on a full disk was a traceback. Now one line
+    naming the spill folder, exit 74, and the folder removed."""
+    import tempfile
+
+    from knight.counting.dp import cell_order, dp_run, dp_shards
+    from tests.conftest import fill
+
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**10)  # every step's tables to disk
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(tempfile, "tempdir", str(small_filesystem))
+    fill(small_filesystem, 4096)
+    plan = cell_order.schedule(5, 6)
+    assert exit_status.run_command("knight", lambda: dp_run.count_hamiltonian(plan, False)) == exit_status.EXIT_IO
+    err = capsys.readouterr().err
+    assert err.startswith(f"knight: error: {small_filesystem}/knight-dp-") and err.count("\n") == 1
+    assert err.endswith(": No space left on device\n")
+    assert not [path for path in small_filesystem.iterdir() if path.name.startswith("knight-dp-")]

@@ -11,6 +11,7 @@ import numpy as np
 
 from knight import machine
 from knight.counting.dp import dp_kernels
+from knight.exit_status import naming
 
 _MIN_CAPACITY_BITS = 10
 
@@ -82,7 +83,9 @@ def step_in_parts(arguments, expected, spill):
     if on_disk:
         folder = spill()
         key_path, count_path = os.path.join(folder, "keys.next"), os.path.join(folder, "counts.next")
-    with ThreadPoolExecutor(threads) as pool, contextlib.ExitStack() as files:
+    # a full disk names the spill folder (exit status 74); the run's finally removes it
+    named = naming(folder) if on_disk else contextlib.nullcontext()
+    with named, ThreadPoolExecutor(threads) as pool, contextlib.ExitStack() as files:
         if on_disk:
             key_file, count_file = (files.enter_context(open(path, "wb")) for path in (key_path, count_path))
         for first in range(0, shards, threads):

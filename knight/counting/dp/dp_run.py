@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards
+from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards, partition_step
 from knight.counting.dp.cell_order import schedule
 
 
@@ -50,6 +50,14 @@ class Work:
 FIRST_LIMBS = 1
 MAX_LIMBS = 16
 
+# how a step merges its successors: "partitioned" (partition_step:
+# sequential buffers reduced in cache-sized tables) or "hash" (dp_shards:
+# one hash table per thread, the step before it). Both stay callable so
+# that one run can compare them; past memory, steps go to disk in shards
+# of the hash step either way
+TABLE = "partitioned"
+TABLES = ("partitioned", "hash")
+
 
 def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
     """One DP over ``plan`` (a ``Schedule``): the number of undirected
@@ -85,7 +93,7 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
             expected = int(keys.shape[0] * ratio) + 1
             before = live[step - 1] if step else start
             arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-            new_keys, new_counts, found, emitted, dead, overflow = dp_shards.step_in_parts(arguments, expected, spill)
+            new_keys, new_counts, found, emitted, dead, overflow = run_step(arguments, expected, spill)
             if overflow:
                 counts = _widen(counts, max_limbs, plan, step)
                 continue
@@ -124,6 +132,17 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
     return (keys, counts, plan.old_sizes[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
             forced_slot, inserted_forced, final, bool(closed),
             (rank, before, patterns, starts, firsts, seconds, codes, dropped), salt)
+
+
+def run_step(arguments, expected, spill, table=None):
+    """One step by the ``table`` way (default ``TABLE``), the hash step's
+    disk shards when its tables would not fit in memory."""
+    table = TABLE if table is None else table
+    keys, counts = arguments[0], arguments[1]
+    threads = dp_shards.step_threads() if keys.shape[0] >= dp_shards.PARALLEL_STATES else 1
+    if table == "partitioned" and dp_shards.fits_in_memory(expected, counts.shape[1], threads):
+        return partition_step.step_partitioned(arguments, expected, threads)
+    return dp_shards.step_in_parts(arguments, expected, spill)
 
 
 def _widen(counts, max_limbs, plan, step):

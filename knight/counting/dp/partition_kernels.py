@@ -22,6 +22,7 @@ chunk's, never a whole step's.
 
 import numpy as np
 
+from knight._bits import prefetch
 from knight._jit import jit
 from knight.counting.dp.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.dp_kernels import (
@@ -36,6 +37,7 @@ from knight.counting.dp.dp_kernels import (
 )
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
+_LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
 
 
 @jit(inline="always")
@@ -191,16 +193,23 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
     overflow = 0
     for part in range(first_part, end_part):
         local = part - first_part
+        # the table's lines in order first: the hardware streams them in
+        # at full bandwidth, where the insertions' own misses would each
+        # wait on memory in turn (the table was last touched a chunk ago)
+        base = local * entry << capacity_bits
+        for word in range(base, base + (entry << capacity_bits), _LINE_WORDS):
+            prefetch(tables, word)
         for thread in range(buffers.shape[0]):
+            source = buffers[thread]
             start = entry * part * region
             for item in range(fills[thread, part]):
                 at = start + entry * item
-                key = buffers[thread, at]
+                key = source[at]
                 if 4 * (held[part] + 1) > 3 << capacity_bits:
                     tables, capacity_bits = _regrown(tables, capacity_bits, entry, parts, salt)
                 mask = np.intp((1 << capacity_bits) - 1)
                 claimed, carry = _insert(tables, local * entry << capacity_bits, mask, entry, mixed_key(key, salt),
-                                         key, buffers[thread], at, limbs)
+                                         key, source, at, limbs)
                 held[part] += claimed
                 overflow |= carry
     return tables, capacity_bits, overflow

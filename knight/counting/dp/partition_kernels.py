@@ -117,13 +117,24 @@ def emit_successors(keys, counts, first_state, end_state, old_size, kept_slots, 
     return state, completed, emitted, dead, overflow, strays
 
 
+def empty(parts, capacity_bits, entry):
+    """Room for ``parts`` tables, to be marked empty by the first
+    ``reduce_partitions`` (``fresh``)."""
+    return np.empty(parts * entry << capacity_bits, dtype=np.uint64)
+
+
 @jit
 def new_tables(parts, capacity_bits, entry):
     """``parts`` empty tables of ``2**capacity_bits`` entries, one array."""
-    tables = np.zeros(parts * entry << capacity_bits, dtype=np.uint64)
-    for index in range(parts << capacity_bits):
-        tables[entry * index] = EMPTY
+    tables = np.empty(parts * entry << capacity_bits, dtype=np.uint64)
+    _mark_empty(tables, 0, parts << capacity_bits, entry)
     return tables
+
+
+@jit(inline="always")
+def _mark_empty(tables, first_word, entries, entry):
+    for index in range(entries):
+        tables[first_word + entry * index] = EMPTY
 
 
 @jit(inline="always")
@@ -163,13 +174,14 @@ def _add_entry(target, at, source, start, limbs):
 
 
 @jit
-def _regrown(tables, capacity_bits, entry, parts, salt):
-    """The same ``parts`` tables at twice the capacity each."""
+def _regrown(tables, capacity_bits, entry, used, parts, salt):
+    """The same ``parts`` tables at twice the capacity each (the entries of
+    the first ``used``; the others are empty)."""
     grown_bits = capacity_bits + 1
     grown = new_tables(parts, grown_bits, entry)
     limbs = entry - 1
     mask = np.intp((1 << grown_bits) - 1)
-    for part in range(parts):
+    for part in range(used):
         base = part * entry << capacity_bits
         for index in range(1 << capacity_bits):
             at = base + entry * index
@@ -180,12 +192,14 @@ def _regrown(tables, capacity_bits, entry, parts, salt):
 
 
 @jit
-def reduce_partitions(buffers, fills, region, entry, first_part, end_part, tables, capacity_bits, held, salt):
+def reduce_partitions(buffers, fills, region, entry, first_part, end_part, tables, capacity_bits, held, salt, fresh):
     """Merge partitions ``first_part`` .. ``end_part`` - 1 of every emit
     buffer (``buffers[t]``, ``fills[t, p]`` entries in partition ``p``)
     into their tables: ``tables`` holds one per partition of the range,
-    ``2**capacity_bits`` entries each, ``held[p]`` of them used. Tables
-    past a load of 3/4 are all regrown at twice the size.
+    ``2**capacity_bits`` entries each, ``held[p]`` of them used; ``fresh``:
+    the step's first chunk, its tables not yet marked empty (``empty``
+    made them). Tables past a load of 3/4 are all regrown at twice the
+    size.
 
     Returns ``(tables, capacity_bits, overflow)``."""
     limbs = entry - 1
@@ -197,8 +211,13 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
         # at full bandwidth, where the insertions' own misses would each
         # wait on memory in turn (the table was last touched a chunk ago)
         base = local * entry << capacity_bits
-        for word in range(base, base + (entry << capacity_bits), _LINE_WORDS):
-            prefetch(tables, word)
+        if fresh:
+            # the first chunk marks its tables empty only now, so that
+            # the marking leaves them in cache (``tables`` came unset)
+            _mark_empty(tables, base, 1 << capacity_bits, entry)
+        else:
+            for word in range(base, base + (entry << capacity_bits), _LINE_WORDS):
+                prefetch(tables, word)
         for thread in range(buffers.shape[0]):
             source = buffers[thread]
             start = entry * part * region
@@ -206,7 +225,9 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
                 at = start + entry * item
                 key = source[at]
                 if 4 * (held[part] + 1) > 3 << capacity_bits:
-                    tables, capacity_bits = _regrown(tables, capacity_bits, entry, parts, salt)
+                    # a fresh chunk has marked only the tables up to this one
+                    tables, capacity_bits = _regrown(tables, capacity_bits, entry, local + 1 if fresh else parts,
+                                                     parts, salt)
                 mask = np.intp((1 << capacity_bits) - 1)
                 claimed, carry = _insert(tables, local * entry << capacity_bits, mask, entry, mixed_key(key, salt),
                                          key, source, at, limbs)

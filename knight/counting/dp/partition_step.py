@@ -63,9 +63,10 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
     buffers = np.empty((threads, parts * region * entry), dtype=np.uint64)
     fills = np.zeros((threads, parts), dtype=np.int64)
     held = np.zeros(parts, dtype=np.int64)
-    tables = [partition_kernels.new_tables(groups[g + 1] - groups[g], bits, entry) for g in range(threads)]
+    tables = [partition_kernels.empty(groups[g + 1] - groups[g], bits, entry) for g in range(threads)]
     table_bits = [bits] * threads
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
+    chunks = [0]
 
     def emit(thread):
         return partition_kernels.emit_successors(keys, counts, cursors[thread], bounds[thread + 1], *step_rest, salt,
@@ -74,12 +75,13 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
     def reduce(group):
         tables[group], table_bits[group], overflow = partition_kernels.reduce_partitions(
             buffers, fills, region, entry, groups[group], groups[group + 1], tables[group], table_bits[group],
-            held, salt)
+            held, salt, chunks[0] == 0)
         return overflow
 
     with ThreadPoolExecutor(threads) as pool:
         run = pool.map if threads > 1 else map
-        while any(cursors[t] < bounds[t + 1] for t in range(threads)) and not tallies[3]:
+        # one chunk at least, even of no states: the first marks the tables empty
+        while chunks[0] == 0 or any(cursors[t] < bounds[t + 1] for t in range(threads)):
             fills[:] = 0
             for thread, made in enumerate(run(emit, range(threads))):
                 cursors[thread], found, emitted, dead, overflow, strays = made
@@ -92,6 +94,10 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
                 tallies[3] |= int(overflow)
             for overflow in run(reduce, range(threads)):
                 tallies[3] |= int(overflow)
+            chunks[0] += 1
+            if tallies[3]:
+                # a count wrapped: the driver widens the limbs and runs the step again
+                return (keys[:0], counts[:0], *tallies)
         total = int(held.sum())
         out_keys = np.empty(total, dtype=np.uint64)
         out_counts = np.empty((total, entry - 1), dtype=np.uint64)

@@ -18,11 +18,13 @@ TABLE_BYTES = 1 << 20
 MAX_PARTS = 1 << 14
 # the emit buffers of a chunk hold successors for this share of the
 # step's expected states, and take at most _BUFFER_SHARE of the memory
-# available. Each chunk streams every table through the cache once more
-# (sequential reads); on 6 x 8 open (2026-12-01, loaded) chunks of 1/4,
-# 1/2 and 2 took the same time within the spread of runs, and 1/2 holds
-# 0.68 GB resident against 0.95 GB for 2
-CHUNK_SHARE = 0.5
+# available. Each chunk after the first streams every table through the
+# cache once more and back (sequential, but 2 x 32..64 bytes a state);
+# chunks of one step's states hold memory like the dense table made and
+# make one or two chunks a step. On 6 x 8 open (2026-12-01, loaded),
+# whose tables fit the host's cache, chunks of 1/4, 1/2 and 2 took the same
+# time within the spread of runs (0.61, 0.68 and 0.95 GB resident)
+CHUNK_SHARE = 1.0
 _BUFFER_SHARE = 0.125
 _MIN_REGION = 4 * MOST_OPTIONS
 _MIN_CAPACITY_BITS = 4

@@ -68,7 +68,7 @@ def test_the_engine_counts_the_same_with_either_table(monkeypatch, rows, cols, c
         monkeypatch.setattr(dp_run, "TABLE", table)
         count, work = dp_run.count_hamiltonian(plan, closed)
         found[table] = (count, work.held, work.emitted, work.dead)
-    assert found["partitioned"] == found["hash"]
+    assert found["partitioned"] == found["hash"] == found["auto"]
 
 
 def test_partitioned_carries_are_caught():
@@ -97,3 +97,21 @@ def test_partitions_are_sized_to_the_cache(expected, entry):
     if parts < partition_step.MAX_PARTS:
         # each partition's share of the states, at a load of about 1/2
         assert 2 * 8 * entry * expected / parts <= partition_step.TABLE_BYTES
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rows", "cols", "closed", "published"), [
+    (6, 6, False, 6_637_920),  # A165134(6), directed open tours
+    (6, 6, True, 2 * 9_862 * 36),  # A001230: 9,862 undirected closed tours
+    (5, 9, False, 2 * 264_895_640),  # A083386
+    (5, 10, True, 2 * 13_311_268 * 50),  # A383661
+    (4, 24, False, 2 * 12_270_473_056_485_396),  # A079137
+    # the hash step's count (docs/counting-dp.md), past 2^64: two limbs
+    (3, 40, False, 177_462_256_507_412_885_856),
+])
+def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed, published):
+    from knight.counting.dp.dp_engine import total_tours
+
+    monkeypatch.setattr(dp_run, "TABLE", "partitioned")
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 1_000)
+    assert total_tours(rows, cols, closed) == published

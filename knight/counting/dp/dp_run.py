@@ -51,12 +51,18 @@ FIRST_LIMBS = 1
 MAX_LIMBS = 16
 
 # how a step merges its successors: "partitioned" (partition_step:
-# sequential buffers reduced in cache-sized tables) or "hash" (dp_shards:
-# one hash table per thread, the step before it). Both stay callable so
-# that one run can compare them; past memory, steps go to disk in shards
-# of the hash step either way
-TABLE = "partitioned"
-TABLES = ("partitioned", "hash")
+# sequential buffers reduced in cache-sized tables), "hash" (dp_shards: one
+# hash table per thread, the step before it), or "auto": partitioned for a
+# step expected to make at least PARTITIONED_STATES states, hash below.
+# Both stay callable so that one run can compare them. Measured
+# (2026-12-01, docs/counting-dp.md): where the tables fit in cache (6 x 6
+# open, 0.36 M states at most) the hash step was 4% faster; past them
+# (7 x 7 open, 7 x 8 closed) the partitioned one 1.3-1.8x. Past memory,
+# steps go to disk in shards of the hash step either way
+TABLE = "auto"
+TABLES = ("auto", "partitioned", "hash")
+# a million states: 16-32 MB of tables at one limb, past any core's L2
+PARTITIONED_STATES = 1_000_000
 
 
 def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
@@ -140,6 +146,8 @@ def run_step(arguments, expected, spill, table=None):
     table = TABLE if table is None else table
     keys, counts = arguments[0], arguments[1]
     threads = dp_shards.step_threads() if keys.shape[0] >= dp_shards.PARALLEL_STATES else 1
+    if table == "auto":
+        table = "partitioned" if expected >= PARTITIONED_STATES else "hash"
     if table == "partitioned" and dp_shards.fits_in_memory(expected, counts.shape[1], threads):
         return partition_step.step_partitioned(arguments, expected, threads)
     return dp_shards.step_in_parts(arguments, expected, spill)

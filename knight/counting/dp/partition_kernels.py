@@ -117,7 +117,7 @@ def emit_successors(keys, counts, first_state, end_state, old_size, kept_slots, 
     return state, completed, emitted, dead, overflow, strays
 
 
-def empty(parts, capacity_bits, entry):
+def unmarked_tables(parts, capacity_bits, entry):
     """Room for ``parts`` tables, to be marked empty by the first
     ``reduce_partitions`` (``fresh``)."""
     return np.empty(parts * entry << capacity_bits, dtype=np.uint64)
@@ -197,7 +197,7 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
     buffer (``buffers[t]``, ``fills[t, p]`` entries in partition ``p``)
     into their tables: ``tables`` holds one per partition of the range,
     ``2**capacity_bits`` entries each, ``held[p]`` of them used; ``fresh``:
-    the step's first chunk, its tables not yet marked empty (``empty``
+    the step's first chunk, its tables not yet marked empty (``unmarked_tables``
     made them). Tables past a load of 3/4 are all regrown at twice the
     size.
 

@@ -31,7 +31,8 @@ _MIN_CAPACITY_BITS = 4
 
 
 def partition_count(expected, entry):
-    """Partitions whose tables, at a load of about 1/2, fit TABLE_BYTES."""
+    """Partitions whose tables, two entries a state expected (a load of
+    3/8..3/4, 1/2 on average), take about TABLE_BYTES each."""
     parts = -(-2 * expected * 8 * entry // TABLE_BYTES)
     return int(min(max(parts, 1), MAX_PARTS))
 

@@ -300,7 +300,7 @@ def _pack(work, kept_slots, inserted, inserted_stays):
 
 @jit(inline="always")
 def successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
-               forced_slot, inserted_forced, final, closed):
+              forced_slot, inserted_forced, final, closed):
     """Apply one option (edges from the inserted square to ``first_slot``
     and ``second_slot``, -1 for none) to ``slots``, in the scratch
     ``work``. Returns ``(outcome, key)``; ``key`` is the packed canonical
@@ -441,8 +441,8 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
             if _part_of(codes[option], parts) != part:
                 continue  # another thread's successor
             outcome, next_key = successor(slots, work, inserted, np.intp(firsts[option]), np.intp(seconds[option]),
-                                           kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
-                                           final, closed)
+                                          kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
+                                          final, closed)
             if outcome == _DEAD:
                 dead += 1
             elif outcome == _DONE:

@@ -107,6 +107,9 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return (keys[:0], counts[:0], *tallies)
+        # the buffers go before the dense copy is made: the step's peak
+        # holds the input, the tables and the output, not the buffers too
+        buffers = None
         total = int(held.sum())
         out_keys = np.empty(total, dtype=np.uint64)
         out_counts = np.empty((total, entry - 1), dtype=np.uint64)

@@ -1,6 +1,7 @@
 """One run of the frontier dynamic program over a ``Schedule``: build the
-arrays each step's kernel trusts, run the steps (in parts, ``dp_shards``),
-widen the counts when they outgrow their limbs, report the work.
+arrays each step's kernel trusts, run the steps (partitioned, ``partition_step``,
+or in parts by hash, ``dp_shards``: ``TABLE``), widen the counts when they
+outgrow their limbs, report the work.
 
 It validates nothing itself (``knight.counting.driver.prepare`` does).
 What the DP computes, and why it is exact, is in
@@ -20,8 +21,8 @@ from knight.counting.dp.cell_order import schedule
 @dataclass
 class Work:
     """The DP's measure of work, per step: states held after the step,
-    successors emitted (each one a hash insertion), of which merged into an
-    existing state, and attempts that died."""
+    successors emitted (each a hash insertion, or an append and a merge), of
+    which merged into an existing state, and attempts that died."""
 
     held: list = field(default_factory=list)
     emitted: list = field(default_factory=list)

@@ -58,7 +58,7 @@ MAX_LIMBS = 16
 # Both stay callable so that one run can compare them. Measured
 # (2026-12-01, docs/counting-dp.md): where the tables fit in cache (6 x 6
 # open, 0.36 M states at most) the hash step was 4% faster; past them
-# (7 x 7 open, 7 x 8 closed) the partitioned one 1.3-1.8x. Past memory,
+# (7 x 7 open, 7 x 8 closed) the partitioned one 1.1-2.7x. Past memory,
 # steps go to disk in shards of the hash step either way
 TABLE = "auto"
 TABLES = ("auto", "partitioned", "hash")

@@ -33,4 +33,3 @@ def test_a_worker_runs_its_own_revision_and_the_checkout_is_removed():
     assert not tree.exists() and Path(tree).resolve() not in _worktrees()
     expected = SEARCH.run()
     assert (outcome.status, outcome.nodes) == (expected.status, expected.nodes)
-

@@ -30,13 +30,18 @@ class ScriptedWorker:
         took = self.script[engine, board]
         tours = self.tours(board)
         grid = None if engine == "dp-total" else _grid(board, tours)
-        return {"status": DONE, "grid": grid, "tours": tours, "seconds": took, "cpu_seconds": took,
-                "work": {"nodes": 10 * rows * cols}}
+        return {
+            "status": DONE,
+            "grid": grid,
+            "tours": tours,
+            "seconds": took,
+            "cpu_seconds": took,
+            "work": {"nodes": 10 * rows * cols},
+        }
 
 
 def _study(series, engines=("dfs-pruned", "dp"), seconds=1.0, longest=20):
-    return Study(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3,
-                 repeat_below=0.1)
+    return Study(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3, repeat_below=0.1)
 
 
 THREE = Series("3 x k", ((3, 4), (3, 5), (3, 6), (3, 7)))
@@ -66,8 +71,14 @@ def test_a_board_after_one_past_the_cap_is_never_run():
     measured = count_study.measure(_study([THREE]), worker)
     statuses = {(row["engine"], row["cols"]): row["status"] for row in measured["rows"]}
     assert statuses == {
-        ("dfs-pruned", 4): DONE, ("dfs-pruned", 5): DONE, ("dfs-pruned", 6): PAST_CAP, ("dfs-pruned", 7): PAST_CAP,
-        ("dp", 4): DONE, ("dp", 5): DONE, ("dp", 6): STOPPED, ("dp", 7): PAST_CAP,
+        ("dfs-pruned", 4): DONE,
+        ("dfs-pruned", 5): DONE,
+        ("dfs-pruned", 6): PAST_CAP,
+        ("dfs-pruned", 7): PAST_CAP,
+        ("dp", 4): DONE,
+        ("dp", 5): DONE,
+        ("dp", 6): STOPPED,
+        ("dp", 7): PAST_CAP,
     }
     assert ("dfs-pruned", (3, 6)) not in worker.asked and ("dp", (3, 7)) not in worker.asked
     skipped = next(row for row in measured["rows"] if row["engine"] == "dp" and row["cols"] == 7)
@@ -131,23 +142,56 @@ def _measured(times):
         if seconds is None:
             row.update(status=STOPPED, why="cap")
         else:
-            row.update(status=DONE, tours=k, seconds=seconds, cpu_seconds=seconds, repeats=1,
-                       work={"nodes" if engine.startswith("dfs") else "transitions": 100 * k})
+            row.update(
+                status=DONE,
+                tours=k,
+                seconds=seconds,
+                cpu_seconds=seconds,
+                repeats=1,
+                work={"nodes" if engine.startswith("dfs") else "transitions": 100 * k},
+            )
         rows.append(row)
     caps = {name: {"seconds": 1.0, "budget": None, "longest": 20} for name in ("dfs-pruned", "dp")}
-    return {"engines": caps, "repeats": 3, "repeat_below": 0.1, "series": ["4 x k"], "warm_up_seconds": [0.7],
-            "wall_seconds": 9.0, "rows": sorted(rows, key=lambda row: row["cols"])}
+    return {
+        "engines": caps,
+        "repeats": 3,
+        "repeat_below": 0.1,
+        "series": ["4 x k"],
+        "warm_up_seconds": [0.7],
+        "wall_seconds": 9.0,
+        "rows": sorted(rows, key=lambda row: row["cols"]),
+    }
 
 
 @pytest.mark.parametrize(
     ("times", "expected"),
     [
         # the DFS wins 4x5 and 4x6, the DP from 4x7 on, alone at 4x8
-        ({("dfs-pruned", 5): 0.1, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.2, ("dp", 6): 0.3,
-          ("dfs-pruned", 7): 0.5, ("dp", 7): 0.4, ("dfs-pruned", 8): None, ("dp", 8): 0.6}, ((4, 7), True)),
+        (
+            {
+                ("dfs-pruned", 5): 0.1,
+                ("dp", 5): 0.2,
+                ("dfs-pruned", 6): 0.2,
+                ("dp", 6): 0.3,
+                ("dfs-pruned", 7): 0.5,
+                ("dp", 7): 0.4,
+                ("dfs-pruned", 8): None,
+                ("dp", 8): 0.6,
+            },
+            ((4, 7), True),
+        ),
         # a win of the DP's before the DFS's last win is no crossover
-        ({("dfs-pruned", 5): 0.3, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.2, ("dp", 6): 0.3,
-          ("dfs-pruned", 7): 0.5, ("dp", 7): 0.4}, ((4, 7), True)),
+        (
+            {
+                ("dfs-pruned", 5): 0.3,
+                ("dp", 5): 0.2,
+                ("dfs-pruned", 6): 0.2,
+                ("dp", 6): 0.3,
+                ("dfs-pruned", 7): 0.5,
+                ("dp", 7): 0.4,
+            },
+            ((4, 7), True),
+        ),
         ({("dfs-pruned", 5): 0.3, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.4, ("dp", 6): 0.3}, ((4, 5), False)),
         ({("dfs-pruned", 5): 0.1, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.2, ("dp", 6): None}, None),
         ({("dfs-pruned", 5): None, ("dp", 5): None}, None),

@@ -15,8 +15,23 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
-    argv = ["--sizes", "5-6", "--shapes", "3x4", "--budget", "20000", "--repeats", "1", "--tiebreak", "first,roth",
-            "--tours", "both", "--no-plots", "--out", str(out)]
+    argv = [
+        "--sizes",
+        "5-6",
+        "--shapes",
+        "3x4",
+        "--budget",
+        "20000",
+        "--repeats",
+        "1",
+        "--tiebreak",
+        "first,roth",
+        "--tours",
+        "both",
+        "--no-plots",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     return (out / "latest").resolve()
 
@@ -48,8 +63,11 @@ def test_figures_with_nothing_to_show_are_still_written(tmp_path):
 def test_heatmaps_prefer_6x6_and_fill_symmetry_classes(rows, tmp_path):
     assert plots.heatmap_boards(rows) == [(6, 6)]
     assert plots.heatmap_boards(rows, [(5, 5), (9, 9)]) == [(5, 5)]
-    sampled = [dataclasses.replace(row, represents=4) for row in rows
-               if (row.rows, row.cols, row.start_row, row.start_col) == (6, 6, 1, 1)]
+    sampled = [
+        dataclasses.replace(row, represents=4)
+        for row in rows
+        if (row.rows, row.cols, row.start_row, row.start_col) == (6, 6, 1, 1)
+    ]
     _, statuses = plots._grid(sampled, (6, 6), plots.label(sampled[0]))
     assert statuses[0, 0] == statuses[5, 5] == statuses[0, 5] == statuses[5, 0] != ""
     assert statuses[2, 2] == ""
@@ -57,8 +75,15 @@ def test_heatmaps_prefer_6x6_and_fill_symmetry_classes(rows, tmp_path):
 
 def test_labels_name_the_variants(rows):
     assert set(plots.labels(rows)) == {
-        "backtrack", "backtrack (closed)", "greedy", "greedy (Roth ties)", "greedy (closed)",
-        "greedy (closed, Roth ties)", "warnsdorff", "warnsdorff (Roth ties)", "warnsdorff (closed)",
+        "backtrack",
+        "backtrack (closed)",
+        "greedy",
+        "greedy (Roth ties)",
+        "greedy (closed)",
+        "greedy (closed, Roth ties)",
+        "warnsdorff",
+        "warnsdorff (Roth ties)",
+        "warnsdorff (closed)",
         "warnsdorff (closed, Roth ties)",
     }
 
@@ -105,19 +130,36 @@ def _counts(series_times):
                 row.update(status="past cap", why="earlier board")
             else:
                 work = {"nodes" if engine.startswith("dfs") else "transitions": int(1e4 * seconds) + 1}
-                row.update(status="done", tours=rows_ * cols, seconds=seconds, cpu_seconds=seconds, repeats=1,
-                           work=work)
+                row.update(
+                    status="done", tours=rows_ * cols, seconds=seconds, cpu_seconds=seconds, repeats=1, work=work
+                )
             rows.append(row)
-    engines = {name: {"seconds": 1.0, "budget": 10**8 if name.startswith("dfs") else None, "longest": 12}
-               for name in ("dfs-plain", "dfs-pruned", "dp", "dp-total")}
-    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": list(series_times),
-            "warm_up_seconds": [0.7], "wall_seconds": 12.0, "rows": rows}
+    engines = {
+        name: {"seconds": 1.0, "budget": 10**8 if name.startswith("dfs") else None, "longest": 12}
+        for name in ("dfs-plain", "dfs-pruned", "dp", "dp-total")
+    }
+    return {
+        "engines": engines,
+        "repeats": 3,
+        "repeat_below": 0.1,
+        "series": list(series_times),
+        "warm_up_seconds": [0.7],
+        "wall_seconds": 12.0,
+        "rows": rows,
+    }
 
 
 def test_the_counting_figure_draws_every_engine_and_series(tmp_path):
     times = {
-        "4 x k": {("dfs-pruned", 4, 5): 0.01, ("dp", 4, 5): 0.02, ("dfs-pruned", 4, 6): 0.3, ("dp", 4, 6): 0.1,
-                  ("dfs-plain", 4, 5): 0.2, ("dfs-plain", 4, 6): None, ("dp-total", 4, 5): 0.005},
+        "4 x k": {
+            ("dfs-pruned", 4, 5): 0.01,
+            ("dp", 4, 5): 0.02,
+            ("dfs-pruned", 4, 6): 0.3,
+            ("dp", 4, 6): 0.1,
+            ("dfs-plain", 4, 5): 0.2,
+            ("dfs-plain", 4, 6): None,
+            ("dp-total", 4, 5): 0.005,
+        },
         "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
     }
     _assert_png(plots.counts(_counts(times), tmp_path / plots.COUNTS_FIGURE))

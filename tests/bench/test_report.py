@@ -10,24 +10,47 @@ def _row(series, engine, board, seconds, work=1000, repeats=3):
     row = {"series": series, "rows": board[0], "cols": board[1], "engine": engine}
     if seconds in ("stopped at cap", "past cap"):
         return {**row, "status": seconds, "why": "cap"}
-    return {**row, "status": "done", "tours": board[0] * board[1] * 2, "seconds": seconds, "cpu_seconds": seconds,
-            "repeats": repeats, "work": {"nodes" if engine.startswith("dfs") else "transitions": work}}
+    return {
+        **row,
+        "status": "done",
+        "tours": board[0] * board[1] * 2,
+        "seconds": seconds,
+        "cpu_seconds": seconds,
+        "repeats": repeats,
+        "work": {"nodes" if engine.startswith("dfs") else "transitions": work},
+    }
 
 
 def _measured():
     rows = [
-        _row("4 x k", "dfs-pruned", (4, 8), 0.07), _row("4 x k", "dp", (4, 8), 0.18, repeats=1),
-        _row("4 x k", "dfs-pruned", (4, 9), 0.56), _row("4 x k", "dp", (4, 9), 0.37, work=946_000),
-        _row("4 x k", "dfs-pruned", (4, 10), "stopped at cap"), _row("4 x k", "dp", (4, 10), 0.52),
-        _row("4 x k", "dfs-pruned", (4, 11), "past cap"), _row("4 x k", "dp", (4, 11), "stopped at cap"),
-        _row("4 x k", "dfs-pruned", (4, 12), "past cap"), _row("4 x k", "dp", (4, 12), "past cap"),
-        _row("n x n", "dfs-pruned", (5, 5), 0.016), _row("n x n", "dp", (5, 5), 0.06),
-        _row("n x n", "dfs-pruned", (6, 6), 1.4), _row("n x n", "dp", (6, 6), "stopped at cap"),
+        _row("4 x k", "dfs-pruned", (4, 8), 0.07),
+        _row("4 x k", "dp", (4, 8), 0.18, repeats=1),
+        _row("4 x k", "dfs-pruned", (4, 9), 0.56),
+        _row("4 x k", "dp", (4, 9), 0.37, work=946_000),
+        _row("4 x k", "dfs-pruned", (4, 10), "stopped at cap"),
+        _row("4 x k", "dp", (4, 10), 0.52),
+        _row("4 x k", "dfs-pruned", (4, 11), "past cap"),
+        _row("4 x k", "dp", (4, 11), "stopped at cap"),
+        _row("4 x k", "dfs-pruned", (4, 12), "past cap"),
+        _row("4 x k", "dp", (4, 12), "past cap"),
+        _row("n x n", "dfs-pruned", (5, 5), 0.016),
+        _row("n x n", "dp", (5, 5), 0.06),
+        _row("n x n", "dfs-pruned", (6, 6), 1.4),
+        _row("n x n", "dp", (6, 6), "stopped at cap"),
     ]
-    engines = {"dfs-pruned": {"seconds": 3.0, "budget": 10**8, "longest": 12},
-               "dp": {"seconds": 1.5, "budget": None, "longest": 20}}
-    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": ["n x n", "4 x k"],
-            "warm_up_seconds": [0.6, 0.7], "wall_seconds": 41.8, "rows": rows}
+    engines = {
+        "dfs-pruned": {"seconds": 3.0, "budget": 10**8, "longest": 12},
+        "dp": {"seconds": 1.5, "budget": None, "longest": 20},
+    }
+    return {
+        "engines": engines,
+        "repeats": 3,
+        "repeat_below": 0.1,
+        "series": ["n x n", "4 x k"],
+        "warm_up_seconds": [0.6, 0.7],
+        "wall_seconds": 41.8,
+        "rows": rows,
+    }
 
 
 def test_the_counting_section_leads_with_the_crossover():

@@ -41,15 +41,20 @@ def _step_by_step(rows, cols, closed, forced, check):
         keys, counts = made[0], made[1]
 
 
-@pytest.mark.parametrize(("parts", "threads", "region"), [(1, 1, None), (7, 2, None), (64, 2, MOST_OPTIONS),
-                                                          (3, 1, MOST_OPTIONS + 1), (5, 3, 2 * MOST_OPTIONS)])
-@pytest.mark.parametrize(("rows", "cols", "closed", "forced"), [(4, 5, False, None), (5, 5, False, 6),
-                                                                 (3, 8, True, None), (5, 6, True, None)])
+@pytest.mark.parametrize(
+    ("parts", "threads", "region"),
+    [(1, 1, None), (7, 2, None), (64, 2, MOST_OPTIONS), (3, 1, MOST_OPTIONS + 1), (5, 3, 2 * MOST_OPTIONS)],
+)
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "forced"),
+    [(4, 5, False, None), (5, 5, False, 6), (3, 8, True, None), (5, 6, True, None)],
+)
 def test_partitioned_tables_equal_the_hash_tables(rows, cols, closed, forced, parts, threads, region):
     """One partition, an odd number, many; one thread or several; chunks
     of a state or two (region MOST_OPTIONS), with tables that start at
     16 entries and grow: every step's table and tallies are the hash
     step's."""
+
     def check(arguments, made):
         # expected 1: the smallest tables, grown as they fill
         split = partition_step.step_partitioned(arguments, 1, threads, parts=parts, region=region)
@@ -73,10 +78,16 @@ def test_the_engine_counts_the_same_with_either_table(monkeypatch, rows, cols, c
 
 def test_partitioned_carries_are_caught():
     plan = cell_order.schedule(3, 4)
-    arguments = dp_run.step_arguments(plan, 0, np.zeros(2, dtype=np.uint64),
-                                      np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64), False, None,
-                                      degree_relaxation.start_bits(2),
-                                      degree_relaxation.live_patterns(plan, False)[0])
+    arguments = dp_run.step_arguments(
+        plan,
+        0,
+        np.zeros(2, dtype=np.uint64),
+        np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64),
+        False,
+        None,
+        degree_relaxation.start_bits(2),
+        degree_relaxation.live_patterns(plan, False)[0],
+    )
     made = partition_step.step_partitioned(arguments, 1, 1)
     assert made[1].tolist() == [[0, 1]] and made[-1] == 0
     top = (1 << 64) - 1
@@ -100,15 +111,18 @@ def test_partitions_are_sized_to_the_cache(expected, entry):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rows", "cols", "closed", "published"), [
-    (6, 6, False, 6_637_920),  # A165134(6), directed open tours
-    (6, 6, True, 2 * 9_862 * 36),  # A001230: 9,862 undirected closed tours
-    (5, 9, False, 2 * 264_895_640),  # A083386
-    (5, 10, True, 2 * 13_311_268 * 50),  # A383661
-    (4, 24, False, 2 * 12_270_473_056_485_396),  # A079137
-    # the hash step's count (docs/counting-dp.md), past 2^64: two limbs
-    (3, 40, False, 177_462_256_507_412_885_856),
-])
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "published"),
+    [
+        (6, 6, False, 6_637_920),  # A165134(6), directed open tours
+        (6, 6, True, 2 * 9_862 * 36),  # A001230: 9,862 undirected closed tours
+        (5, 9, False, 2 * 264_895_640),  # A083386
+        (5, 10, True, 2 * 13_311_268 * 50),  # A383661
+        (4, 24, False, 2 * 12_270_473_056_485_396),  # A079137
+        # the hash step's count (docs/counting-dp.md), past 2^64: two limbs
+        (3, 40, False, 177_462_256_507_412_885_856),
+    ],
+)
 def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed, published):
     from knight.counting.dp.dp_engine import total_tours
 

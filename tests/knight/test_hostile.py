@@ -110,6 +110,8 @@ solve_argv = _argv(
     _flag("--json"),
     junk,
 )
+
+
 def _long_count(argv):
     """A valid board past 36 squares with no budget: an exact count of
     minutes (the DP's 7x8 grid) and gigabytes, not a hostile input."""

@@ -49,8 +49,26 @@ def partition_of(mixed, parts):
 
 
 @jit
-def emit_successors(keys, counts, first_state, end_state, old_size, kept_slots, leaving_slots, inserted_stays,
-                    forced_slot, inserted_forced, final, closed, options, salt, parts, region, buffer, fill):
+def emit_successors(
+    keys,
+    counts,
+    first_state,
+    end_state,
+    old_size,
+    kept_slots,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    final,
+    closed,
+    options,
+    salt,
+    parts,
+    region,
+    buffer,
+    fill,
+):
     """Append the successors of states ``first_state`` .. ``end_state`` - 1
     of ``keys``/``counts`` to ``buffer`` (``parts`` partitions of
     ``region`` entries, ``fill[p]`` used), stopping before a state whose
@@ -86,9 +104,20 @@ def emit_successors(keys, counts, first_state, end_state, old_size, kept_slots, 
         done = 0  # options that complete a tour: each adds the state's count
         fits = True
         for option in range(starts[pattern], starts[pattern + 1]):
-            outcome, next_key = successor(slots, work, inserted, np.intp(firsts[option]), np.intp(seconds[option]),
-                                          kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
-                                          final, closed)
+            outcome, next_key = successor(
+                slots,
+                work,
+                inserted,
+                np.intp(firsts[option]),
+                np.intp(seconds[option]),
+                kept_slots,
+                inserted_stays,
+                leaving_slots,
+                forced_slot,
+                inserted_forced,
+                final,
+                closed,
+            )
             if outcome == _DEAD:
                 state_dead += 1
             elif outcome == _DONE:
@@ -226,11 +255,13 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
                 key = source[at]
                 if 4 * (held[part] + 1) > 3 << capacity_bits:
                     # a fresh chunk has marked only the tables up to this one
-                    tables, capacity_bits = _regrown(tables, capacity_bits, entry, local + 1 if fresh else parts,
-                                                     parts, salt)
+                    tables, capacity_bits = _regrown(
+                        tables, capacity_bits, entry, local + 1 if fresh else parts, parts, salt
+                    )
                 mask = np.intp((1 << capacity_bits) - 1)
-                claimed, carry = _insert(tables, local * entry << capacity_bits, mask, entry, mixed_key(key, salt),
-                                         key, source, at, limbs)
+                claimed, carry = _insert(
+                    tables, local * entry << capacity_bits, mask, entry, mixed_key(key, salt), key, source, at, limbs
+                )
                 held[part] += claimed
                 overflow |= carry
     return tables, capacity_bits, overflow

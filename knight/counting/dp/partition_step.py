@@ -78,13 +78,33 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
     chunks = [0]
 
     def emit(thread):
-        return partition_kernels.emit_successors(keys, counts, cursors[thread], bounds[thread + 1], *step_rest, salt,
-                                                 parts, region, buffers[thread], fills[thread])
+        return partition_kernels.emit_successors(
+            keys,
+            counts,
+            cursors[thread],
+            bounds[thread + 1],
+            *step_rest,
+            salt,
+            parts,
+            region,
+            buffers[thread],
+            fills[thread],
+        )
 
     def reduce(group):
         tables[group], table_bits[group], overflow = partition_kernels.reduce_partitions(
-            buffers, fills, region, entry, groups[group], groups[group + 1], tables[group], table_bits[group],
-            held, salt, chunks[0] == 0)
+            buffers,
+            fills,
+            region,
+            entry,
+            groups[group],
+            groups[group + 1],
+            tables[group],
+            table_bits[group],
+            held,
+            salt,
+            chunks[0] == 0,
+        )
         return overflow
 
     with ThreadPoolExecutor(threads) as pool:
@@ -113,7 +133,13 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
         total = int(held.sum())
         out_keys = np.empty(total, dtype=np.uint64)
         out_counts = np.empty((total, entry - 1), dtype=np.uint64)
-        offsets = np.cumsum([0] + [int(held[groups[g]:groups[g + 1]].sum()) for g in range(threads)])
-        list(run(lambda g: partition_kernels.compact_partitions(tables[g], table_bits[g], entry, out_keys, out_counts,
-                                                                offsets[g]), range(threads)))
+        offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
+        list(
+            run(
+                lambda g: partition_kernels.compact_partitions(
+                    tables[g], table_bits[g], entry, out_keys, out_counts, offsets[g]
+                ),
+                range(threads),
+            )
+        )
     return (out_keys, out_counts, *tallies)

@@ -95,13 +95,20 @@ def _bucket(key, shift, salt):
     # nearly hash order and crowded the first buckets of a table that then
     # grew (a 7 x 7 step took 141 s, not 10 s). Fibonacci hashing, linear
     # in the key, kept the order even across different multipliers.
+    return np.intp(mixed_key(key, salt) >> shift)
+
+
+@jit(inline="always")
+def mixed_key(key, salt):
+    """MurmurHash3's 64-bit finaliser of ``key ^ salt``: every bit of the
+    key moves every bit of the result (``_bucket`` says why it must)."""
     mixed = key ^ salt
     mixed ^= mixed >> np.uint64(33)
     mixed = wrapping_multiply(mixed, np.uint64(0xFF51AFD7ED558CCD))
     mixed ^= mixed >> np.uint64(33)
     mixed = wrapping_multiply(mixed, np.uint64(0xC4CEB9FE1A85EC53))
     mixed ^= mixed >> np.uint64(33)
-    return np.intp(mixed >> shift)
+    return mixed
 
 
 @jit(inline="always")
@@ -122,7 +129,7 @@ def _find(table, entry, shift, salt, key):
 
 
 @jit(inline="always")
-def _add_count(target, at, counts, state, limbs):
+def add_count(target, at, counts, state, limbs):
     """``target[at:at + limbs] += counts[state]``, limbs of 64 bits, least
     significant first; returns 1 if the sum carried out of the last."""
     carry = np.uint64(0)
@@ -292,7 +299,7 @@ def _pack(work, kept_slots, inserted, inserted_stays):
 
 
 @jit(inline="always")
-def _successor(
+def successor(
     slots,
     work,
     inserted,
@@ -339,6 +346,38 @@ def _successor(
         # the frontier emptied without completing a tour
         return _DEAD, np.uint64(0)
     return _ALIVE, _pack(work, kept_slots, inserted, inserted_stays)
+
+
+@jit(inline="always")
+def state_pattern(key, slots, old_size, forced_slot, rank, before, patterns):
+    """Decode ``key`` into ``slots`` (the inserted square's slot bare) and
+    return its degree pattern's number in the step's option lists, or -1
+    when its pattern is not among them (a stray: never, the driver
+    checks)."""
+    # the state's degree pattern: what each square still needs, and the
+    # tour ends committed (the forced start's, once it is in)
+    ends = 1 if forced_slot >= 0 else 0
+    code = np.int64(0)
+    for index in range(old_size):
+        # division by a constant: a multiply and a shift. No branch on the
+        # digit: slot values come in no order a predictor could learn
+        # (this loop took 2x longer with them)
+        value = np.uint8(key % np.uint64(RADIX))
+        key //= np.uint64(RADIX)
+        slots[index] = value
+        code += _NEED_OF[value] * POWERS_OF_THREE[index]
+        ends += value == TERMINAL_END  # its path's other end is a gone tour end
+    if forced_slot >= 0:
+        # the forced start needs one edge in all: none left once it has it
+        forced_need = 1 if slots[forced_slot] == BARE else 0
+        code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
+    code += ends * POWERS_OF_THREE[old_size]
+    slots[old_size] = BARE
+    word = code >> 6
+    pattern = rank[word] + popcount(before[word] & ((np.uint64(1) << np.uint64(code & 63)) - np.uint64(1)))
+    if pattern < patterns.shape[0] and patterns[pattern] == code:
+        return np.intp(pattern)
+    return np.intp(-1)
 
 
 @jit(inline="always")
@@ -417,30 +456,9 @@ def frontier_step(
     n_pending = 0
 
     for state in range(keys.shape[0]):
-        key = keys[state]
-        # the state's degree pattern: what each square still needs, and
-        # the tour ends committed (the forced start's, once it is in)
-        ends = 1 if forced_slot >= 0 else 0
-        code = np.int64(0)
-        for index in range(old_size):
-            # division by a constant: a multiply and a shift. No branch on
-            # the digit: slot values come in no order a predictor could
-            # learn (this loop took 2x longer with them)
-            value = np.uint8(key % np.uint64(RADIX))
-            key //= np.uint64(RADIX)
-            slots[index] = value
-            code += _NEED_OF[value] * POWERS_OF_THREE[index]
-            ends += value == TERMINAL_END  # its path's other end is a gone tour end
-        if forced_slot >= 0:
-            # the forced start needs one edge in all: none left once it has it
-            forced_need = 1 if slots[forced_slot] == BARE else 0
-            code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
-        code += ends * POWERS_OF_THREE[old_size]
-        slots[inserted] = BARE
-        word = code >> 6
-        pattern = rank[word] + popcount(before[word] & ((np.uint64(1) << np.uint64(code & 63)) - np.uint64(1)))
+        pattern = state_pattern(keys[state], slots, old_size, forced_slot, rank, before, patterns)
         first_option, end_option = 0, 0
-        if pattern < patterns.shape[0] and patterns[pattern] == code:
+        if pattern >= 0:
             first_option, end_option = starts[pattern], starts[pattern + 1]
             if part == 0:
                 dead += dropped[pattern]
@@ -449,7 +467,7 @@ def frontier_step(
         for option in range(first_option, end_option):
             if _part_of(codes[option], parts) != part:
                 continue  # another thread's successor
-            outcome, next_key = _successor(
+            outcome, next_key = successor(
                 slots,
                 work,
                 inserted,
@@ -466,7 +484,7 @@ def frontier_step(
             if outcome == _DEAD:
                 dead += 1
             elif outcome == _DONE:
-                overflow |= _add_count(completed, 0, counts, state, limbs)
+                overflow |= add_count(completed, 0, counts, state, limbs)
             else:
                 emitted += 1
                 pending_keys[n_pending] = next_key
@@ -483,7 +501,7 @@ def frontier_step(
                     for limb in range(limbs):
                         table[at + 1 + limb] = counts[source, limb]
                 else:
-                    overflow |= _add_count(table, at + 1, counts, source, limbs)
+                    overflow |= add_count(table, at + 1, counts, source, limbs)
                 held += new
                 if 4 * entry * held > 3 * table.shape[0]:
                     table, shift = _grow(table, entry, shift, salt)

@@ -55,6 +55,11 @@ def _shards(expected, limbs, threads):
     return shards
 
 
+def fits_in_memory(expected, limbs, threads):
+    """Whether a step's tables fit in memory at once (no disk shards)."""
+    return _shards(expected, limbs, threads) <= threads
+
+
 def step_in_parts(arguments, expected, spill):
     """One step, its successors split by pattern into parts (the kernel
     releases the GIL, so the threads run at once); the parts' tables are

@@ -1,0 +1,283 @@
+"""The frontier DP's step with sequential tables: successors appended to
+per-partition buffers, each partition then reduced in a hash table small
+enough to stay in cache (``partition_step`` drives them).
+
+Why: the hash step (``dp_kernels.frontier_step``) sends every successor to
+a random place in one table as large as the next step's states; once that
+table is past the caches each insertion waits on memory. Here a successor
+goes to one of ``parts`` partitions by the top bits of its key's hash and is
+written at the end of that partition's buffer (a few hundred streams of
+sequential writes); a partition is then merged into its own table, sized
+to fit the cache, by the hash's low bits. The next table is the reduced
+partitions one after the other: equal keys share a partition, so no state
+appears twice. What a state's successors are, and the exactness of their
+counts (carry-checked limbs), is the hash step's, from the same helpers.
+
+A buffer holds ``region`` entries per partition (an entry: the key, then
+its count's limbs, least significant first). The emit kernel stops before a
+state whose successors might not fit, and its caller reduces and empties
+the buffers before it goes on from there: the successors held at once are a
+chunk's, never a whole step's.
+"""
+
+import numpy as np
+
+from knight._bits import prefetch
+from knight._jit import jit
+from knight.counting.dp.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.dp_kernels import (
+    _DEAD,
+    _DONE,
+    EMPTY,
+    MAX_SLOTS,
+    add_count,
+    mixed_key,
+    state_pattern,
+    successor,
+)
+
+_LOW_HALF = np.uint64(0xFFFFFFFF)
+_LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
+
+
+@jit(inline="always")
+def partition_of(mixed, parts):
+    """The partition of a key whose hash is ``mixed``: its top 32 bits
+    scaled to ``parts`` (any number, not only powers of two); the table
+    inside a partition uses the low bits, which this leaves free."""
+    return np.intp(((mixed >> np.uint64(32)) * np.uint64(parts)) >> np.uint64(32))
+
+
+@jit
+def emit_successors(
+    keys,
+    counts,
+    first_state,
+    end_state,
+    old_size,
+    kept_slots,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    final,
+    closed,
+    options,
+    salt,
+    parts,
+    region,
+    buffer,
+    fill,
+):
+    """Append the successors of states ``first_state`` .. ``end_state`` - 1
+    of ``keys``/``counts`` to ``buffer`` (``parts`` partitions of
+    ``region`` entries, ``fill[p]`` used), stopping before a state whose
+    successors might not all fit. The step's arguments are the hash step's
+    (``dp_kernels.frontier_step``).
+
+    Returns ``(next_state, completed, emitted, dead, overflow, strays)``:
+    the first state not done, the tours completed (in limbs), successors
+    appended, options that died, 1 if a completed count carried out of the
+    top limb, states with a pattern the relaxation does not list."""
+    rank, before, patterns, starts, firsts, seconds, _codes, dropped = options
+    limbs = counts.shape[1]
+    entry = 1 + limbs
+    completed = np.zeros(limbs, dtype=np.uint64)
+    emitted = 0
+    dead = 0
+    overflow = 0
+    strays = 0
+    inserted = old_size
+    slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
+    pending_keys = np.empty(MOST_OPTIONS, dtype=np.uint64)
+    pending_parts = np.empty(MOST_OPTIONS, dtype=np.intp)
+    state = first_state
+    while state < end_state:
+        pattern = state_pattern(keys[state], slots, old_size, forced_slot, rank, before, patterns)
+        if pattern < 0:
+            strays += 1
+            state += 1
+            continue
+        n_pending = 0
+        state_dead = dropped[pattern]
+        done = 0  # options that complete a tour: each adds the state's count
+        fits = True
+        for option in range(starts[pattern], starts[pattern + 1]):
+            outcome, next_key = successor(
+                slots,
+                work,
+                inserted,
+                np.intp(firsts[option]),
+                np.intp(seconds[option]),
+                kept_slots,
+                inserted_stays,
+                leaving_slots,
+                forced_slot,
+                inserted_forced,
+                final,
+                closed,
+            )
+            if outcome == _DEAD:
+                state_dead += 1
+            elif outcome == _DONE:
+                done += 1
+            else:
+                part = partition_of(mixed_key(next_key, salt), parts)
+                # room for every option of a state, not only this one's
+                fits = fits and fill[part] + MOST_OPTIONS <= region
+                pending_keys[n_pending] = next_key
+                pending_parts[n_pending] = part
+                n_pending += 1
+        if not fits:
+            break  # this state starts the next chunk
+        for _ in range(done):
+            overflow |= add_count(completed, 0, counts, state, limbs)
+        dead += state_dead
+        emitted += n_pending
+        for index in range(n_pending):
+            part = pending_parts[index]
+            at = entry * (part * region + fill[part])
+            buffer[at] = pending_keys[index]
+            for limb in range(limbs):
+                buffer[at + 1 + limb] = counts[state, limb]
+            fill[part] += 1
+        state += 1
+    return state, completed, emitted, dead, overflow, strays
+
+
+def unmarked_tables(parts, capacity_bits, entry):
+    """Room for ``parts`` tables, to be marked empty by the first
+    ``reduce_partitions`` (``fresh``)."""
+    return np.empty(parts * entry << capacity_bits, dtype=np.uint64)
+
+
+@jit
+def new_tables(parts, capacity_bits, entry):
+    """``parts`` empty tables of ``2**capacity_bits`` entries, one array."""
+    tables = np.empty(parts * entry << capacity_bits, dtype=np.uint64)
+    _mark_empty(tables, 0, parts << capacity_bits, entry)
+    return tables
+
+
+@jit(inline="always")
+def _mark_empty(tables, first_word, entries, entry):
+    for index in range(entries):
+        tables[first_word + entry * index] = EMPTY
+
+
+@jit(inline="always")
+def _insert(tables, base, mask, entry, mixed, key, source, at, limbs):
+    """Add the entry at ``source[at:]`` (a key and its limbs) to the table
+    at word ``base`` (``mask + 1`` entries). Returns ``(claimed, carry)``:
+    1 if ``key`` was new, 1 if its count carried out of the top limb."""
+    index = np.intp(mixed & _LOW_HALF) & mask
+    while True:
+        word = base + entry * index
+        held = tables[word]
+        if held == key:
+            return 0, _add_entry(tables, word + 1, source, at + 1, limbs)
+        if held == EMPTY:
+            tables[word] = key
+            for limb in range(limbs):
+                tables[word + 1 + limb] = source[at + 1 + limb]
+            return 1, 0
+        index = (index + 1) & mask
+
+
+@jit(inline="always")
+def _add_entry(target, at, source, start, limbs):
+    """``target[at:at + limbs] += source[start:start + limbs]`` (limbs of
+    64 bits, least significant first); returns 1 on a carry out of the last."""
+    carry = np.uint64(0)
+    for limb in range(limbs):
+        addend = source[start + limb]
+        partial = target[at + limb] + addend
+        carried = partial < addend
+        total = partial + carry
+        if total < carry:
+            carried = True
+        target[at + limb] = total
+        carry = np.uint64(1) if carried else np.uint64(0)
+    return 1 if carry else 0
+
+
+@jit
+def _regrown(tables, capacity_bits, entry, used, parts, salt):
+    """The same ``parts`` tables at twice the capacity each (the entries of
+    the first ``used``; the others are empty)."""
+    grown_bits = capacity_bits + 1
+    grown = new_tables(parts, grown_bits, entry)
+    limbs = entry - 1
+    mask = np.intp((1 << grown_bits) - 1)
+    for part in range(used):
+        base = part * entry << capacity_bits
+        for index in range(1 << capacity_bits):
+            at = base + entry * index
+            key = tables[at]
+            if key != EMPTY:
+                _insert(grown, part * entry << grown_bits, mask, entry, mixed_key(key, salt), key, tables, at, limbs)
+    return grown, grown_bits
+
+
+@jit
+def reduce_partitions(buffers, fills, region, entry, first_part, end_part, tables, capacity_bits, held, salt, fresh):
+    """Merge partitions ``first_part`` .. ``end_part`` - 1 of every emit
+    buffer (``buffers[t]``, ``fills[t, p]`` entries in partition ``p``)
+    into their tables: ``tables`` holds one per partition of the range,
+    ``2**capacity_bits`` entries each, ``held[p]`` of them used; ``fresh``:
+    the step's first chunk, its tables not yet marked empty (``unmarked_tables``
+    made them). Tables past a load of 3/4 are all regrown at twice the
+    size.
+
+    Returns ``(tables, capacity_bits, overflow)``."""
+    limbs = entry - 1
+    parts = end_part - first_part
+    overflow = 0
+    for part in range(first_part, end_part):
+        local = part - first_part
+        # the table's lines in order first: the hardware streams them in
+        # at full bandwidth, where the insertions' own misses would each
+        # wait on memory in turn (the table was last touched a chunk ago)
+        base = local * entry << capacity_bits
+        if fresh:
+            # the first chunk marks its tables empty only now, so that
+            # the marking leaves them in cache (``tables`` came unset)
+            _mark_empty(tables, base, 1 << capacity_bits, entry)
+        else:
+            for word in range(base, base + (entry << capacity_bits), _LINE_WORDS):
+                prefetch(tables, word)
+        for thread in range(buffers.shape[0]):
+            source = buffers[thread]
+            start = entry * part * region
+            for item in range(fills[thread, part]):
+                at = start + entry * item
+                key = source[at]
+                if 4 * (held[part] + 1) > 3 << capacity_bits:
+                    # a fresh chunk has marked only the tables up to this one
+                    tables, capacity_bits = _regrown(
+                        tables, capacity_bits, entry, local + 1 if fresh else parts, parts, salt
+                    )
+                mask = np.intp((1 << capacity_bits) - 1)
+                claimed, carry = _insert(
+                    tables, local * entry << capacity_bits, mask, entry, mixed_key(key, salt), key, source, at, limbs
+                )
+                held[part] += claimed
+                overflow |= carry
+    return tables, capacity_bits, overflow
+
+
+@jit
+def compact_partitions(tables, capacity_bits, entry, out_keys, out_counts, offset):
+    """Write the entries of ``tables`` (each partition's in turn) densely to
+    ``out_keys``/``out_counts`` from row ``offset``; returns the next row."""
+    limbs = entry - 1
+    row = offset
+    for index in range(tables.shape[0] // entry):
+        key = tables[entry * index]
+        if key != EMPTY:
+            out_keys[row] = key
+            for limb in range(limbs):
+                out_counts[row, limb] = tables[entry * index + 1 + limb]
+            row += 1
+    return row

@@ -1,0 +1,145 @@
+"""One step of the frontier DP with sequential tables (``partition_kernels``):
+the input read in order by threads, each appending successors to its own
+partition buffers; the buffers reduced, partition by partition, with the
+partitions split between threads; chunk after chunk until the input is
+done. Threads never share a buffer or a table, so nothing is locked."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from knight import machine
+from knight.counting.dp import partition_kernels
+from knight.counting.dp.degree_relaxation import MOST_OPTIONS
+
+# a partition's table is sized to at most this: it stays in the core's L2
+# cache (2 MiB here) while its successors are merged into it
+TABLE_BYTES = 1 << 20
+MAX_PARTS = 1 << 14
+# the emit buffers of a chunk hold successors for this share of the
+# step's expected states, and take at most _BUFFER_SHARE of the memory
+# available. Each chunk after the first streams every table through the
+# cache once more and back (sequential, but 2 x 32..64 bytes a state);
+# chunks of one step's states hold memory like the dense table made and
+# make one or two chunks a step. On 6 x 8 open (2026-12-01, loaded),
+# whose tables fit the host's cache, chunks of 1/4, 1/2 and 2 took the same
+# time within the spread of runs (0.61, 0.68 and 0.95 GB resident)
+CHUNK_SHARE = 1.0
+_BUFFER_SHARE = 0.125
+_MIN_REGION = 4 * MOST_OPTIONS
+_MIN_CAPACITY_BITS = 4
+
+
+def partition_count(expected, entry):
+    """Partitions whose tables, two entries a state expected (a load of
+    3/8..3/4, 1/2 on average), take about TABLE_BYTES each."""
+    parts = -(-2 * expected * 8 * entry // TABLE_BYTES)
+    return int(min(max(parts, 1), MAX_PARTS))
+
+
+def _capacity_bits(expected, parts):
+    # room for a partition's share at a load of at most 3/4, as the hash
+    # step's tables (3/8..3/4): at 1/2 the 7 x 7 run held 3.29 GB, not 2.0
+    bits = _MIN_CAPACITY_BITS
+    while 3 * (1 << bits) < 4 * expected / parts:
+        bits += 1
+    return bits
+
+
+def _region(expected, entry, parts, threads):
+    """Entries per partition per thread in one chunk's buffers."""
+    budget = _BUFFER_SHARE * machine.available_memory() / (8 * entry)
+    chunk = min(CHUNK_SHARE * expected, budget)
+    return int(max(_MIN_REGION, chunk // (threads * parts) + 1))
+
+
+def step_partitioned(arguments, expected, threads, parts=None, region=None):
+    """One step (``arguments`` as ``dp_run.step_arguments`` makes them) on
+    ``threads`` threads with ``parts`` partitions (default: from
+    ``expected``, the states it should make) of ``region`` entries a
+    thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
+    as ``dp_shards.step_in_parts``."""
+    keys, counts = arguments[0], arguments[1]
+    step_rest, salt = arguments[2:-1], arguments[-1]
+    entry = 1 + counts.shape[1]
+    parts = partition_count(expected, entry) if parts is None else parts
+    threads = max(1, min(threads, parts))
+    region = _region(expected, entry, parts, threads) if region is None else region
+    bits = _capacity_bits(expected, parts)
+    bounds = [keys.shape[0] * t // threads for t in range(threads + 1)]
+    groups = [parts * g // threads for g in range(threads + 1)]
+    cursors = bounds[:-1]
+    buffers = np.empty((threads, parts * region * entry), dtype=np.uint64)
+    fills = np.zeros((threads, parts), dtype=np.int64)
+    held = np.zeros(parts, dtype=np.int64)
+    tables = [partition_kernels.unmarked_tables(groups[g + 1] - groups[g], bits, entry) for g in range(threads)]
+    table_bits = [bits] * threads
+    tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
+    chunks = [0]
+
+    def emit(thread):
+        return partition_kernels.emit_successors(
+            keys,
+            counts,
+            cursors[thread],
+            bounds[thread + 1],
+            *step_rest,
+            salt,
+            parts,
+            region,
+            buffers[thread],
+            fills[thread],
+        )
+
+    def reduce(group):
+        tables[group], table_bits[group], overflow = partition_kernels.reduce_partitions(
+            buffers,
+            fills,
+            region,
+            entry,
+            groups[group],
+            groups[group + 1],
+            tables[group],
+            table_bits[group],
+            held,
+            salt,
+            chunks[0] == 0,
+        )
+        return overflow
+
+    with ThreadPoolExecutor(threads) as pool:
+        run = pool.map if threads > 1 else map
+        # one chunk at least, even of no states: the first marks the tables empty
+        while chunks[0] == 0 or any(cursors[t] < bounds[t + 1] for t in range(threads)):
+            fills[:] = 0
+            for thread, made in enumerate(run(emit, range(threads))):
+                cursors[thread], found, emitted, dead, overflow, strays = made
+                if strays:
+                    raise AssertionError(f"{strays} dp states have a pattern the relaxation calls dead")
+                # the tours completed, from limbs (least significant first) to an int
+                tallies[0] += sum(int(limb) << (64 * place) for place, limb in enumerate(found))
+                tallies[1] += int(emitted)
+                tallies[2] += int(dead)
+                tallies[3] |= int(overflow)
+            for overflow in run(reduce, range(threads)):
+                tallies[3] |= int(overflow)
+            chunks[0] += 1
+            if tallies[3]:
+                # a count wrapped: the driver widens the limbs and runs the step again
+                return (keys[:0], counts[:0], *tallies)
+        # the buffers go before the dense copy is made: the step's peak
+        # holds the input, the tables and the output, not the buffers too
+        buffers = None
+        total = int(held.sum())
+        out_keys = np.empty(total, dtype=np.uint64)
+        out_counts = np.empty((total, entry - 1), dtype=np.uint64)
+        offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
+        list(
+            run(
+                lambda g: partition_kernels.compact_partitions(
+                    tables[g], table_bits[g], entry, out_keys, out_counts, offsets[g]
+                ),
+                range(threads),
+            )
+        )
+    return (out_keys, out_counts, *tallies)

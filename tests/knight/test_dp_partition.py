@@ -1,0 +1,131 @@
+"""The partitioned step of the frontier DP (knight.counting.dp.partition_step):
+after every step the same table as the hash step's, as a multiset of (key,
+count), whatever the partitions, threads and chunk size; the same counts
+through the engine; carries caught."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from knight.counting.dp import (
+    cell_order,
+    degree_relaxation,
+    dp_run,
+    dp_shards,
+    partition_kernels,
+    partition_step,
+)
+from knight.counting.dp.degree_relaxation import MOST_OPTIONS
+
+
+def _entries(keys, counts):
+    """The table as a multiset of (key, count limbs), with no key twice."""
+    entries = sorted(zip(keys.tolist(), map(tuple, counts.tolist()), strict=True))
+    assert len({key for key, _ in entries}) == len(entries)
+    return entries
+
+
+def _step_by_step(rows, cols, closed, forced, check):
+    """Run the hash step over every step of the board, calling
+    ``check(arguments, made)`` with each step's arguments and its result."""
+    plan = cell_order.schedule(rows, cols)
+    live = degree_relaxation.live_patterns(plan, closed, forced)
+    keys = np.zeros(1, dtype=np.uint64)
+    counts = np.ones((1, 1), dtype=np.uint64)
+    for step in range(len(plan.order)):
+        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
+        arguments = dp_run.step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
+        made = dp_shards.step_in_parts(arguments, 100, None)
+        check(arguments, made)
+        keys, counts = made[0], made[1]
+
+
+@pytest.mark.parametrize(
+    ("parts", "threads", "region"),
+    [(1, 1, None), (7, 2, None), (64, 2, MOST_OPTIONS), (3, 1, MOST_OPTIONS + 1), (5, 3, 2 * MOST_OPTIONS)],
+)
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "forced"),
+    [(4, 5, False, None), (5, 5, False, 6), (3, 8, True, None), (5, 6, True, None)],
+)
+def test_partitioned_tables_equal_the_hash_tables(rows, cols, closed, forced, parts, threads, region):
+    """One partition, an odd number, many; one thread or several; chunks
+    of a state or two (region MOST_OPTIONS), with tables that start at
+    16 entries and grow: every step's table and tallies are the hash
+    step's."""
+
+    def check(arguments, made):
+        # expected 1: the smallest tables, grown as they fill
+        split = partition_step.step_partitioned(arguments, 1, threads, parts=parts, region=region)
+        assert _entries(split[0], split[1]) == _entries(made[0], made[1])
+        assert split[2:] == made[2:]
+
+    _step_by_step(rows, cols, closed, forced, check)
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True), (6, 5, False)])
+def test_the_engine_counts_the_same_with_either_table(monkeypatch, rows, cols, closed):
+    plan = cell_order.schedule(rows, cols)
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    found = {}
+    for table in dp_run.TABLES:
+        monkeypatch.setattr(dp_run, "TABLE", table)
+        count, work = dp_run.count_hamiltonian(plan, closed)
+        found[table] = (count, work.held, work.emitted, work.dead)
+    assert found["partitioned"] == found["hash"] == found["auto"]
+
+
+def test_partitioned_carries_are_caught():
+    plan = cell_order.schedule(3, 4)
+    arguments = dp_run.step_arguments(
+        plan,
+        0,
+        np.zeros(2, dtype=np.uint64),
+        np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64),
+        False,
+        None,
+        degree_relaxation.start_bits(2),
+        degree_relaxation.live_patterns(plan, False)[0],
+    )
+    made = partition_step.step_partitioned(arguments, 1, 1)
+    assert made[1].tolist() == [[0, 1]] and made[-1] == 0
+    top = (1 << 64) - 1
+    # two copies of the empty state whose counts add up to exactly 2^128
+    wide = (np.zeros(2, dtype=np.uint64), np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64))
+    assert partition_step.step_partitioned(wide + arguments[2:], 1, 1)[-1] == 1
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(1, partition_step.MAX_PARTS))
+def test_every_hash_has_a_partition(mixed, parts):
+    assert 0 <= partition_kernels.partition_of(np.uint64(mixed), parts) < parts
+
+
+@given(st.integers(1, 10**10), st.integers(2, 17))
+def test_partitions_are_sized_to_the_cache(expected, entry):
+    parts = partition_step.partition_count(expected, entry)
+    assert 1 <= parts <= partition_step.MAX_PARTS
+    if parts < partition_step.MAX_PARTS:
+        # each partition's share of the states, at a load of about 1/2
+        assert 2 * 8 * entry * expected / parts <= partition_step.TABLE_BYTES
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "published"),
+    [
+        (6, 6, False, 6_637_920),  # A165134(6), directed open tours
+        (6, 6, True, 2 * 9_862 * 36),  # A001230: 9,862 undirected closed tours
+        (5, 9, False, 2 * 264_895_640),  # A083386
+        (5, 10, True, 2 * 13_311_268 * 50),  # A383661
+        (4, 24, False, 2 * 12_270_473_056_485_396),  # A079137
+        # the hash step's count (docs/counting-dp.md), past 2^64: two limbs
+        (3, 40, False, 177_462_256_507_412_885_856),
+    ],
+)
+def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed, published):
+    from knight.counting.dp.dp_engine import total_tours
+
+    monkeypatch.setattr(dp_run, "TABLE", "partitioned")
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 1_000)
+    assert total_tours(rows, cols, closed) == published

@@ -149,18 +149,49 @@ def run_command(prog, body):
     would hide the bug."""
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
+    swallowed, unraisable_hook = [], sys.unraisablehook
+    sys.unraisablehook = _keeping_signals(swallowed, unraisable_hook)
     try:
         try:
-            return body()
+            status = body()
         finally:
             # the streams are flushed here, inside the handlers below, not at
             # exit where a closed pipe or a full disk could only be ignored
             sys.stdout.flush()
+        if swallowed:  # the work went on past a Ctrl-C: it still ends as one
+            return _ending(prog, swallowed[0])
+        return status
     except (KeyboardInterrupt, Terminated, InvalidArgument, MemoryError, OSError, SystemError) as error:
-        status = _ending(prog, error)
+        status = _ending(prog, swallowed[0] if swallowed else error)
         if status is None:
             raise
         return status
+    except Exception:
+        # a Ctrl-C swallowed in a callback leaves what it landed in half
+        # done (Numba then fails with "no compiled object yet"): the
+        # interrupt is what happened; without one, a bug keeps its traceback
+        if not swallowed:
+            raise
+        return _ending(prog, swallowed[0])
     finally:
+        sys.unraisablehook = unraisable_hook
         if in_main:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _keeping_signals(swallowed, hook):
+    """An ``unraisablehook`` that keeps the interrupts Python could not raise.
+
+    A Ctrl-C that lands in a ctypes callback (llvmlite's object-cache hook,
+    while Numba compiles a kernel) is printed as "Exception ignored ..."
+    with a traceback, and the work goes on as if nothing happened. Kept
+    here instead, it ends the command as an interrupt once the work
+    returns. Every other unraisable goes to the hook there was."""
+
+    def keep(unraisable):
+        if isinstance(unraisable.exc_value, KeyboardInterrupt | Terminated):
+            swallowed.append(unraisable.exc_value)
+        else:
+            hook(unraisable)
+
+    return keep

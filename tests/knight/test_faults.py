@@ -540,3 +540,31 @@ def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left
     assert err.startswith(f"knight: error: {small_filesystem}/knight-dp-") and err.count("\n") == 1
     assert err.endswith(": No space left on device\n")
     assert not [path for path in small_filesystem.iterdir() if path.name.startswith("knight-dp-")]
+
+
+def _callback_interrupted():
+    """A Ctrl-C inside a ctypes callback, as when it lands in llvmlite's
+    object-cache hook while Numba compiles: Python cannot raise it there."""
+    import ctypes
+
+    @ctypes.CFUNCTYPE(None)
+    def hook():
+        raise KeyboardInterrupt
+
+    hook()
+
+
+@pytest.mark.parametrize("then", ["returns", "fails"])
+def test_a_ctrl_c_swallowed_by_a_callback_still_ends_as_one(capsys, then):
+    """The signal was printed as 'Exception ignored ...' with a traceback and
+    lost (the count went on to exit 0), or left the compile half done and
+    Numba failed with RuntimeError 'no compiled object yet'."""
+
+    def body():
+        _callback_interrupted()
+        if then == "fails":
+            raise RuntimeError("no compiled object yet for <Library 'pattern_step'>")
+        return 0
+
+    assert exit_status.run_command("knight", body) == exit_status.EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "knight: interrupted\n"

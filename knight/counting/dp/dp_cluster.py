@@ -42,6 +42,7 @@ import threading
 import time
 from collections import defaultdict
 from concurrent.futures import CancelledError
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -233,53 +234,77 @@ class ClusterRun:
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
         if state is not None or on_step is not None:
             raise InvalidArgument("the dp on a cluster keeps no checkpoint: leave out --resume with --scheduler")
-        client = self.client
-        rows, cols, steps = plan.rows, plan.cols, len(plan.order)
-        limbs = FIRST_LIMBS
-        sources = [client.submit(first_partition, limbs, pure=False)]
-        work = Work()
+        steps = len(plan.order)
+        run = _Run(plan, closed, forced)
         self.steps = []
-        completed, ratio, step, failures = 0, 4.0, 0, 0
-        while step < steps:
-            began = time.perf_counter()
-            targets = self._submit_step(sources, rows, cols, closed, forced, step, ratio, limbs)
+        current = self._launch(run, 0, [self.client.submit(first_partition, run.limbs, pure=False)])
+        ahead = None
+        failures = 0
+        while current is not None:
+            if ahead is None and current.step + 1 < steps:
+                # the next step goes in before this one's summaries are
+                # back: the workers chain the two without waiting on the
+                # client's round trip (dropped if this one must rerun)
+                ahead = self._launch(run, current.step + 1, current.targets)
             try:
-                summaries = client.gather([client.submit(summary_of, target, pure=False) for target in targets])
+                summaries = self.client.gather(current.summaries)
             except Exception as error:  # sorted by _lost: a task's own error is raised
                 if not _lost(error):
                     raise
-                failures += 1
-                self.reruns += 1
-                if failures >= STEP_ATTEMPTS:
-                    raise ClusterLost(
-                        f"the Dask cluster lost step {step} of the {rows}x{cols} dp {failures} times "
-                        f"({type(error).__name__}): no count"
-                    ) from None
+                failures = self._count_failure(failures, current.step, plan, error)
+                ahead, current = None, self._launch(run, current.step, current.sources)
                 continue
             stats = [source for summary in summaries for source in summary["sources"]]
             if any(item["overflow"] for item in stats) or any(summary["overflow"] for summary in summaries):
-                limbs = self._widened_limbs(limbs, plan, step)
-                sources = [client.submit(widened, source, limbs, pure=False) for source in sources]
+                run.limbs = self._widened_limbs(run.limbs, plan, current.step)
+                widened_sources = [self.client.submit(widened, source, run.limbs, pure=False)
+                                   for source in current.sources]
+                ahead, current = None, self._launch(run, current.step, widened_sources)
                 continue
             failures = 0
-            held = sum(summary["held"] for summary in summaries)
-            emitted = sum(item["emitted"] for item in stats)
-            completed += sum(item["found"] for item in stats)
-            before = sum(item["states_in"] for item in stats)
-            if before:
-                ratio = max(held / before, 0.5)
-            sources = targets  # the previous partitions are let go only now
-            step += 1
-            work.held.append(held)
-            work.emitted.append(emitted)
-            work.merged.append(emitted - held)
-            work.dead.append(sum(item["dead"] for item in stats))
-            self.steps.append(_step_summary(step, held, emitted, stats, summaries, time.perf_counter() - began))
+            held = self._record(run, current, stats, summaries)
             if progress is not None:
-                progress(step, steps, held)
+                progress(current.step + 1, steps, held)
             if self.on_step is not None:
-                self.on_step(step)
-        return completed, work
+                self.on_step(current.step + 1)
+            # the previous partitions (current.sources) are let go only now
+            current, ahead = ahead, None
+        return run.completed, run.work
+
+    def _launch(self, run, step, sources):
+        targets = self._submit_step(sources, run.rows, run.cols, run.closed, run.forced, step, run.ratio, run.limbs)
+        summaries = [self.client.submit(summary_of, target, pure=False) for target in targets]
+        return _Launched(step, sources, targets, summaries, time.perf_counter())
+
+    def _count_failure(self, failures, step, plan, error):
+        failures += 1
+        self.reruns += 1
+        if failures >= STEP_ATTEMPTS:
+            raise ClusterLost(
+                f"the Dask cluster lost step {step} of the {plan.rows}x{plan.cols} dp {failures} times "
+                f"({type(error).__name__}): no count"
+            ) from None
+        return failures
+
+    def _record(self, run, current, stats, summaries):
+        """Add a finished step to ``run``'s totals and ``self.steps``;
+        returns the states it holds."""
+        held = sum(summary["held"] for summary in summaries)
+        emitted = sum(item["emitted"] for item in stats)
+        run.completed += sum(item["found"] for item in stats)
+        before = sum(item["states_in"] for item in stats)
+        if before:
+            run.ratio = max(held / before, 0.5)
+        run.work.held.append(held)
+        run.work.emitted.append(emitted)
+        run.work.merged.append(emitted - held)
+        run.work.dead.append(sum(item["dead"] for item in stats))
+        now = time.perf_counter()
+        began = max(current.began, self.steps[-1]["done_at"]) if self.steps else current.began
+        summary = _step_summary(current.step + 1, held, emitted, stats, summaries, now - began)
+        summary["done_at"] = now
+        self.steps.append(summary)
+        return held
 
     def _submit_step(self, sources, rows, cols, closed, forced, step, ratio, limbs):
         client, parts = self.client, self.parts
@@ -297,6 +322,39 @@ class ClusterRun:
                 f"the dp carries at most {64 * self.max_limbs}-bit counts"
             )
         return 2 * limbs
+
+
+@dataclass
+class _Run:
+    """What one run carries from step to step on the client."""
+
+    plan: object
+    closed: bool
+    forced: object
+    limbs: int = FIRST_LIMBS
+    ratio: float = 4.0
+    completed: int = 0
+    work: Work = field(default_factory=Work)
+
+    @property
+    def rows(self):
+        return self.plan.rows
+
+    @property
+    def cols(self):
+        return self.plan.cols
+
+
+@dataclass
+class _Launched:
+    """One step submitted: the partitions it reads (kept for a rerun),
+    the ones it makes, their summaries' futures, when it went in."""
+
+    step: int
+    sources: list
+    targets: list
+    summaries: list
+    began: float
 
 
 def _step_summary(step, held, emitted, stats, summaries, seconds):

@@ -73,21 +73,42 @@ def _sum_sorted(keys, counts, order, out_keys, out_counts):
     return held, overflow
 
 
+@jit
+def _scatter_by_part(keys, counts, numbers, parts, out_keys, out_counts):
+    """``keys``/``counts`` reordered part by part (a counting sort: one
+    pass to count, one to place); returns the parts' bounds."""
+    bounds = np.zeros(parts + 1, dtype=np.int64)
+    for index in range(numbers.shape[0]):
+        bounds[numbers[index] + 1] += 1
+    for part in range(parts):
+        bounds[part + 1] += bounds[part]
+    filled = bounds[:parts].copy()
+    for index in range(numbers.shape[0]):
+        at = filled[numbers[index]]
+        out_keys[at] = keys[index]
+        for limb in range(counts.shape[1]):
+            out_counts[at, limb] = counts[index, limb]
+        filled[numbers[index]] += 1
+    return bounds
+
+
 def split_table(keys, counts, parts):
     """``keys``/``counts`` as ``parts`` tables, each key in the part its
-    hash names (``part_numbers``): a list of ``(keys, counts)``."""
+    hash names (``part_numbers``): a list of ``(keys, counts)``, views of
+    one reordered copy."""
     if parts == 1:
         return [(keys, counts)]
-    numbers = part_numbers(keys, parts)
-    order = np.argsort(numbers, kind="stable")
-    bounds = np.searchsorted(numbers[order], np.arange(parts + 1))
-    return [(keys[order[bounds[j]:bounds[j + 1]]], counts[order[bounds[j]:bounds[j + 1]]]) for j in range(parts)]
+    out_keys = np.empty_like(keys)
+    out_counts = np.empty_like(counts)
+    bounds = _scatter_by_part(keys, counts, part_numbers(keys, parts), parts, out_keys, out_counts)
+    return [(out_keys[bounds[j]:bounds[j + 1]], out_counts[bounds[j]:bounds[j + 1]]) for j in range(parts)]
 
 
 def merge_tables(tables, limbs):
     """One table from ``tables`` (a list of ``(keys, counts)``, counts of
     ``limbs`` limbs each), equal keys' counts added: ``(keys, counts,
-    overflow)``, keys sorted; ``overflow`` is 1 if a sum carried out of the
+    overflow)``, keys sorted (but a lone table, returned as it is: its keys
+    are distinct); ``overflow`` is 1 if a sum carried out of the
     top limb (the counts are then not to be used)."""
     tables = [(k, c) for k, c in tables if k.shape[0]]
     if not tables:
@@ -95,9 +116,16 @@ def merge_tables(tables, limbs):
     for _, table_counts in tables:
         if table_counts.shape[1] != limbs or table_counts.dtype != np.uint64:
             raise ValueError(f"merge_tables: counts of {table_counts.shape[1]} limbs, expected {limbs}")
+    if len(tables) == 1:
+        # one table's keys are distinct already (the step kernel made it):
+        # nothing to add; a view of a split is copied, or it would keep the
+        # whole split source alive for the next step
+        keys, counts = tables[0]
+        return (keys, counts, 0) if keys.base is None else (keys.copy(), counts.copy(), 0)
     keys = np.concatenate([k for k, _ in tables]).astype(np.uint64, copy=False)
     counts = np.ascontiguousarray(np.concatenate([c for _, c in tables]))
-    order = np.argsort(keys, kind="stable")
+    # any sort will do: equal keys need only be adjacent, and addition commutes
+    order = np.argsort(keys)
     out_keys = np.empty(keys.shape[0], dtype=np.uint64)
     out_counts = np.empty((keys.shape[0], limbs), dtype=np.uint64)
     held, overflow = _sum_sorted(keys, counts, order, out_keys, out_counts)

@@ -65,6 +65,13 @@ def test_any_number_of_parts_gives_the_single_process_count(client, parts, rows,
     assert len(run.steps) == len(plan.order) and set(run.steps[0]["busy"]) <= set(client.scheduler_info()["workers"])
 
 
+@pytest.mark.slow
+def test_open_7x7_total_on_the_cluster(cluster):
+    # minutes: the single-process run took 212 s (docs/counting-dp.md), and
+    # gave the published 165,575,218,320 = 2 x 82,787,609,160
+    assert count_total(7, 7, scheduler=cluster.scheduler_address) == 165_575_218_320
+
+
 def test_counts_past_one_limb_widen_on_the_cluster(client):
     # 3 x 40 open has about 1.8e20 paths: past 2^64, so the steps rerun
     # with two limbs somewhere on the way

@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from knight import cli, count_total, count_tours
+from knight import cli, count_total, count_tours, exit_status
 from knight.counting.dp import dp_cluster
 from knight.counting.dp.cell_order import schedule
 from knight.counting.dp.dp_run import count_hamiltonian
@@ -102,6 +102,27 @@ def test_a_board_past_the_workers_memory_is_refused_before_the_run(client):
 def test_resume_is_refused_on_a_cluster(cluster, tmp_path):
     with pytest.raises(InvalidArgument, match="no checkpoint"):
         count_tours(5, 5, method="dp", scheduler=cluster.scheduler_address, resume=str(tmp_path / "c"))
+
+
+def test_lost_work_reruns_the_step_then_fails_in_one_line(client, monkeypatch):
+    gather, losses = client.gather, []
+
+    def losing(futures, *args, **kwargs):
+        if len(losses) < lose:
+            losses.append(1)
+            raise distributed.KilledWorker("a-task", "tcp://127.0.0.1:1", 3)
+        return gather(futures, *args, **kwargs)
+
+    monkeypatch.setattr(client, "gather", losing)
+    plan = schedule(3, 4)
+    lose = 2  # under STEP_ATTEMPTS: the step runs again and the count is right
+    run = dp_cluster.ClusterRun(client, parts=2)
+    assert run(plan, False)[0] == count_hamiltonian(plan, False)[0] and run.reruns == 2
+    losses.clear()
+    lose = dp_cluster.STEP_ATTEMPTS
+    with pytest.raises(dp_cluster.ClusterLost) as lost:
+        dp_cluster.ClusterRun(client, parts=2)(plan, False)
+    assert "\n" not in exit_status.describe_os_error(lost.value) and "lost step 0" in str(lost.value)
 
 
 def test_a_worker_killed_mid_count_changes_nothing(client):

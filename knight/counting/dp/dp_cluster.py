@@ -37,6 +37,7 @@ fails in one line (``ClusterLost``, an ``OSError``). Never a wrong count:
 no partial answer is ever used.
 """
 
+import errno
 import math
 import threading
 import time
@@ -280,9 +281,13 @@ class ClusterRun:
         failures += 1
         self.reruns += 1
         if failures >= STEP_ATTEMPTS:
+            # errno, reason and the cluster's address, as the command line
+            # prints an OSError: "ADDRESS: REASON"
             raise ClusterLost(
-                f"the Dask cluster lost step {step} of the {plan.rows}x{plan.cols} dp {failures} times "
-                f"({type(error).__name__}): no count"
+                errno.EIO,
+                f"lost step {step} of the {plan.rows}x{plan.cols} dp {failures} times "
+                f"({type(error).__name__}): no count",
+                f"the Dask cluster at {self.client.scheduler.address}",
             ) from None
         return failures
 

@@ -62,7 +62,7 @@ def test_any_number_of_parts_gives_the_single_process_count(client, parts, rows,
     local, local_work = count_hamiltonian(plan, closed, forced)
     assert found == local
     assert work.held == local_work.held and work.transitions == local_work.transitions
-    assert len(run.steps) == len(plan.order) and set(run.steps[0]["busy"]) <= set(client.scheduler_info()["workers"])
+    assert len(run.steps) == len(plan.order) and set(run.steps[0]["busy"]) <= set(dp_cluster.cluster_workers(client))
 
 
 @pytest.mark.slow
@@ -92,7 +92,7 @@ def test_cli_counts_on_the_cluster(cluster):
 
 
 def test_a_board_past_the_workers_memory_is_refused_before_the_run(client):
-    limit = min(info["memory_limit"] for info in client.scheduler_info()["workers"].values())
+    limit = min(info["memory_limit"] for info in dp_cluster.cluster_workers(client).values())
     with pytest.raises(InvalidArgument, match=r"board 8x9 needs about .* GiB a worker .* memory limit") as refused:
         dp_cluster.check_cluster_fits(client, 8, 9, False, 2)
     assert "\n" not in str(refused.value) and limit > 0

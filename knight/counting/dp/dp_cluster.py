@@ -172,10 +172,16 @@ def widened(partition, limbs):
 # --- on the client -----------------------------------------------------------
 
 
+def cluster_workers(client):
+    """The scheduler's workers now, ``{address: info}``, fetched afresh:
+    ``client.scheduler_info()`` returns a cache that the client's periodic
+    update refills without the workers (a count once read none there)."""
+    return dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
+
+
 def default_parts(client):
     """One partition per worker thread of the cluster."""
-    workers = client.scheduler_info()["workers"]
-    return max(1, sum(int(info.get("nthreads", 1)) for info in workers.values()))
+    return max(1, sum(int(info.get("nthreads", 1)) for info in cluster_workers(client).values()))
 
 
 def check_cluster_fits(client, rows, cols, closed, parts):
@@ -184,7 +190,9 @@ def check_cluster_fits(client, rows, cols, closed, parts):
     ``ceil(parts / workers)`` of the ``parts`` partitions at the peak
     (``dp_memory``'s bytes a state), beside its pattern bitmaps."""
     dp_memory.check_fits(rows, cols, math.inf, closed)  # the frontier's width alone: memory is checked below
-    workers = client.scheduler_info()["workers"]
+    workers = cluster_workers(client)
+    if not workers:
+        return
     limits = {address: int(info.get("memory_limit") or 0) for address, info in workers.items()}
     limited = {address: limit for address, limit in limits.items() if limit > 0}
     if not limited:
@@ -231,12 +239,14 @@ class ClusterRun:
         self.on_step = on_step
         self.steps = []
         self.reruns = 0
+        self._workers = []
 
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
         if state is not None or on_step is not None:
             raise InvalidArgument("the dp on a cluster keeps no checkpoint: leave out --resume with --scheduler")
         steps = len(plan.order)
         run = _Run(plan, closed, forced)
+        self._workers = sorted(cluster_workers(self.client))
         self.steps = []
         current = self._launch(run, 0, [self.client.submit(first_partition, run.limbs, pure=False)])
         ahead = None
@@ -253,6 +263,7 @@ class ClusterRun:
                 if not _lost(error):
                     raise
                 failures = self._count_failure(failures, current.step, plan, error)
+                self._workers = sorted(cluster_workers(self.client))
                 ahead, current = None, self._launch(run, current.step, current.sources)
                 continue
             stats = [source for summary in summaries for source in summary["sources"]]
@@ -312,13 +323,16 @@ class ClusterRun:
         return held
 
     def _submit_step(self, sources, rows, cols, closed, forced, step, ratio, limbs):
-        client, parts = self.client, self.parts
-        workers = sorted(client.scheduler_info()["workers"])
+        client, parts, workers = self.client, self.parts, self._workers
         made = [client.submit(step_source, source, rows, cols, closed, forced, step, parts, ratio, pure=False)
                 for source in sources]
         pieces = [[client.submit(piece_of, source, part, pure=False) for source in made] for part in range(parts)]
-        return [client.submit(merge_part, pieces[part], limbs, pure=False, workers=[workers[part % len(workers)]],
-                              allow_other_workers=True) for part in range(parts)]
+        # target j on worker j mod W keeps the partitions spread (Dask alone
+        # would put a merge where most of its input lies); loosely, so that
+        # another takes it when that worker is gone
+        return [client.submit(merge_part, pieces[part], limbs, pure=False,
+                              workers=[workers[part % len(workers)]] if workers else None,
+                              allow_other_workers=bool(workers)) for part in range(parts)]
 
     def _widened_limbs(self, limbs, plan, step):
         if 2 * limbs > self.max_limbs:

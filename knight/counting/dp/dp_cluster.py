@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory
-from knight.counting.dp.cell_order import schedule
+from knight.counting.dp.cell_order import schedule, widest_frontier
 from knight.counting.dp.dp_run import FIRST_LIMBS, MAX_LIMBS, Work, step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
@@ -200,7 +200,7 @@ def check_cluster_fits(client, rows, cols, closed, parts):
     smallest = min(limited, key=limited.get)
     states = dp_memory.projected_peak_states(rows, cols, closed)
     share = math.ceil(parts / len(workers)) / parts
-    widest = max(len(frontier) for frontier in schedule(rows, cols).frontiers)
+    widest = widest_frontier(rows, cols)
     bitmaps = rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
     needed = states * share * dp_memory.BYTES_PER_STATE + bitmaps
     if needed > limited[smallest]:

@@ -178,9 +178,7 @@ def _extras(args):
     sweep of your own, which is only what it asks for."""
     if any(getattr(args, name) is not None for name in _SWEEP_OPTIONS):
         return None
-    return {
-        study.extra: None if getattr(args, f"no_{study.name}") else study.setting(args.quick) for study in STUDIES
-    }
+    return {study.extra: None if getattr(args, f"no_{study.name}") else study.setting(args.quick) for study in STUDIES}
 
 
 def _run_extras(folder):

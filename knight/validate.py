@@ -104,9 +104,7 @@ def board(rows, cols):
     rows = integer(rows, "rows", minimum=1)
     cols = integer(cols, "cols", minimum=1)
     if rows * cols > MAX_SQUARES:
-        raise InvalidArgument(
-            f"board {rows}x{cols} has {rows * cols} squares; at most {MAX_SQUARES} are supported"
-        )
+        raise InvalidArgument(f"board {rows}x{cols} has {rows * cols} squares; at most {MAX_SQUARES} are supported")
     return rows, cols
 
 

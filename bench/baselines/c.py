@@ -110,8 +110,15 @@ class CKernels:
     def backtrack(self, neighbours, start, closed, budget, first_only, path):
         tours, nodes = _i64(), _i64()
         status = self._backtrack(
-            _pointer(neighbours, ctypes.c_int32), _i64(neighbours.shape[0]), _i64(start), _int(closed),
-            _i64(budget), _int(first_only), _pointer(path, ctypes.c_int32), ctypes.byref(tours), ctypes.byref(nodes),
+            _pointer(neighbours, ctypes.c_int32),
+            _i64(neighbours.shape[0]),
+            _i64(start),
+            _int(closed),
+            _i64(budget),
+            _int(first_only),
+            _pointer(path, ctypes.c_int32),
+            ctypes.byref(tours),
+            ctypes.byref(nodes),
         )
         return status, tours.value, nodes.value
 
@@ -125,16 +132,28 @@ class CKernels:
     def _call_warnsdorff(function, neighbours, keys, start, closed, budget, path):
         nodes = _i64()
         status = function(
-            _pointer(neighbours, ctypes.c_int32), _pointer(keys, ctypes.c_int64), _i64(neighbours.shape[0]),
-            _i64(start), _int(closed), _i64(budget), _pointer(path, ctypes.c_int32), ctypes.byref(nodes),
+            _pointer(neighbours, ctypes.c_int32),
+            _pointer(keys, ctypes.c_int64),
+            _i64(neighbours.shape[0]),
+            _i64(start),
+            _int(closed),
+            _i64(budget),
+            _pointer(path, ctypes.c_int32),
+            ctypes.byref(nodes),
         )
         return status, nodes.value
 
     def greedy(self, rows, cols, start, tiebreak, closed, budget, path):
         nodes = _i64()
         status = self._greedy(
-            _i64(rows), _i64(cols), _i64(start), _int(tiebreak), _int(closed), _i64(budget),
-            _pointer(path, ctypes.c_int32), ctypes.byref(nodes),
+            _i64(rows),
+            _i64(cols),
+            _i64(start),
+            _int(tiebreak),
+            _int(closed),
+            _i64(budget),
+            _pointer(path, ctypes.c_int32),
+            ctypes.byref(nodes),
         )
         return status, nodes.value
 
@@ -172,20 +191,42 @@ class ScratchC:
         scratch = [_address(array) for array in prepared.scratch]
         out = _address(prepared.out)
         if kind == "greedy":
-            arguments = [_i64(prepared.rows), _i64(prepared.cols), _i64(prepared.start), _int(prepared.tiebreak),
-                         _int(prepared.closed), _i64(prepared.budget), path, *scratch, out]
+            arguments = [
+                _i64(prepared.rows),
+                _i64(prepared.cols),
+                _i64(prepared.start),
+                _int(prepared.tiebreak),
+                _int(prepared.closed),
+                _i64(prepared.budget),
+                path,
+                *scratch,
+                out,
+            ]
             kernel, empty = "knight_greedy_in", "knight_empty_greedy"
         elif kind in ("backtrack", "count"):
-            arguments = [_address(prepared.neighbours), _i64(prepared.squares), *common,
-                         _int(kind == "backtrack"), path, *scratch, out]
+            arguments = [
+                _address(prepared.neighbours),
+                _i64(prepared.squares),
+                *common,
+                _int(kind == "backtrack"),
+                path,
+                *scratch,
+                out,
+            ]
             kernel, empty = "knight_backtrack_in", "knight_empty_backtrack"
         else:
-            arguments = [_address(prepared.neighbours), _address(prepared.keys), _i64(prepared.squares), *common,
-                         path, *scratch, out]
+            arguments = [
+                _address(prepared.neighbours),
+                _address(prepared.keys),
+                _i64(prepared.squares),
+                *common,
+                path,
+                *scratch,
+                out,
+            ]
             kernel = "knight_warnsdorff_bits_in" if kind == "warnsdorff_bits" else "knight_warnsdorff_in"
             empty = "knight_empty_warnsdorff"
         # ctypes objects, not NumPy arrays: the call converts nothing
         return functools.partial(self._function(kernel), *arguments), functools.partial(
             self._function(empty), *arguments
         )
-

@@ -30,8 +30,9 @@ class CythonMissing(RuntimeError):
 
 def _translate(scratch):
     generated = Path(scratch) / f"{MODULE}.c"
-    subprocess.run([sys.executable, "-m", "cython", "-3", "-o", str(generated), str(SOURCE)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "cython", "-3", "-o", str(generated), str(SOURCE)], check=True, capture_output=True
+    )
     return generated
 
 
@@ -83,12 +84,22 @@ class CythonKernels:
         kind = prepared.kind
         common = (prepared.start, prepared.closed, prepared.budget)
         if kind == "greedy":
-            arguments = (prepared.rows, prepared.cols, prepared.start, prepared.tiebreak, prepared.closed,
-                         prepared.budget, prepared.path, *prepared.scratch)
+            arguments = (
+                prepared.rows,
+                prepared.cols,
+                prepared.start,
+                prepared.tiebreak,
+                prepared.closed,
+                prepared.budget,
+                prepared.path,
+                *prepared.scratch,
+            )
         elif kind in ("backtrack", "count"):
             arguments = (prepared.neighbours, *common, kind == "backtrack", prepared.path, *prepared.scratch)
         else:
             arguments = (prepared.neighbours, prepared.keys, *common, prepared.path, *prepared.scratch)
         name = "backtrack" if kind == "count" else kind
-        return (functools.partial(getattr(self._module, name), *arguments),
-                functools.partial(getattr(self._module, f"empty_{name}"), *arguments))
+        return (
+            functools.partial(getattr(self._module, name), *arguments),
+            functools.partial(getattr(self._module, f"empty_{name}"), *arguments),
+        )

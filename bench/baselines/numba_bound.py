@@ -22,8 +22,9 @@ def _empties():
         return 0, 0, 0
 
     @jit
-    def warnsdorff(neighbours, keys, start, closed, budget, path, closes, degree, candidates, n_candidates,
-                   next_candidate):
+    def warnsdorff(
+        neighbours, keys, start, closed, budget, path, closes, degree, candidates, n_candidates, next_candidate
+    ):
         return 0, 0
 
     @jit
@@ -34,8 +35,13 @@ def _empties():
     def greedy(rows, cols, start, tiebreak, closed, budget, path, degree):
         return 0, 0
 
-    return {"backtrack": backtrack, "count": backtrack, "warnsdorff": warnsdorff,
-            "warnsdorff_bits": warnsdorff_bits, "greedy": greedy}
+    return {
+        "backtrack": backtrack,
+        "count": backtrack,
+        "warnsdorff": warnsdorff,
+        "warnsdorff_bits": warnsdorff_bits,
+        "greedy": greedy,
+    }
 
 
 class NumbaKernels:
@@ -55,8 +61,16 @@ class NumbaKernels:
         kind = prepared.kind
         common = (prepared.start, prepared.closed, prepared.budget)
         if kind == "greedy":
-            arguments = (prepared.rows, prepared.cols, prepared.start, prepared.tiebreak, prepared.closed,
-                         prepared.budget, prepared.path, *prepared.scratch)
+            arguments = (
+                prepared.rows,
+                prepared.cols,
+                prepared.start,
+                prepared.tiebreak,
+                prepared.closed,
+                prepared.budget,
+                prepared.path,
+                *prepared.scratch,
+            )
         elif kind in ("backtrack", "count"):
             arguments = (prepared.neighbours, *common, kind == "backtrack", prepared.path, *prepared.scratch)
         elif kind == "warnsdorff":

@@ -59,8 +59,13 @@ def bits_scratch(n):
     candidates, their degrees, per depth their number and the next one),
     here touched before the clock for C and Cython."""
     kernels = harness_api.search_kernels
-    return (kernels.touched(n, np.uint64), kernels.touched(8 * n, np.int32), kernels.touched(8 * n, np.int64),
-            kernels.touched(n, np.int64), kernels.touched(n, np.int64))
+    return (
+        kernels.touched(n, np.uint64),
+        kernels.touched(8 * n, np.int32),
+        kernels.touched(8 * n, np.int64),
+        kernels.touched(n, np.int64),
+        kernels.touched(n, np.int64),
+    )
 
 
 def prepare(search):
@@ -79,11 +84,18 @@ def prepare(search):
         "greedy": lambda squares: (kernels.greedy_scratch(squares),),
     }[kind](n)
     return Prepared(
-        kind=kind, rows=rows, cols=cols, start=search.start[0] * cols + search.start[1], closed=bool(search.closed),
-        budget=search.budget, tiebreak=tiebreak,
+        kind=kind,
+        rows=rows,
+        cols=cols,
+        start=search.start[0] * cols + search.start[1],
+        closed=bool(search.closed),
+        budget=search.budget,
+        tiebreak=tiebreak,
         neighbours=harness_api.neighbour_table(rows, cols) if needs_table else None,
         keys=kernels.tie_keys(rows, cols, tiebreak) if kind.startswith("warnsdorff") else None,
-        path=kernels.touched(n, np.int32), scratch=scratch, out=kernels.touched(3, np.int64),
+        path=kernels.touched(n, np.int32),
+        scratch=scratch,
+        out=kernels.touched(3, np.int64),
     )
 
 

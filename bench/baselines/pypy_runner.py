@@ -37,14 +37,24 @@ class PyPyWorker:
         pypy = interpreter()
         shown = subprocess.run([pypy, "--version"], capture_output=True, text=True, check=False).stdout
         self.version = " ".join(shown.split())
-        self._process = subprocess.Popen([pypy, "-u", str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         text=True)
+        self._process = subprocess.Popen(
+            [pypy, "-u", str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
 
     def ask(self, search, budget_cap, empty_calls=0, with_empty=False):
         """The worker's answer (a dict, pypy_worker.py) for a ``Search``."""
-        request = {"method": search.method, "rows": search.rows, "cols": search.cols, "start": list(search.start),
-                   "closed": search.closed, "budget": search.budget, "tiebreak": search.tiebreak,
-                   "budget_cap": budget_cap, "empty_calls": empty_calls, "with_empty": with_empty}
+        request = {
+            "method": search.method,
+            "rows": search.rows,
+            "cols": search.cols,
+            "start": list(search.start),
+            "closed": search.closed,
+            "budget": search.budget,
+            "tiebreak": search.tiebreak,
+            "budget_cap": budget_cap,
+            "empty_calls": empty_calls,
+            "with_empty": with_empty,
+        }
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         line = self._process.stdout.readline()

@@ -30,8 +30,13 @@ def answer(request):
     answer = {"empty_cpu_seconds": call_clock.timed(empty).cpu_seconds} if with_empty else {}
     measured = call_clock.timed(call)
     status, nodes = measured.answer
-    return {**answer, "status": status, "nodes": nodes, "seconds": measured.seconds,
-            "cpu_seconds": measured.cpu_seconds}
+    return {
+        **answer,
+        "status": status,
+        "nodes": nodes,
+        "seconds": measured.seconds,
+        "cpu_seconds": measured.cpu_seconds,
+    }
 
 
 def main():

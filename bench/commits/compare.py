@@ -49,8 +49,12 @@ def table(samples, threshold):
 
 def markdown(samples, threshold, title):
     """The comparison as a Markdown table, for a CI job summary."""
-    lines = [f"### {title}", "", "| workload | base Mn/cpu-s | head Mn/cpu-s | ratio | middle half | verdict |",
-             "|---|---:|---:|---:|---:|---|"]
+    lines = [
+        f"### {title}",
+        "",
+        "| workload | base Mn/cpu-s | head Mn/cpu-s | ratio | middle half | verdict |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     for search in _timed(samples):
         base, head = samples["base"][search.key], samples["head"][search.key]
         ratios = paired.throughput_ratios(head, base)

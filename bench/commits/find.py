@@ -97,8 +97,12 @@ def find(good, bad, searches, rounds, threshold, python=sys.executable, reposito
     """The full hash of the first commit after ``good`` up to ``bad`` that is
     slower than ``good``, or None."""
     listed = [commit_of(good, repository)]
-    if git("merge-base", "--is-ancestor", listed[0], commit_of(bad, repository), check=False,
-           repository=repository).returncode != 0:
+    if (
+        git(
+            "merge-base", "--is-ancestor", listed[0], commit_of(bad, repository), check=False, repository=repository
+        ).returncode
+        != 0
+    ):
         raise InvalidArgument(f"{good} is not an ancestor of {bad}: GOOD is the older revision (reversed?)")
     listed += commits(f"{good}..{bad}", repository=repository)
     if len(listed) == 1:

@@ -121,8 +121,14 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
     short, subject, date = describe(commit, **_at(repository))
     software = environment.software()
     stamp = dict(
-        machine=machine_id(), commit=commit, short=short, date=date, subject=subject,
-        python=software["python"], numba=software["numba"], llvmlite=software["llvmlite"],
+        machine=machine_id(),
+        commit=commit,
+        short=short,
+        date=date,
+        subject=subject,
+        python=software["python"],
+        numba=software["numba"],
+        llvmlite=software["llvmlite"],
         measured=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
     try:
@@ -137,10 +143,19 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
         ours, theirs = samples["knight"][search.key], samples["c"][search.key]
         ratios = paired.throughput_ratios(ours, theirs)
         low, high = ratios.middle_half
-        points.append(Point(
-            **stamp, workload=search.key, status=OK, ratio=ratios.median, low=low, high=high, rounds=rounds,
-            nodes=ours[0].nodes, c_nodes=theirs[0].nodes,
-        ))
+        points.append(
+            Point(
+                **stamp,
+                workload=search.key,
+                status=OK,
+                ratio=ratios.median,
+                low=low,
+                high=high,
+                rounds=rounds,
+                nodes=ours[0].nodes,
+                c_nodes=theirs[0].nodes,
+            )
+        )
     order = [search.key for search in searches]
     return sorted(points, key=lambda point: order.index(point.workload))
 

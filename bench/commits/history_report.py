@@ -129,9 +129,17 @@ def _mark(axes, x, finding, order):
     axes.axvline(x, color=colour, linestyle=style, linewidth=1.2)
     note = "" if finding.outside_noise else " (within noise)"
     text = f"{finding.short} {finding.size:+.0%}{note}\n{finding.subject[:34]}"
-    axes.annotate(text, (x, 1), xycoords=("data", "axes fraction"), xytext=(3, -3 - 22 * order),
-                  textcoords="offset points", va="top", fontsize=7, color=colour,
-                  bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+    axes.annotate(
+        text,
+        (x, 1),
+        xycoords=("data", "axes fraction"),
+        xytext=(3, -3 - 22 * order),
+        textcoords="offset points",
+        va="top",
+        fontsize=7,
+        color=colour,
+        bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8},
+    )
 
 
 def _text(subject):

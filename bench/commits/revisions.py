@@ -130,8 +130,9 @@ def git(*arguments, check=True, repository=ROOT):
 
 def commit_of(rev, repository=ROOT):
     """The full hash of the commit ``rev`` names, or InvalidArgument naming it."""
-    done = git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False,
-               repository=repository)
+    done = git(
+        "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False, repository=repository
+    )
     if done.returncode != 0:
         raise InvalidArgument(f"unknown revision {rev!r}: not a commit of {repository}")
     return done.stdout.strip()

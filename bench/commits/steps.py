@@ -36,6 +36,7 @@ def penalty(n):
     a step of 4 sigma in 13-15 / 4 / 2-3%."""
     return 2 + 1.5 * math.log(max(n, 2))
 
+
 # noise below 0.2% is below what one run can resolve (timer, frequency steps)
 NOISE_FLOOR = 0.002
 # a median of k rounds scatters 1.25/sqrt(k) times as much as one round;
@@ -129,9 +130,7 @@ def detect(values, point_noises=(), cost_of_step=None):
     ends = [*starts[1:], len(values)]
     levels = [float(np.exp(np.median(logs[a:b]))) for a, b in zip(starts, ends, strict=True)]
     lengths = [b - a for a, b in zip(starts, ends, strict=True)]
-    return [
-        Step(start, levels[k], levels[k + 1], lengths[k], lengths[k + 1]) for k, start in enumerate(starts[1:])
-    ]
+    return [Step(start, levels[k], levels[k + 1], lengths[k], lengths[k + 1]) for k, start in enumerate(starts[1:])]
 
 
 def margin(step, sigma, confidence=3.0):

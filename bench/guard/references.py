@@ -123,8 +123,9 @@ class DPReference:
         cpu_began = cpu_clock()
         began = time.perf_counter()
         start = search.start[0] * search.cols + search.start[1]
-        found, _ = frozen.run(frozen.schedule(search.rows, search.cols), search.closed,
-                              None if search.closed else start)
+        found, _ = frozen.run(
+            frozen.schedule(search.rows, search.cols), search.closed, None if search.closed else start
+        )
         seconds = time.perf_counter() - began
         tours = 2 * found if search.closed else found
         return Outcome(count_status(True), int(tours), seconds, cpu_clock() - cpu_began, int(tours))

@@ -125,7 +125,10 @@ def table(rows, threshold):
 def markdown(rows, threshold, title):
     """The same table as Markdown, for a CI job summary or a run folder."""
     lines = [
-        f"### {title}", "", WHAT_THE_RATIO_IS, "",
+        f"### {title}",
+        "",
+        WHAT_THE_RATIO_IS,
+        "",
         "| reference | workload | Mn/cpu-s | ratio | middle half | baseline | change | verdict |",
         "|---|---|---:|---:|---:|---:|---:|---|",
     ]
@@ -161,8 +164,10 @@ def save_ratios(rows, rounds, path=RATIOS, keep=None):
 
     # kept: those of workloads that still exist
     names = {search.key for search in WORKLOADS}
-    ratios = {reference: {key: ratio for key, ratio in by_search.items() if key in names}
-              for reference, by_search in (keep or {}).items()}
+    ratios = {
+        reference: {key: ratio for key, ratio in by_search.items() if key in names}
+        for reference, by_search in (keep or {}).items()
+    }
     for row in rows:
         ratios.setdefault(row.reference, {})[row.search] = round(row.ratios.median, 4)
     recorded = {

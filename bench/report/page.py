@@ -101,7 +101,7 @@ def render(markdown, folder, title="Knight's-tour benchmark"):
     """The page for ``markdown``, whose images are files in ``folder``."""
     body = "\n".join(_block(lines, folder) for lines in _blocks(markdown))
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"
     )
 

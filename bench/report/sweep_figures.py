@@ -71,8 +71,6 @@ def _by_label_and_size(rows, value):
     return series
 
 
-
-
 def _board_side_axis(axes, sizes):
     """Log scale in n, labelled with plain round numbers, not powers of 10."""
     axes.set_xscale("log")
@@ -81,7 +79,6 @@ def _board_side_axis(axes, sizes):
     ]
     axes.set_xticks(ticks or sorted(sizes), [str(t) for t in (ticks or sorted(sizes))])
     axes.xaxis.set_minor_formatter(NullFormatter())
-
 
 
 def _median_band_figure(rows, value, title, ylabel):

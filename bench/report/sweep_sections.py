@@ -70,21 +70,32 @@ def summary_table(rows):
         for row in members:
             count[row.status] += row.represents
         spreads = [(row.max_s - row.min_s) / row.median_s for row in searched if row.median_s]
-        lines.append((
-            name,
-            board,
-            len({(row.rows, row.cols) for row in members}),
-            sum(row.represents for row in members),
-            *(count[word] for word in (*record.SEARCHED, record.IMPOSSIBLE)),
-            count_text(_median(_weighted(searched, lambda row: row.nodes))),
-            seconds_text(_median(_weighted(searched, lambda row: row.median_s))),
-            seconds_text(max((row.median_s for row in searched), default=None)),
-            rate_text(_median(_weighted(searched, lambda row: row.nodes_per_s))),
-            f"{100 * statistics.median(spreads):.0f}%" if spreads else "",
-        ))
+        lines.append(
+            (
+                name,
+                board,
+                len({(row.rows, row.cols) for row in members}),
+                sum(row.represents for row in members),
+                *(count[word] for word in (*record.SEARCHED, record.IMPOSSIBLE)),
+                count_text(_median(_weighted(searched, lambda row: row.nodes))),
+                seconds_text(_median(_weighted(searched, lambda row: row.median_s))),
+                seconds_text(max((row.median_s for row in searched), default=None)),
+                rate_text(_median(_weighted(searched, lambda row: row.nodes_per_s))),
+                f"{100 * statistics.median(spreads):.0f}%" if spreads else "",
+            )
+        )
     header = (
-        "search", "board", "boards", "starts", *record.SEARCHED, record.IMPOSSIBLE,
-        "median nodes", "median time", "slowest", "median nodes/s", "repeat spread",
+        "search",
+        "board",
+        "boards",
+        "starts",
+        *record.SEARCHED,
+        record.IMPOSSIBLE,
+        "median nodes",
+        "median time",
+        "slowest",
+        "median nodes/s",
+        "repeat spread",
     )
     return markdown_table(header, lines)
 
@@ -96,7 +107,8 @@ def hardest_starts(rows):
     lines = []
     for name in labels(rows):
         finished = [
-            row for row in rows
+            row
+            for row in rows
             if label(row) == name and row.method != "greedy" and row.searched and row.status != record.BUDGET
         ]
         for row in sorted(finished, key=lambda row: (-row.nodes / (row.rows * row.cols), row.rows))[:_HARDEST]:

@@ -115,8 +115,14 @@ def write_into(folder, pictures):
     listed = []
     for picture in pictures:
         drawing.write(str(folder / picture.name), drawing.result_parts(picture.result, WIDTH), None)
-        listed.append({"what": picture.what, "file": picture.name, "caption": caption(picture),
-                       "squares": picture.result.rows * picture.result.cols})
+        listed.append(
+            {
+                "what": picture.what,
+                "file": picture.name,
+                "caption": caption(picture),
+                "squares": picture.result.rows * picture.result.cols,
+            }
+        )
     record.write_json(folder / TOURS, {"tours": listed})
     return listed
 

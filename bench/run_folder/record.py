@@ -183,9 +183,21 @@ def read_json(path):
 
 # meta.json's keys and the types ``sweep.create`` writes them with
 META_TYPES = {
-    "schema": int, "command": list, "sweep": dict, "extras": (dict, type(None)), "runs_planned": int,
-    "runs_done": int, "complete": bool, "started": str, "finished": (str, type(None)), "machine": dict,
-    "software": dict, "numba": dict, "git": dict, "compile_seconds": (dict, type(None)), "sessions": list,
+    "schema": int,
+    "command": list,
+    "sweep": dict,
+    "extras": (dict, type(None)),
+    "runs_planned": int,
+    "runs_done": int,
+    "complete": bool,
+    "started": str,
+    "finished": (str, type(None)),
+    "machine": dict,
+    "software": dict,
+    "numba": dict,
+    "git": dict,
+    "compile_seconds": (dict, type(None)),
+    "sessions": list,
 }
 SCHEMA = 1
 

@@ -59,16 +59,22 @@ def measure(largest, show=None):
     ``kernel_seconds``: what a user of the public API waits per call.
     """
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(TIEBREAKS)) as pool:
-        halves = [pool.submit(_study, tiebreak, largest, show if tiebreak == TIEBREAKS[0] else None)
-                  for tiebreak in TIEBREAKS]
+        halves = [
+            pool.submit(_study, tiebreak, largest, show if tiebreak == TIEBREAKS[0] else None) for tiebreak in TIEBREAKS
+        ]
         halves = [half.result() for half in halves]
     boards = [{"n": n} for n in range(5, largest + 1)]
     for board in boards:
         for found, _, _ in halves:
             board.update(found[board["n"]])
     seconds = {name: sum(half[1].get(name, 0.0) for half in halves) for name in NAMES}
-    return {"largest": largest, "budget_factor": BUDGET_FACTOR, "kernel_seconds": seconds,
-            "wall_seconds": sum(half[2] for half in halves), "boards": boards}
+    return {
+        "largest": largest,
+        "budget_factor": BUDGET_FACTOR,
+        "kernel_seconds": seconds,
+        "wall_seconds": sum(half[2] for half in halves),
+        "boards": boards,
+    }
 
 
 def failures(measured, name):
@@ -127,7 +133,6 @@ def section(measured, figure):
         markdown_table(("ties", "n", "greedy walk nodes", "search status", "search nodes", "nodes / n²"), recovered),
         "",
     ]
-
 
 
 def draw(measured, path):

@@ -84,8 +84,7 @@ def _measure_one(worker, engine, board, study):
     first = worker.count(engine.name, *board, engine.seconds, engine.budget)
     answers = [first]
     if first["status"] == DONE and first["seconds"] < study.repeat_below:
-        answers += [worker.count(engine.name, *board, engine.seconds, engine.budget)
-                    for _ in range(study.repeats - 1)]
+        answers += [worker.count(engine.name, *board, engine.seconds, engine.budget) for _ in range(study.repeats - 1)]
     if any(answer["status"] != DONE for answer in answers):
         return next(answer for answer in answers if answer["status"] != DONE) | {"repeats": len(answers)}
     for answer in answers[1:]:
@@ -156,8 +155,10 @@ def measure(study, worker=None, show=None):
         if own:
             worker.close()
     return {
-        "engines": {engine.name: {"seconds": engine.seconds, "budget": engine.budget, "longest": engine.longest}
-                    for engine in study.engines},
+        "engines": {
+            engine.name: {"seconds": engine.seconds, "budget": engine.budget, "longest": engine.longest}
+            for engine in study.engines
+        },
         "repeats": study.repeats,
         "repeat_below": study.repeat_below,
         "series": [series.name for series in study.series],
@@ -302,8 +303,15 @@ def counts_table(measured):
             if all(row["status"] == PAST_CAP for row in by_engine.values()):
                 continue
             tours = next((row["tours"] for row in by_engine.values() if row["status"] == DONE), None)
-            lines.append((series, _board(board), board[0] * board[1], "" if tours is None else f"{tours:,}",
-                          *(_count_cell(by_engine.get(name), measured["engines"]) for name in engines)))
+            lines.append(
+                (
+                    series,
+                    _board(board),
+                    board[0] * board[1],
+                    "" if tours is None else f"{tours:,}",
+                    *(_count_cell(by_engine.get(name), measured["engines"]) for name in engines),
+                )
+            )
     header = ("series", "board", "squares", "open tours", *(LABELS[name] for name in engines))
     return markdown_table(header, lines)
 
@@ -316,15 +324,17 @@ def _reach(measured, series):
         done, _ = _finished(measured, series, name)
         reached.append(f"{LABELS[name]} {_board((done[-1]['rows'], done[-1]['cols'])) if done else '-'}")
     plain = _overtakes(measured, series, slow="dfs-plain").replace("**", "")
-    return f"- {series}: largest board counted within the cap: {', '.join(reached)}. The DP's grid overtakes " \
+    return (
+        f"- {series}: largest board counted within the cap: {', '.join(reached)}. The DP's grid overtakes "
         f"the plain DFS {plain}."
+    )
 
 
 def section(measured, figure):
     """REPORT.md's part on counting: the DFS against the DP (bench/py)."""
     caps = ", ".join(
-        f"{LABELS[name]} {cap['seconds']:g} s" + (f" and {cap['budget']:,} nodes per work unit"
-                                                                 if cap["budget"] else "")
+        f"{LABELS[name]} {cap['seconds']:g} s"
+        + (f" and {cap['budget']:,} nodes per work unit" if cap["budget"] else "")
         for name, cap in measured["engines"].items()
     )
     warm = sum(measured["warm_up_seconds"])
@@ -333,8 +343,8 @@ def section(measured, figure):
         "",
         _headline(measured),
         "",
-        "Every open tour of each board, by four engines: the DFS, plain and pruned (`count_tours(method=\"dfs\", "
-        "pruned=...)`), and the DP (`method=\"dp\"`) count the per-start grid that `knight count` prints; "
+        'Every open tour of each board, by four engines: the DFS, plain and pruned (`count_tours(method="dfs", '
+        'pruned=...)`), and the DP (`method="dp"`) count the per-start grid that `knight count` prints; '
         "*DP open total* is the DP's single run with no forced end (`frontier.total_tours`), which the grid "
         "costs once per symmetry class of starts (the DFS's total is its grid's sum, no cheaper). Each count "
         "ran in a worker process that compiled every engine first; times are the engine's own seconds (as "
@@ -354,7 +364,6 @@ def section(measured, figure):
         counts_table(measured),
         "",
     ]
-
 
 
 _SERIES_STYLES = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"))
@@ -393,8 +402,13 @@ def draw(measured, path):
             working = [row for row in done if _work(row) > 0]
             worked.plot([row["rows"] * row["cols"] for row in working], [_work(row) for row in working], **common)
             cap = measured["engines"][name]["seconds"]
-            timed.plot([row["rows"] * row["cols"] for row in stopped], [cap] * len(stopped), "x",
-                       color=colours[name], markersize=8)
+            timed.plot(
+                [row["rows"] * row["cols"] for row in stopped],
+                [cap] * len(stopped),
+                "x",
+                color=colours[name],
+                markersize=8,
+            )
     for name in engines:
         timed.axhline(measured["engines"][name]["seconds"], color=colours[name], linestyle=":", linewidth=0.8)
     _mark_crossovers(timed, measured)
@@ -413,10 +427,13 @@ def draw(measured, path):
     timed.set_title("time (dotted: each engine's time cap; x: stopped at it)", fontsize="small")
     worked.set_title("work", fontsize="small")
     handles = [plt.Line2D([], [], color=colours[name], label=LABELS[name]) for name in engines]
-    handles += [plt.Line2D([], [], color="grey", marker=styles[series][0], linestyle=styles[series][1],
-                           label=series) for series in measured["series"]]
-    handles.append(plt.Line2D([], [], color="black", marker="*", linestyle="", markersize=11,
-                              label="DP grid overtakes DFS pruned"))
+    handles += [
+        plt.Line2D([], [], color="grey", marker=styles[series][0], linestyle=styles[series][1], label=series)
+        for series in measured["series"]
+    ]
+    handles.append(
+        plt.Line2D([], [], color="black", marker="*", linestyle="", markersize=11, label="DP grid overtakes DFS pruned")
+    )
     worked.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
     return figure_style.save(figure, path)
 
@@ -427,12 +444,17 @@ def _mark_crossovers(axes, measured):
         if found is None or not found[1]:  # none, or the DP's grid was faster from the first board
             continue
         board, _ = found
-        row = next(row for row in series_rows(measured, series, DP)
-                   if (row["rows"], row["cols"]) == board)
+        row = next(row for row in series_rows(measured, series, DP) if (row["rows"], row["cols"]) == board)
         where = (board[0] * board[1], row["seconds"])
         axes.plot(*where, "*", color="black", markersize=13, zorder=5)
-        axes.annotate(f"{board[0]}x{board[1]}", where, textcoords="offset points", xytext=(6, -12),
-                      fontsize="small", path_effects=figure_style.HALO)
+        axes.annotate(
+            f"{board[0]}x{board[1]}",
+            where,
+            textcoords="offset points",
+            xytext=(6, -12),
+            fontsize="small",
+            path_effects=figure_style.HALO,
+        )
 
 
 class CountsStudy(Study):

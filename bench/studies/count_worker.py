@@ -87,8 +87,14 @@ def answer(engine, rows, cols, seconds, budget=None):
         return {"status": REFUSED, "why": str(refusal)}
     if not complete:
         return {"status": STOPPED, "why": f"a work unit hit the node budget of {budget:,}"}
-    return {"status": DONE, "grid": grid, "tours": tours, "seconds": took,
-            "cpu_seconds": time.process_time() - began_cpu, "work": work}
+    return {
+        "status": DONE,
+        "grid": grid,
+        "tours": tours,
+        "seconds": took,
+        "cpu_seconds": time.process_time() - began_cpu,
+        "work": work,
+    }
 
 
 def warm_up():
@@ -135,8 +141,12 @@ class Worker:
     def _start(self):
         self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
         self.process = subprocess.Popen(
-            [self.python, "-m", "bench.studies.count_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            cwd=repo_paths.ROOT, env={**os.environ, "TMPDIR": self.scratch},
+            [self.python, "-m", "bench.studies.count_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=repo_paths.ROOT,
+            env={**os.environ, "TMPDIR": self.scratch},
         )
         line = self._line(None)
         self.warm_ups.append(json.loads(line)["warm_up_seconds"])

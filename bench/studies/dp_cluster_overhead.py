@@ -33,9 +33,15 @@ def _on_cluster(client, rows, cols, closed, parts):
     for step in run.steps:
         for worker, seconds in step["busy"].items():
             busy[worker] = busy.get(worker, 0.0) + seconds
-    return {"found": found, "wall": wall, "kernel": sum(step["step_seconds"] for step in run.steps),
-            "merge": sum(step["merge_seconds"] for step in run.steps), "moved": moved,
-            "busiest": max(busy.values()), "states": work.transitions}
+    return {
+        "found": found,
+        "wall": wall,
+        "kernel": sum(step["step_seconds"] for step in run.steps),
+        "merge": sum(step["merge_seconds"] for step in run.steps),
+        "moved": moved,
+        "busiest": max(busy.values()),
+        "states": work.transitions,
+    }
 
 
 def main(argv=None):
@@ -57,16 +63,21 @@ def main(argv=None):
         name = f"{rows}x{cols} {'closed' if closed else 'open'}"
         print(f"| {name} | single process | {single:.2f} | 1.0 | | | | |", flush=True)
         for workers in (1, 2):
-            with distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                                          host="127.0.0.1", dashboard_address=None) as cluster, \
-                    distributed.Client(cluster) as client:
+            with (
+                distributed.LocalCluster(
+                    n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+                ) as cluster,
+                distributed.Client(cluster) as client,
+            ):
                 got = _on_cluster(client, rows, cols, closed, workers)
             if got["found"] != found:
                 raise AssertionError(f"{name}: the cluster counted {got['found']}, the process {found}")
-            print(f"| {name} | {workers} worker{'s' if workers > 1 else ''} ({workers} part"
-                  f"{'s' if workers > 1 else ''}) | {got['wall']:.2f} | {got['wall'] / single:.2f} | "
-                  f"{got['kernel']:.2f} | {got['merge']:.2f} | {got['busiest']:.2f} | {got['moved'] / 1e6:.0f} |",
-                  flush=True)
+            print(
+                f"| {name} | {workers} worker{'s' if workers > 1 else ''} ({workers} part"
+                f"{'s' if workers > 1 else ''}) | {got['wall']:.2f} | {got['wall'] / single:.2f} | "
+                f"{got['kernel']:.2f} | {got['merge']:.2f} | {got['busiest']:.2f} | {got['moved'] / 1e6:.0f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,12 @@ def versions():
     import numpy
     from llvmlite import binding
 
-    return {"numba": numba.__version__, "llvmlite": llvmlite.__version__, "numpy": numpy.__version__,
-            "llvm": ".".join(map(str, binding.llvm_version_info))}
+    return {
+        "numba": numba.__version__,
+        "llvmlite": llvmlite.__version__,
+        "numpy": numpy.__version__,
+        "llvm": ".".join(map(str, binding.llvm_version_info)),
+    }
 
 
 def answer(request):

@@ -52,16 +52,22 @@ def python_of(version):
 
 
 def _install(home, python, version):
-    made = subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], capture_output=True, text=True,
-                          check=False)
+    made = subprocess.run(
+        [sys.executable, "-m", "venv", "--clear", str(home)], capture_output=True, text=True, check=False
+    )
     if made.returncode != 0:
         raise VersionMissing(f"numba {version}: venv failed: {_reason(made.stderr)}")
     pinned = f"numba=={version}.*" if version.count(".") == 1 else f"numba=={version}"
     # --only-binary: a release without a wheel for this Python is missing, not a
     # source build of LLVM bindings that fails minutes later
-    installed = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--only-binary", ":all:", pinned],
-                               capture_output=True, text=True, check=False)
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--only-binary", ":all:", pinned],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if installed.returncode != 0:
-        raise VersionMissing(f"numba {version} does not install for Python {sys.version.split()[0]}: "
-                             f"{_reason(installed.stderr)}")
+        raise VersionMissing(
+            f"numba {version} does not install for Python {sys.version.split()[0]}: {_reason(installed.stderr)}"
+        )
     (home / STAMP).write_text(pinned + "\n")

@@ -44,8 +44,14 @@ class Worker:
         cache = numba_environments.folder(version) / "numba-cache"
         # each release its own cache: releases never load each other's machine code
         env = {"NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
-        self._process = subprocess.Popen([str(python), "-u", str(WORKER)], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self._process = subprocess.Popen(
+            [str(python), "-u", str(WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         self.loaded = self.ask({"version": True})
 
     def ask(self, request):
@@ -56,7 +62,8 @@ class Worker:
             self._process.wait()
             why = [text for text in self._process.stderr.read().splitlines() if text.strip()]
             raise numba_environments.VersionMissing(
-                f"numba {self.version}: worker ended ({why[-1] if why else 'no message'})")
+                f"numba {self.version}: worker ended ({why[-1] if why else 'no message'})"
+            )
         return json.loads(line)
 
     def run(self, search):
@@ -135,14 +142,26 @@ def measure(versions, rounds=ROUNDS, workloads=WORKLOADS, say=print):
         for worker in workers.values():
             worker.close()
     rows = [_row(search, samples, loaded) for search in workloads] if samples else []
-    return {"rounds": rounds, "c": c_kernels.version, "asked": list(versions), "loaded": loaded,
-            "missing": missing, "workloads": rows}
+    return {
+        "rounds": rounds,
+        "c": c_kernels.version,
+        "asked": list(versions),
+        "loaded": loaded,
+        "missing": missing,
+        "workloads": rows,
+    }
 
 
 def _row(search, samples, loaded):
     c = samples["c"][search.key]
-    row = {"key": search.key, "group": search.group, "closed": search.closed, "nodes": c[-1].nodes,
-           "c_rate": paired.median_rate(c), "versions": {}}
+    row = {
+        "key": search.key,
+        "group": search.group,
+        "closed": search.closed,
+        "nodes": c[-1].nodes,
+        "c_rate": paired.median_rate(c),
+        "versions": {},
+    }
     for version in loaded:
         outcomes = samples[f"numba {version}"][search.key]
         if [outcome.nodes for outcome in outcomes] != [outcome.nodes for outcome in c]:
@@ -154,8 +173,12 @@ def _row(search, samples, loaded):
 
 def _arguments(argv):
     parser = argparse.ArgumentParser(prog="python -m bench.studies.numba_matrix", description=__doc__.split("\n")[0])
-    parser.add_argument("versions", nargs="*", default=list(DEFAULT_VERSIONS),
-                        help="Numba releases, e.g. 0.59 0.62 (the newest patch of each) or 0.59.1")
+    parser.add_argument(
+        "versions",
+        nargs="*",
+        default=list(DEFAULT_VERSIONS),
+        help="Numba releases, e.g. 0.59 0.62 (the newest patch of each) or 0.59.1",
+    )
     parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"interleaved rounds (default {ROUNDS})")
     parser.add_argument("--out", default=str(repo_paths.RESULTS / "numba-matrix"), help="parent of the run folder")
     arguments = parser.parse_args(argv)

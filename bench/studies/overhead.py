@@ -127,7 +127,7 @@ def measure_count(rounds, n=COUNT_BOARD):
     times = {name: {"cpu": [], "wall": []} for name in sides}
     answers = {}
     for round_ in range(rounds):
-        for name in (list(sides) if round_ % 2 == 0 else list(sides)[::-1]):
+        for name in list(sides) if round_ % 2 == 0 else list(sides)[::-1]:
             began, began_cpu = time.perf_counter(), cpu_clock()
             answers[name] = sides[name]()
             times[name]["cpu"].append(cpu_clock() - began_cpu)
@@ -139,9 +139,17 @@ def measure_count(rounds, n=COUNT_BOARD):
         for clock in ("cpu", "wall")
     }
     tours, nodes = answers["knight"]
-    return {"board": n, "tours": tours, "nodes": nodes, "rounds": rounds, "knight_over_c": ratios,
-            "seconds": {name: {clock: statistics.median(values) for clock, values in by_clock.items()}
-                        for name, by_clock in times.items()}}
+    return {
+        "board": n,
+        "tours": tours,
+        "nodes": nodes,
+        "rounds": rounds,
+        "knight_over_c": ratios,
+        "seconds": {
+            name: {clock: statistics.median(values) for clock, values in by_clock.items()}
+            for name, by_clock in times.items()
+        },
+    }
 
 
 def measure(quick=False):
@@ -167,8 +175,11 @@ def section(measured, measured_corners=None):
         cells = []
         for n in sizes:
             entry = by_size.get(str(n))
-            cells.append("-" if entry is None else
-                         f"{_ratio(entry['wall_over_kernel'])}, {seconds_text(entry['kernel_s'])} {entry['status']}")
+            cells.append(
+                "-"
+                if entry is None
+                else f"{_ratio(entry['wall_over_kernel'])}, {seconds_text(entry['kernel_s'])} {entry['status']}"
+            )
         lines.append((name, *cells))
     parts = [
         "## Set-up against search",

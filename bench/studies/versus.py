@@ -53,7 +53,6 @@ INTERPRETED = ("pypy", "python")
 SIDES = (*COMPILED, *INTERPRETED)
 
 
-
 def _open(name):
     """The side ``name``'s implementation (``bind``, ``version``), or raise
     with the one-line reason it is missing."""
@@ -101,8 +100,15 @@ class _Bindings:
 
     def _bind(self, name, search):
         if name == "python":
-            fields = (search.method, search.rows, search.cols, search.start, search.closed, search.budget,
-                      search.tiebreak)
+            fields = (
+                search.method,
+                search.rows,
+                search.cols,
+                search.start,
+                search.closed,
+                search.budget,
+                search.tiebreak,
+            )
             return (*python_bound.bind(*fields, PYTHON_BUDGET), tuple)
         ready = self.prepared(search)
         call, empty = self._opened[name].bind(ready)
@@ -155,8 +161,13 @@ def call_costs(names, opened, bindings, workloads, batches):
                 samples[name, kind][0].extend(wall)
                 samples[name, kind][1].extend(cpu)
     return {
-        name: {kind: {"seconds": statistics.median(samples[name, kind][0]),
-                      "cpu_seconds": statistics.median(samples[name, kind][1])} for kind in standing}
+        name: {
+            kind: {
+                "seconds": statistics.median(samples[name, kind][0]),
+                "cpu_seconds": statistics.median(samples[name, kind][1]),
+            }
+            for kind in standing
+        }
         for name in names
     }
 
@@ -175,16 +186,28 @@ def _measure(opened, missing, rounds, workloads):
     bindings = _Bindings(opened)
     names = [name for name in SIDES if name in opened or name == "python"]
     empties = {name: {} for name in names}
-    runs = {name: _pypy_run(opened["pypy"], empties[name]) if name == "pypy"
-            else _in_process_run(bindings, name, empties[name]) for name in names}
+    runs = {
+        name: _pypy_run(opened["pypy"], empties[name])
+        if name == "pypy"
+        else _in_process_run(bindings, name, empties[name])
+        for name in names
+    }
     samples = paired.measure(runs, workloads, rounds, cold=("python",))
     costs = call_costs(names, opened, bindings, workloads, max(rounds, EMPTY_BATCHES))
     # the rounds' empty calls, less the warm-up call's
     in_rounds = {name: {key: times[-rounds:] for key, times in by_key.items()} for name, by_key in empties.items()}
     rows = [_row(search, names, samples, in_rounds) for search in workloads]
     versions = {name: opened[name].version for name in opened}
-    return {"format": FORMAT, "rounds": rounds, "python_budget": PYTHON_BUDGET, "headline_share": HEADLINE_SHARE,
-            "missing": missing, "versions": versions, "call_costs": costs, "workloads": rows}
+    return {
+        "format": FORMAT,
+        "rounds": rounds,
+        "python_budget": PYTHON_BUDGET,
+        "headline_share": HEADLINE_SHARE,
+        "missing": missing,
+        "versions": versions,
+        "call_costs": costs,
+        "workloads": rows,
+    }
 
 
 def _side(outcomes, empties):
@@ -214,8 +237,11 @@ def _row(search, names, samples, empties):
         "sides": {name: _side(samples[name][search.key], empties[name][search.key]) for name in names},
     }
     check_same_tree(search.key, row["sides"])
-    row["call_share"] = {name: side["empty_cpu_s"] / side["median_cpu_s"]
-                         for name, side in row["sides"].items() if side["median_cpu_s"] > 0}
+    row["call_share"] = {
+        name: side["empty_cpu_s"] / side["median_cpu_s"]
+        for name, side in row["sides"].items()
+        if side["median_cpu_s"] > 0
+    }
     row["headline"] = len(row["call_share"]) == len(names) and max(row["call_share"].values()) < HEADLINE_SHARE
     return row
 
@@ -226,8 +252,10 @@ def check_same_tree(key, sides):
     numba = sides["numba"]
     for name, side in sides.items():
         if name in COMPILED and (side["nodes"], side["status"]) != (numba["nodes"], numba["status"]):
-            raise AssertionError(f"{key}: {name} placed {side['nodes']} nodes ({side['status']}), "
-                                 f"Numba {numba['nodes']} ({numba['status']})")
+            raise AssertionError(
+                f"{key}: {name} placed {side['nodes']} nodes ({side['status']}), "
+                f"Numba {numba['nodes']} ({numba['status']})"
+            )
         if name in INTERPRETED and side["nodes"] != min(numba["nodes"], PYTHON_BUDGET):
             raise AssertionError(f"{key}: {name} placed {side['nodes']} nodes, Numba {numba['nodes']}")
 

@@ -72,14 +72,25 @@ def _where(row):
 def headline_table(measured):
     names = _names(measured)
     others = [name for name in names if name != "numba"]
-    header = ("search", "board", "from", "nodes", *(f"{NAMES[name]} Mn/s" for name in names),
-              *(f"Numba / {NAMES[name]}" for name in others))
+    header = (
+        "search",
+        "board",
+        "from",
+        "nodes",
+        *(f"{NAMES[name]} Mn/s" for name in names),
+        *(f"Numba / {NAMES[name]}" for name in others),
+    )
     lines = []
     for row in filter(_headline, measured["workloads"]):
         sides = row["sides"]
-        lines.append((*_where(row), count_text(sides["numba"]["nodes"]),
-                      *(_rate(sides[name]) if name in sides else "-" for name in names),
-                      *(ratio_text(ratio(row, "numba", name)) for name in others)))
+        lines.append(
+            (
+                *_where(row),
+                count_text(sides["numba"]["nodes"]),
+                *(_rate(sides[name]) if name in sides else "-" for name in names),
+                *(ratio_text(ratio(row, "numba", name)) for name in others),
+            )
+        )
     return markdown_table(header, lines)
 
 
@@ -104,8 +115,13 @@ def short_table(measured):
         if _headline(row):
             continue
         sides = row["sides"]
-        cells = [f"{_micro(sides[name]['median_cpu_s'])}, {_micro(sides[name]['empty_cpu_s'])}"
-                 f" ({row['call_share'].get(name, 0):.0%})" if name in sides else "-" for name in names]
+        cells = [
+            f"{_micro(sides[name]['median_cpu_s'])}, {_micro(sides[name]['empty_cpu_s'])}"
+            f" ({row['call_share'].get(name, 0):.0%})"
+            if name in sides
+            else "-"
+            for name in names
+        ]
         lines.append((*_where(row), count_text(sides["numba"]["nodes"]), *cells))
     return markdown_table(header, lines)
 
@@ -144,14 +160,20 @@ def section(measured, figure):
     lines += ["", f"![Numba against the other toolchains]({figure.name})", "", headline_table(measured)]
     if "call_costs" in measured:
         lines += [
-            "", "### Call overhead", "",
+            "",
+            "### Call overhead",
+            "",
             "One empty call's thread CPU time per toolchain and kernel, back to back (median of interleaved "
-            "batches of calls; the two clock reads included, as in every timed call):", "",
-            call_cost_table(measured), "",
+            "batches of calls; the two clock reads included, as in every timed call):",
+            "",
+            call_cost_table(measured),
+            "",
             "The searches too short for the table above: the median time of one search call, of the empty call "
             "timed just before it in the same round, and that one's share of the search's time. An empty call "
             "right after another search costs several times one back to back: the caller's code and data are "
-            "out of the caches then, as they are for the search call.", "", short_table(measured),
+            "out of the caches then, as they are for the search call.",
+            "",
+            short_table(measured),
         ]
     missing = [f"- {NAMES.get(name, name)} left out: {why}" for name, why in measured.get("missing", {}).items()]
     return [*lines, *(["", *missing] if missing else []), ""]
@@ -188,15 +210,22 @@ def draw(measured, path):
         rates = [side.get("nodes_per_s") or 0 for side in sides]
         errors = list(zip(*(_error(side) for side in sides), strict=True)) if sides else [[], []]
         positions = [index + offset * height for index in range(len(rows))]
-        axes.barh(positions, rates, height=height, color=_COLOURS[name], label=NAMES[name], xerr=errors,
-                  error_kw={"elinewidth": 0.8, "capsize": 1.5})
-    axes.set_yticks([index + height * (len(names) - 1) / 2 for index in range(len(rows))],
-                    [_label(row) for row in rows])
+        axes.barh(
+            positions,
+            rates,
+            height=height,
+            color=_COLOURS[name],
+            label=NAMES[name],
+            xerr=errors,
+            error_kw={"elinewidth": 0.8, "capsize": 1.5},
+        )
+    axes.set_yticks(
+        [index + height * (len(names) - 1) / 2 for index in range(len(rows))], [_label(row) for row in rows]
+    )
     axes.invert_yaxis()
     if not rows:
         # a quick or tiny run: every search timed a call, none a search
-        axes.text(0.5, 0.5, "no search long enough: see the call-overhead table", ha="center",
-                  transform=axes.transAxes)
+        axes.text(0.5, 0.5, "no search long enough: see the call-overhead table", ha="center", transform=axes.transAxes)
         return figure_style.save(figure, path)
     axes.set_xscale("log")
     # beside the bars, where it hides none of them

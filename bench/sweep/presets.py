@@ -37,28 +37,79 @@ def _sweep(backtrack, every_start, corners, greedy, rectangles, closed, budget, 
     times that; greedy always gets 10^8, since it runs in linear time."""
     both = ("first", "roth")
     parts = [
-        Part(f"backtrack from every start, {_span(backtrack)}", squares(backtrack), ("backtrack",), "all",
-             budget=10 * budget),
-        Part(f"warnsdorff and greedy from every start, {_span(every_start)}, both tie rules", squares(every_start),
-             ("warnsdorff", "greedy"), "all", budget=budget, tiebreaks=both),
-        Part(f"warnsdorff from the four corners, {_span(corners)}", squares(corners), ("warnsdorff",), "corners",
-             budget=budget),
-        Part(f"greedy from the corner, {_span(greedy)}, both tie rules", squares(greedy), ("greedy",), "1,1",
-             budget=10**8, tiebreaks=both),
-        Part("rectangles from every start, every method", rectangles, ("backtrack", "warnsdorff", "greedy"), "all",
-             budget=budget),
+        Part(
+            f"backtrack from every start, {_span(backtrack)}",
+            squares(backtrack),
+            ("backtrack",),
+            "all",
+            budget=10 * budget,
+        ),
+        Part(
+            f"warnsdorff and greedy from every start, {_span(every_start)}, both tie rules",
+            squares(every_start),
+            ("warnsdorff", "greedy"),
+            "all",
+            budget=budget,
+            tiebreaks=both,
+        ),
+        Part(
+            f"warnsdorff from the four corners, {_span(corners)}",
+            squares(corners),
+            ("warnsdorff",),
+            "corners",
+            budget=budget,
+        ),
+        Part(
+            f"greedy from the corner, {_span(greedy)}, both tie rules",
+            squares(greedy),
+            ("greedy",),
+            "1,1",
+            budget=10**8,
+            tiebreaks=both,
+        ),
+        Part(
+            "rectangles from every start, every method",
+            rectangles,
+            ("backtrack", "warnsdorff", "greedy"),
+            "all",
+            budget=budget,
+        ),
     ]
     if closed_backtrack:
-        parts.append(Part(f"closed tours from every start, backtrack on {_span(closed_backtrack)}",
-                          squares(closed_backtrack), ("backtrack",), "all", (True,), budget=10 * budget))
-    parts.append(Part(f"closed tours from every start, warnsdorff, {_span(closed)}", squares(closed),
-                      ("warnsdorff",), "all", (True,), budget=budget))
+        parts.append(
+            Part(
+                f"closed tours from every start, backtrack on {_span(closed_backtrack)}",
+                squares(closed_backtrack),
+                ("backtrack",),
+                "all",
+                (True,),
+                budget=10 * budget,
+            )
+        )
+    parts.append(
+        Part(
+            f"closed tours from every start, warnsdorff, {_span(closed)}",
+            squares(closed),
+            ("warnsdorff",),
+            "all",
+            (True,),
+            budget=budget,
+        )
+    )
     return Sweep(parts=tuple(parts), repeats=3)
 
 
 def default():
-    return _sweep(range(5, 9), range(5, 31), range(31, 201), GREEDY_SIZES, RECTANGLES, (6, 8, 10, 12), 10**6,
-                  closed_backtrack=(6,))
+    return _sweep(
+        range(5, 9),
+        range(5, 31),
+        range(31, 201),
+        GREEDY_SIZES,
+        RECTANGLES,
+        (6, 8, 10, 12),
+        10**6,
+        closed_backtrack=(6,),
+    )
 
 
 def quick():

@@ -30,8 +30,22 @@ from knight.result import Count
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 
-def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None, *, method=None, pruned=True,
-                symmetry=True, depth=None, workers=None, scheduler=None, resume=None):
+def count_tours(
+    rows,
+    cols,
+    start=None,
+    closed=False,
+    budget=None,
+    progress=None,
+    *,
+    method=None,
+    pruned=True,
+    symmetry=True,
+    depth=None,
+    workers=None,
+    scheduler=None,
+    resume=None,
+):
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
 
@@ -53,22 +67,58 @@ def count_tours(rows, cols, start=None, closed=False, budget=None, progress=None
     ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
     ``(units finished, units in all)``. Returns a ``Count``.
     """
-    job = prepare(rows, cols, start, closed, budget, method=method, pruned=pruned, symmetry=symmetry, depth=depth,
-                  workers=workers, scheduler=scheduler, resume=resume)
+    job = prepare(
+        rows,
+        cols,
+        start,
+        closed,
+        budget,
+        method=method,
+        pruned=pruned,
+        symmetry=symmetry,
+        depth=depth,
+        workers=workers,
+        scheduler=scheduler,
+        resume=resume,
+    )
     if progress is not None and not callable(progress):
         raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
     return count_prepared(job, progress)
 
 
-def prepare(rows, cols, start=None, closed=False, budget=None, *, method=None, pruned=True, symmetry=True,
-            depth=None, workers=None, scheduler=None, resume=None):
+def prepare(
+    rows,
+    cols,
+    start=None,
+    closed=False,
+    budget=None,
+    *,
+    method=None,
+    pruned=True,
+    symmetry=True,
+    depth=None,
+    workers=None,
+    scheduler=None,
+    resume=None,
+):
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
     its starts: the ``Job`` that ``count_prepared`` counts."""
     rows, cols = validate.board(rows, cols)
-    closed, pruned, symmetry = (validate.flag(value, name) for value, name in
-                                ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry")))
-    method = choose_method(rows, cols, method, pruned=pruned, symmetry=symmetry, depth=depth, workers=workers,
-                           scheduler=scheduler, budget=budget, closed=closed)
+    closed, pruned, symmetry = (
+        validate.flag(value, name) for value, name in ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry"))
+    )
+    method = choose_method(
+        rows,
+        cols,
+        method,
+        pruned=pruned,
+        symmetry=symmetry,
+        depth=depth,
+        workers=workers,
+        scheduler=scheduler,
+        budget=budget,
+        closed=closed,
+    )
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
     validate.fits_in_memory(rows, cols, "count")
@@ -120,8 +170,22 @@ def count_prepared(job, progress=None):
         square = job.start[0] * job.cols + job.start[1]
         tours, nodes = int(tours[square]), int(nodes[square])
     complete = all(tally.complete.values())
-    return Count(job.rows, job.cols, job.start, job.closed, job.budget, tours, nodes, complete, tally.seconds,
-                 pruned=job.pruned, depth=tally.depth, units=tally.units, method=job.method, **(tally.work or {}))
+    return Count(
+        job.rows,
+        job.cols,
+        job.start,
+        job.closed,
+        job.budget,
+        tours,
+        nodes,
+        complete,
+        tally.seconds,
+        pruned=job.pruned,
+        depth=tally.depth,
+        units=tally.units,
+        method=job.method,
+        **(tally.work or {}),
+    )
 
 
 # the engines ``count_tours(method=...)`` can run: each takes a ``Job`` and
@@ -140,8 +204,19 @@ DFS_SQUARES_AT_MOST = 36
 DFS_NARROW_SQUARES_AT_MOST = 30
 
 
-def choose_method(rows, cols, method=None, *, pruned=True, symmetry=True, depth=None, workers=None,
-                  scheduler=None, budget=None, closed=False):
+def choose_method(
+    rows,
+    cols,
+    method=None,
+    *,
+    pruned=True,
+    symmetry=True,
+    depth=None,
+    workers=None,
+    scheduler=None,
+    budget=None,
+    closed=False,
+):
     """The engine for a count: ``method`` checked, or (None, ``auto``) the
     one expected to finish first. Options only the DFS has are refused
     with ``dp``, and make ``auto`` pick the DFS. Whether the DP fits this

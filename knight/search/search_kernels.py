@@ -164,8 +164,7 @@ def warnsdorff_scratch(n):
 
 
 @jit
-def warnsdorff(neighbours, keys, start, closed, budget, path, closes, degree, candidates, n_candidates,
-               next_candidate):
+def warnsdorff(neighbours, keys, start, closed, budget, path, closes, degree, candidates, n_candidates, next_candidate):
     """Depth-first search trying candidates fewest onward moves first.
 
     The onward degree of a candidate counts only unvisited squares, kept up

@@ -24,7 +24,22 @@ def assert_png():
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
-    argv = ["--sizes", "5-6", "--shapes", "3x4", "--budget", "20000", "--repeats", "1", "--tiebreak", "first,roth",
-            "--tours", "both", "--no-plots", "--out", str(out)]
+    argv = [
+        "--sizes",
+        "5-6",
+        "--shapes",
+        "3x4",
+        "--budget",
+        "20000",
+        "--repeats",
+        "1",
+        "--tiebreak",
+        "first,roth",
+        "--tours",
+        "both",
+        "--no-plots",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     return (out / "latest").resolve()

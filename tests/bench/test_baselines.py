@@ -16,8 +16,11 @@ except c_baseline.CompilerMissing:  # CI has a compiler; a laptop may not
 
 needs_c = pytest.mark.skipif(C is None, reason="no C compiler")
 
-CASES = [(rows, cols, start) for rows, cols in [(1, 1), (3, 4), (4, 4), (5, 5), (5, 6), (6, 6), (8, 8)]
-         for start in {0, rows * cols // 2, rows * cols - 1}]
+CASES = [
+    (rows, cols, start)
+    for rows, cols in [(1, 1), (3, 4), (4, 4), (5, 5), (5, 6), (6, 6), (8, 8)]
+    for start in {0, rows * cols // 2, rows * cols - 1}
+]
 
 
 @needs_c

@@ -35,7 +35,6 @@ def test_a_worker_runs_its_own_revision_and_the_checkout_is_removed():
     assert (outcome.status, outcome.nodes) == (expected.status, expected.nodes)
 
 
-
 def test_an_unknown_base_is_one_line_before_any_worktree(capsys):
     """Issue 19: `make bench-compare BASE=nonexistent` was a CalledProcessError traceback."""
     from bench.commits import compare

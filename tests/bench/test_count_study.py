@@ -34,13 +34,20 @@ class ScriptedWorker:
         took = self.script[engine, board]
         tours = self.tours(board)
         grid = None if engine == "dp-total" else _grid(board, tours)
-        return {"status": DONE, "grid": grid, "tours": tours, "seconds": took, "cpu_seconds": took,
-                "work": {"nodes": 10 * rows * cols}}
+        return {
+            "status": DONE,
+            "grid": grid,
+            "tours": tours,
+            "seconds": took,
+            "cpu_seconds": took,
+            "work": {"nodes": 10 * rows * cols},
+        }
 
 
 def _study(series, engines=("dfs-pruned", "dp"), seconds=1.0, longest=20):
-    return CountPlan(tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3,
-                 repeat_below=0.1)
+    return CountPlan(
+        tuple(series), tuple(Engine(name, seconds, longest) for name in engines), repeats=3, repeat_below=0.1
+    )
 
 
 THREE = Series("3 x k", ((3, 4), (3, 5), (3, 6), (3, 7)))
@@ -70,8 +77,14 @@ def test_a_board_after_one_past_the_cap_is_never_run():
     measured = count_study.measure(_study([THREE]), worker)
     statuses = {(row["engine"], row["cols"]): row["status"] for row in measured["rows"]}
     assert statuses == {
-        ("dfs-pruned", 4): DONE, ("dfs-pruned", 5): DONE, ("dfs-pruned", 6): PAST_CAP, ("dfs-pruned", 7): PAST_CAP,
-        ("dp", 4): DONE, ("dp", 5): DONE, ("dp", 6): STOPPED, ("dp", 7): PAST_CAP,
+        ("dfs-pruned", 4): DONE,
+        ("dfs-pruned", 5): DONE,
+        ("dfs-pruned", 6): PAST_CAP,
+        ("dfs-pruned", 7): PAST_CAP,
+        ("dp", 4): DONE,
+        ("dp", 5): DONE,
+        ("dp", 6): STOPPED,
+        ("dp", 7): PAST_CAP,
     }
     assert ("dfs-pruned", (3, 6)) not in worker.asked and ("dp", (3, 7)) not in worker.asked
     skipped = next(row for row in measured["rows"] if row["engine"] == "dp" and row["cols"] == 7)
@@ -135,23 +148,56 @@ def _measured(times):
         if seconds is None:
             row.update(status=STOPPED, why="cap")
         else:
-            row.update(status=DONE, tours=k, seconds=seconds, cpu_seconds=seconds, repeats=1,
-                       work={"nodes" if engine.startswith("dfs") else "transitions": 100 * k})
+            row.update(
+                status=DONE,
+                tours=k,
+                seconds=seconds,
+                cpu_seconds=seconds,
+                repeats=1,
+                work={"nodes" if engine.startswith("dfs") else "transitions": 100 * k},
+            )
         rows.append(row)
     caps = {name: {"seconds": 1.0, "budget": None, "longest": 20} for name in ("dfs-pruned", "dp")}
-    return {"engines": caps, "repeats": 3, "repeat_below": 0.1, "series": ["4 x k"], "warm_up_seconds": [0.7],
-            "wall_seconds": 9.0, "rows": sorted(rows, key=lambda row: row["cols"])}
+    return {
+        "engines": caps,
+        "repeats": 3,
+        "repeat_below": 0.1,
+        "series": ["4 x k"],
+        "warm_up_seconds": [0.7],
+        "wall_seconds": 9.0,
+        "rows": sorted(rows, key=lambda row: row["cols"]),
+    }
 
 
 @pytest.mark.parametrize(
     ("times", "expected"),
     [
         # the DFS wins 4x5 and 4x6, the DP from 4x7 on, alone at 4x8
-        ({("dfs-pruned", 5): 0.1, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.2, ("dp", 6): 0.3,
-          ("dfs-pruned", 7): 0.5, ("dp", 7): 0.4, ("dfs-pruned", 8): None, ("dp", 8): 0.6}, ((4, 7), True)),
+        (
+            {
+                ("dfs-pruned", 5): 0.1,
+                ("dp", 5): 0.2,
+                ("dfs-pruned", 6): 0.2,
+                ("dp", 6): 0.3,
+                ("dfs-pruned", 7): 0.5,
+                ("dp", 7): 0.4,
+                ("dfs-pruned", 8): None,
+                ("dp", 8): 0.6,
+            },
+            ((4, 7), True),
+        ),
         # a win of the DP's before the DFS's last win is no crossover
-        ({("dfs-pruned", 5): 0.3, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.2, ("dp", 6): 0.3,
-          ("dfs-pruned", 7): 0.5, ("dp", 7): 0.4}, ((4, 7), True)),
+        (
+            {
+                ("dfs-pruned", 5): 0.3,
+                ("dp", 5): 0.2,
+                ("dfs-pruned", 6): 0.2,
+                ("dp", 6): 0.3,
+                ("dfs-pruned", 7): 0.5,
+                ("dp", 7): 0.4,
+            },
+            ((4, 7), True),
+        ),
         ({("dfs-pruned", 5): 0.3, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.4, ("dp", 6): 0.3}, ((4, 5), False)),
         ({("dfs-pruned", 5): 0.1, ("dp", 5): 0.2, ("dfs-pruned", 6): 0.2, ("dp", 6): None}, None),
         ({("dfs-pruned", 5): None, ("dp", 5): None}, None),
@@ -190,19 +236,36 @@ def _counts_file(series_times):
                 row.update(status="past cap", why="earlier board")
             else:
                 work = {"nodes" if engine.startswith("dfs") else "transitions": int(1e4 * seconds) + 1}
-                row.update(status="done", tours=rows_ * cols, seconds=seconds, cpu_seconds=seconds, repeats=1,
-                           work=work)
+                row.update(
+                    status="done", tours=rows_ * cols, seconds=seconds, cpu_seconds=seconds, repeats=1, work=work
+                )
             rows.append(row)
-    engines = {name: {"seconds": 1.0, "budget": 10**8 if name.startswith("dfs") else None, "longest": 12}
-               for name in ("dfs-plain", "dfs-pruned", "dp", "dp-total")}
-    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": list(series_times),
-            "warm_up_seconds": [0.7], "wall_seconds": 12.0, "rows": rows}
+    engines = {
+        name: {"seconds": 1.0, "budget": 10**8 if name.startswith("dfs") else None, "longest": 12}
+        for name in ("dfs-plain", "dfs-pruned", "dp", "dp-total")
+    }
+    return {
+        "engines": engines,
+        "repeats": 3,
+        "repeat_below": 0.1,
+        "series": list(series_times),
+        "warm_up_seconds": [0.7],
+        "wall_seconds": 12.0,
+        "rows": rows,
+    }
 
 
 def test_the_counting_figure_draws_every_engine_and_series(tmp_path, assert_png):
     times = {
-        "4 x k": {("dfs-pruned", 4, 5): 0.01, ("dp", 4, 5): 0.02, ("dfs-pruned", 4, 6): 0.3, ("dp", 4, 6): 0.1,
-                  ("dfs-plain", 4, 5): 0.2, ("dfs-plain", 4, 6): None, ("dp-total", 4, 5): 0.005},
+        "4 x k": {
+            ("dfs-pruned", 4, 5): 0.01,
+            ("dp", 4, 5): 0.02,
+            ("dfs-pruned", 4, 6): 0.3,
+            ("dp", 4, 6): 0.1,
+            ("dfs-plain", 4, 5): 0.2,
+            ("dfs-plain", 4, 6): None,
+            ("dp-total", 4, 5): 0.005,
+        },
         "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
     }
     assert_png(count_study.draw(_counts_file(times), tmp_path / count_study.STUDY.figure_file))
@@ -214,24 +277,47 @@ def _count_row(series, engine, board, seconds, work=1000, repeats=3):
     row = {"series": series, "rows": board[0], "cols": board[1], "engine": engine}
     if seconds in ("stopped at cap", "past cap"):
         return {**row, "status": seconds, "why": "cap"}
-    return {**row, "status": "done", "tours": board[0] * board[1] * 2, "seconds": seconds, "cpu_seconds": seconds,
-            "repeats": repeats, "work": {"nodes" if engine.startswith("dfs") else "transitions": work}}
+    return {
+        **row,
+        "status": "done",
+        "tours": board[0] * board[1] * 2,
+        "seconds": seconds,
+        "cpu_seconds": seconds,
+        "repeats": repeats,
+        "work": {"nodes" if engine.startswith("dfs") else "transitions": work},
+    }
 
 
 def _counted():
     rows = [
-        _count_row("4 x k", "dfs-pruned", (4, 8), 0.07), _count_row("4 x k", "dp", (4, 8), 0.18, repeats=1),
-        _count_row("4 x k", "dfs-pruned", (4, 9), 0.56), _count_row("4 x k", "dp", (4, 9), 0.37, work=946_000),
-        _count_row("4 x k", "dfs-pruned", (4, 10), "stopped at cap"), _count_row("4 x k", "dp", (4, 10), 0.52),
-        _count_row("4 x k", "dfs-pruned", (4, 11), "past cap"), _count_row("4 x k", "dp", (4, 11), "stopped at cap"),
-        _count_row("4 x k", "dfs-pruned", (4, 12), "past cap"), _count_row("4 x k", "dp", (4, 12), "past cap"),
-        _count_row("n x n", "dfs-pruned", (5, 5), 0.016), _count_row("n x n", "dp", (5, 5), 0.06),
-        _count_row("n x n", "dfs-pruned", (6, 6), 1.4), _count_row("n x n", "dp", (6, 6), "stopped at cap"),
+        _count_row("4 x k", "dfs-pruned", (4, 8), 0.07),
+        _count_row("4 x k", "dp", (4, 8), 0.18, repeats=1),
+        _count_row("4 x k", "dfs-pruned", (4, 9), 0.56),
+        _count_row("4 x k", "dp", (4, 9), 0.37, work=946_000),
+        _count_row("4 x k", "dfs-pruned", (4, 10), "stopped at cap"),
+        _count_row("4 x k", "dp", (4, 10), 0.52),
+        _count_row("4 x k", "dfs-pruned", (4, 11), "past cap"),
+        _count_row("4 x k", "dp", (4, 11), "stopped at cap"),
+        _count_row("4 x k", "dfs-pruned", (4, 12), "past cap"),
+        _count_row("4 x k", "dp", (4, 12), "past cap"),
+        _count_row("n x n", "dfs-pruned", (5, 5), 0.016),
+        _count_row("n x n", "dp", (5, 5), 0.06),
+        _count_row("n x n", "dfs-pruned", (6, 6), 1.4),
+        _count_row("n x n", "dp", (6, 6), "stopped at cap"),
     ]
-    engines = {"dfs-pruned": {"seconds": 3.0, "budget": 10**8, "longest": 12},
-               "dp": {"seconds": 1.5, "budget": None, "longest": 20}}
-    return {"engines": engines, "repeats": 3, "repeat_below": 0.1, "series": ["n x n", "4 x k"],
-            "warm_up_seconds": [0.6, 0.7], "wall_seconds": 41.8, "rows": rows}
+    engines = {
+        "dfs-pruned": {"seconds": 3.0, "budget": 10**8, "longest": 12},
+        "dp": {"seconds": 1.5, "budget": None, "longest": 20},
+    }
+    return {
+        "engines": engines,
+        "repeats": 3,
+        "repeat_below": 0.1,
+        "series": ["n x n", "4 x k"],
+        "warm_up_seconds": [0.6, 0.7],
+        "wall_seconds": 41.8,
+        "rows": rows,
+    }
 
 
 def test_the_counting_section_leads_with_the_crossover():

@@ -26,7 +26,8 @@ def test_a_count_stops_itself_at_its_cap():
 
 def test_the_dfs_stops_at_its_node_budget_and_the_dp_refuses_what_it_cannot_hold():
     assert count_worker.answer("dfs-plain", 5, 5, seconds=60, budget=10) == {
-        "status": STOPPED, "why": "a work unit hit the node budget of 10"
+        "status": STOPPED,
+        "why": "a work unit hit the node budget of 10",
     }
     # past the DP's frontier (or its memory projection): refused before anything is allocated
     refused = count_worker.answer("dp", 9, 9, seconds=60)

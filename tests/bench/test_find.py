@@ -61,14 +61,14 @@ def planted_greedy():
     from knight.search import search_kernels
 
     arguments = ", ".join(inspect.signature(search_kernels.greedy.py_func).parameters)
-    return f'''
+    return f"""
 
 @jit
 def greedy({arguments}):
     # planted by tests/bench/test_find.py: the walk done twice
     _greedy_once({arguments})
     return _greedy_once({arguments})
-'''
+"""
 
 
 def _git(repository, *arguments):
@@ -105,8 +105,9 @@ def scratch_repository(folder):
 def test_the_planted_slowdown_is_named(tmp_path):
     repository = scratch_repository(tmp_path / "repo")
     culprit = find.find("HEAD~4", "HEAD", [SMALL], rounds=9, threshold=0.25, repository=repository, say=lambda _: None)
-    subject = subprocess.run(["git", "-C", str(repository), "log", "-1", "--format=%s", culprit],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    subject = subprocess.run(
+        ["git", "-C", str(repository), "log", "-1", "--format=%s", culprit], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert subject == "plant"
 
 

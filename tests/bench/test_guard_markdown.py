@@ -29,7 +29,9 @@ def test_the_comparison_table_as_markdown():
     def outcomes(cpu_seconds):
         return [Outcome("found", 1_000_000, cpu_seconds, cpu_seconds)] * 3
 
-    samples = {side: {search.key: outcomes(seconds) for search in WORKLOADS}
-               for side, seconds in (("base", 0.1), ("head", 0.2))}
+    samples = {
+        side: {search.key: outcomes(seconds) for search in WORKLOADS}
+        for side, seconds in (("base", 0.1), ("head", 0.2))
+    }
     text = compare.markdown(samples, 0.25, "A/B")
     assert text.count("| 10.0 | 5.0 | 0.500 | 0.500-0.500 | SLOWER |") == len(WORKLOADS)

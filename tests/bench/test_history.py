@@ -18,8 +18,17 @@ DP = Search("dp", 3, 4, (0, 0), closed=False, budget=0)
 
 def point(commit, workload, ratio, machine="m", status=history.OK):
     return history.Point(
-        machine=machine, commit=commit, short=commit[:7], date="2026-01-01", subject=f"subject, of {commit}",
-        workload=workload, status=status, ratio=ratio, low=ratio * 0.99, high=ratio * 1.01, rounds=5,
+        machine=machine,
+        commit=commit,
+        short=commit[:7],
+        date="2026-01-01",
+        subject=f"subject, of {commit}",
+        workload=workload,
+        status=status,
+        ratio=ratio,
+        low=ratio * 0.99,
+        high=ratio * 1.01,
+        rounds=5,
     )
 
 

@@ -10,8 +10,10 @@ from bench.baselines import c as c_baseline
 from bench.commits.named_search import Search
 from bench.studies import matrix_report, numba_environments, numba_matrix
 
-TINY = (Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),
-        Search("warnsdorff", 5, 5, (0, 1), closed=False, budget=5_000))
+TINY = (
+    Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),
+    Search("warnsdorff", 5, 5, (0, 1), closed=False, budget=5_000),
+)
 
 
 def _fake_environments(monkeypatch, tmp_path):

@@ -17,9 +17,23 @@ HEADER = (
 
 def _row(**changes):
     values = dict(
-        rows=5, cols=5, start_row=1, start_col=1, method="warnsdorff", tiebreak="first", closed=False,
-        represents=1, status="found", nodes=25, budget=1000, repeats=3,
-        median_s=2.5e-06, min_s=2e-06, max_s=3e-06, nodes_per_s=1e7, reason="",
+        rows=5,
+        cols=5,
+        start_row=1,
+        start_col=1,
+        method="warnsdorff",
+        tiebreak="first",
+        closed=False,
+        represents=1,
+        status="found",
+        nodes=25,
+        budget=1000,
+        repeats=3,
+        median_s=2.5e-06,
+        min_s=2e-06,
+        max_s=3e-06,
+        nodes_per_s=1e7,
+        reason="",
     )
     values.update(changes)
     return record.RunRecord(**values)
@@ -32,8 +46,17 @@ def test_the_header_is_the_documented_schema():
 def test_rows_round_trip(tmp_path):
     rows = [
         _row(),
-        _row(start_col=2, status="impossible", nodes=0, repeats=0, median_s=None, min_s=None, max_s=None,
-             nodes_per_s=None, reason="colour parity: on a board, with commas"),
+        _row(
+            start_col=2,
+            status="impossible",
+            nodes=0,
+            repeats=0,
+            median_s=None,
+            min_s=None,
+            max_s=None,
+            nodes_per_s=None,
+            reason="colour parity: on a board, with commas",
+        ),
         _row(method="backtrack", tiebreak="", closed=True, status="budget", nodes=1000),
     ]
     with record.RunsFile.open(tmp_path / "runs.csv") as out:

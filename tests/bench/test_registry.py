@@ -98,11 +98,21 @@ def test_only_preset_sweeps_plan_the_extras():
         return _extras(build_parser().parse_args(list(argv)))
 
     assert planned("--quick") == {
-        "versus_rounds": 1, "corners_largest": corners.LARGEST_QUICK, "overhead": "quick", "counts": "quick"
+        "versus_rounds": 1,
+        "corners_largest": corners.LARGEST_QUICK,
+        "overhead": "quick",
+        "counts": "quick",
     }
-    assert planned() == {"versus_rounds": 5, "corners_largest": corners.LARGEST, "overhead": "default",
-                         "counts": "default"}
+    assert planned() == {
+        "versus_rounds": 5,
+        "corners_largest": corners.LARGEST,
+        "overhead": "default",
+        "counts": "default",
+    }
     assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts") == {
-        "versus_rounds": None, "corners_largest": None, "overhead": None, "counts": None
+        "versus_rounds": None,
+        "corners_largest": None,
+        "overhead": None,
+        "counts": None,
     }
     assert planned("--sizes", "5-6") is None

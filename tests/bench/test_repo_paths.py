@@ -30,7 +30,11 @@ def test_no_other_bench_module_spells_where_results_live():
 def test_the_defaults_do_not_follow_the_working_directory(tmp_path):
     code = "from bench.__main__ import build_parser; print(build_parser().parse_args([]).out)"
     shown = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
         env={"PYTHONPATH": str(repo_paths.ROOT), "PATH": "/usr/bin:/bin"},
     )
     assert shown.stdout.strip() == str(repo_paths.RESULTS)

@@ -86,9 +86,18 @@ def browser(tmp_path):
     log = tmp_path / "chromium.log"
     with open(log, "w") as sink:
         process = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
-             f"--user-data-dir={tmp_path / 'profile'}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=sink,
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={tmp_path / 'profile'}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
         )
     try:
         port = _debugging_port(process, log)
@@ -140,7 +149,8 @@ def test_every_figure_renders_at_its_size_with_no_error(run_folder, browser, tmp
     browser.call("Page.navigate", url=alone.as_uri())
     browser.wait_for("Page.loadEventFired")
     images = browser.call(
-        "Runtime.evaluate", returnByValue=True,
+        "Runtime.evaluate",
+        returnByValue=True,
         expression="[...document.images].map(i => [i.alt, i.complete, i.naturalWidth, i.naturalHeight, i.src])",
     )["result"]["value"]
     figures = sorted(path.name for path in run_folder.glob("*.png"))

@@ -30,8 +30,11 @@ def test_figures_with_nothing_to_show_are_still_written(tmp_path, assert_png):
 def test_heatmaps_prefer_6x6_and_fill_symmetry_classes(rows, tmp_path):
     assert sweep_figures.heatmap_boards(rows) == [(6, 6)]
     assert sweep_figures.heatmap_boards(rows, [(5, 5), (9, 9)]) == [(5, 5)]
-    sampled = [dataclasses.replace(row, represents=4) for row in rows
-               if (row.rows, row.cols, row.start_row, row.start_col) == (6, 6, 1, 1)]
+    sampled = [
+        dataclasses.replace(row, represents=4)
+        for row in rows
+        if (row.rows, row.cols, row.start_row, row.start_col) == (6, 6, 1, 1)
+    ]
     _, statuses = sweep_figures._grid(sampled, (6, 6), sweep_figures.label(sampled[0]))
     assert statuses[0, 0] == statuses[5, 5] == statuses[0, 5] == statuses[5, 0] != ""
     assert statuses[2, 2] == ""
@@ -39,7 +42,14 @@ def test_heatmaps_prefer_6x6_and_fill_symmetry_classes(rows, tmp_path):
 
 def test_labels_name_the_variants(rows):
     assert set(sweep_figures.labels(rows)) == {
-        "backtrack", "backtrack (closed)", "greedy", "greedy (Roth ties)", "greedy (closed)",
-        "greedy (closed, Roth ties)", "warnsdorff", "warnsdorff (Roth ties)", "warnsdorff (closed)",
+        "backtrack",
+        "backtrack (closed)",
+        "greedy",
+        "greedy (Roth ties)",
+        "greedy (closed)",
+        "greedy (closed, Roth ties)",
+        "warnsdorff",
+        "warnsdorff (Roth ties)",
+        "warnsdorff (closed)",
         "warnsdorff (closed, Roth ties)",
     }

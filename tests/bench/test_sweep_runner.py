@@ -19,8 +19,21 @@ from bench.sweep import sweep_runner
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--sizes", "5", "--shapes", "3x4", "--budget", "20000", "--repeats", "2"]
 META_KEYS = {
-    "schema", "command", "sweep", "extras", "runs_planned", "runs_done", "complete", "started", "finished",
-    "machine", "software", "numba", "git", "compile_seconds", "sessions",
+    "schema",
+    "command",
+    "sweep",
+    "extras",
+    "runs_planned",
+    "runs_done",
+    "complete",
+    "started",
+    "finished",
+    "machine",
+    "software",
+    "numba",
+    "git",
+    "compile_seconds",
+    "sessions",
 }
 
 
@@ -72,8 +85,16 @@ def test_the_run_folder_holds_every_output(tiny):
     names = {path.name for path in tiny.iterdir()}
     tours = {name for name in names if name.startswith("tour-") and name.endswith(".svg")}
     assert len(tours) >= 3 and names - tours == {
-        "runs.csv", "meta.json", "REPORT.md", "index.html", "tours.json",
-        "1-time-vs-size.png", "2-nodes-vs-size.png", "3-heatmaps.png", "4-success-vs-size.png", "5-throughput.png",
+        "runs.csv",
+        "meta.json",
+        "REPORT.md",
+        "index.html",
+        "tours.json",
+        "1-time-vs-size.png",
+        "2-nodes-vs-size.png",
+        "3-heatmaps.png",
+        "4-success-vs-size.png",
+        "5-throughput.png",
     }
 
 
@@ -81,8 +102,16 @@ def test_symmetry_sampling_searches_one_start_per_class(tmp_path):
     folder = _run(tmp_path, "--starts", "symmetry", "--methods", "warnsdorff", "--no-plots")
     rows = record.read_runs(folder / record.RUNS)
     assert [(row.rows, row.cols, row.start_row, row.start_col, row.represents) for row in rows] == [
-        (5, 5, 1, 1, 4), (5, 5, 1, 2, 8), (5, 5, 1, 3, 4), (5, 5, 2, 2, 4), (5, 5, 2, 3, 4), (5, 5, 3, 3, 1),
-        (3, 4, 1, 1, 4), (3, 4, 1, 2, 4), (3, 4, 2, 1, 2), (3, 4, 2, 2, 2),
+        (5, 5, 1, 1, 4),
+        (5, 5, 1, 2, 8),
+        (5, 5, 1, 3, 4),
+        (5, 5, 2, 2, 4),
+        (5, 5, 2, 3, 4),
+        (5, 5, 3, 3, 1),
+        (3, 4, 1, 1, 4),
+        (3, 4, 1, 2, 4),
+        (3, 4, 2, 1, 2),
+        (3, 4, 2, 2, 2),
     ]
 
 
@@ -166,8 +195,20 @@ def _first_runs_file(folder, process, seconds):
 
 def test_ctrl_c_keeps_what_finished(tmp_path):
     """A real SIGINT to a real sweep: exit 130, a readable runs.csv, resumable."""
-    command = [sys.executable, "-m", "bench", "--sizes", "5-40", "--methods", "warnsdorff", "--repeats", "50",
-               "--no-plots", "--out", str(tmp_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "bench",
+        "--sizes",
+        "5-40",
+        "--methods",
+        "warnsdorff",
+        "--repeats",
+        "50",
+        "--no-plots",
+        "--out",
+        str(tmp_path),
+    ]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         runs = _first_runs_file(tmp_path, process, seconds=120)

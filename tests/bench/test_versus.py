@@ -68,9 +68,21 @@ def test_missing_toolchains_are_one_line_reasons(monkeypatch, tmp_path):
 
 def test_a_first_format_file_still_reads(tmp_path, assert_png):
     side = {"status": "found", "nodes": 41, "nodes_per_s": 2e6, "min_s": 1e-5, "median_s": 2e-5}
-    old = {"rounds": 1, "python_budget": 50_000, "missing": {}, "workloads": [
-        {"key": "k", "group": "backtrack 5x5", "closed": False, "start": [1, 1], "budget": 10,
-         "sides": {"numba": side, "c": {**side, "nodes_per_s": 1e6}, "python": {**side, "nodes_per_s": 1e4}}}]}
+    old = {
+        "rounds": 1,
+        "python_budget": 50_000,
+        "missing": {},
+        "workloads": [
+            {
+                "key": "k",
+                "group": "backtrack 5x5",
+                "closed": False,
+                "start": [1, 1],
+                "budget": 10,
+                "sides": {"numba": side, "c": {**side, "nodes_per_s": 1e6}, "python": {**side, "nodes_per_s": 1e4}},
+            }
+        ],
+    }
     assert_png(versus_report.draw(old, tmp_path / "6-versus.png"))
     text = "\n".join(versus_report.section(old, tmp_path / "6-versus.png"))
     assert "| backtrack | 5x5 open | 1,1 | 41 |" in text and "| 2.00 |" in text and "Call overhead" not in text
@@ -84,8 +96,16 @@ def test_cpython_and_pypy_answer_alike():
         pytest.skip(str(missing))
     with worker:
         for search in TINY:
-            call, _ = python_bound.bind(search.method, search.rows, search.cols, search.start, search.closed,
-                                        search.budget, search.tiebreak, 500)
+            call, _ = python_bound.bind(
+                search.method,
+                search.rows,
+                search.cols,
+                search.start,
+                search.closed,
+                search.budget,
+                search.tiebreak,
+                500,
+            )
             answer = worker.ask(search, 500)
             assert (answer["status"], answer["nodes"]) == call_clock.timed(call).answer
             assert len(worker.ask(search, 500, empty_calls=3)["seconds"]) == 3
@@ -98,8 +118,11 @@ def test_cython_and_both_compilers_place_numba_s_nodes_and_paths(rows, cols, clo
     opened, _ = versus.toolchains(("numba", "gcc", "clang", "cython"))
     if len(opened) < 2:
         pytest.skip("no second compiled toolchain here")
-    searches = [Search(method, rows, cols, (0, 0), closed, budget=30_000, tiebreak=tiebreak)
-                for method in ("backtrack", "count", "warnsdorff", "greedy") for tiebreak in ("first", "roth")]
+    searches = [
+        Search(method, rows, cols, (0, 0), closed, budget=30_000, tiebreak=tiebreak)
+        for method in ("backtrack", "count", "warnsdorff", "greedy")
+        for tiebreak in ("first", "roth")
+    ]
     for search in searches:
         ready = prepared.prepare(search)
         answers = set()

@@ -127,9 +127,23 @@ def test_a_write_that_fails_is_one_line_and_leaves_nothing(tmp_path, capsys, mon
 def test_the_largest_board_drawn_from_the_command_line(tmp_path):
     target = tmp_path / "greedy.svg"
     done = subprocess.run(
-        [sys.executable, "-m", "knight", "solve", "1000", "1000", "--method", "greedy", "--tiebreak", "roth",
-         "--svg", str(target)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "knight",
+            "solve",
+            "1000",
+            "1000",
+            "--method",
+            "greedy",
+            "--tiebreak",
+            "roth",
+            "--svg",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0 and "status   found" in done.stdout, done.stderr
     assert target.stat().st_size < drawing.MAX_TOUR_BYTES

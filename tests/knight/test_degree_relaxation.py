@@ -17,9 +17,17 @@ def _every_pattern(plan, closed, forced=None, threads=1):
     return [np.full_like(degree_relaxation.empty_bits(size, tour_ends), np.uint64(2**64 - 1)) for size in sizes]
 
 
-@pytest.mark.parametrize(("rows", "cols", "closed", "forced"),
-                         [(5, 5, False, None), (5, 5, False, 0), (5, 5, False, 7), (4, 6, True, None),
-                          (3, 8, False, 1), (5, 6, False, None)])
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "forced"),
+    [
+        (5, 5, False, None),
+        (5, 5, False, 0),
+        (5, 5, False, 7),
+        (4, 6, True, None),
+        (3, 8, False, 1),
+        (5, 6, False, None),
+    ],
+)
 def test_dropping_dead_patterns_changes_no_count(monkeypatch, rows, cols, closed, forced):
     plan = schedule(rows, cols)
     pruned, pruned_work = count_hamiltonian(plan, closed, forced)

@@ -52,8 +52,16 @@ def test_closed_6x8_equals_the_single_process_count(cluster):
 
 @pytest.mark.parametrize(
     ("rows", "cols", "closed", "forced", "parts"),
-    [(1, 2, False, None, 2), (3, 4, False, None, 1), (3, 4, False, 0, 3), (4, 5, False, 7, 8),
-     (5, 5, False, 12, 2), (6, 5, True, None, 1), (6, 5, True, None, 3), (6, 5, True, None, 8)],
+    [
+        (1, 2, False, None, 2),
+        (3, 4, False, None, 1),
+        (3, 4, False, 0, 3),
+        (4, 5, False, 7, 8),
+        (5, 5, False, 12, 2),
+        (6, 5, True, None, 1),
+        (6, 5, True, None, 3),
+        (6, 5, True, None, 8),
+    ],
 )
 def test_any_number_of_parts_gives_the_single_process_count(client, parts, rows, cols, closed, forced):
     plan = schedule(rows, cols)
@@ -82,12 +90,18 @@ def test_counts_past_one_limb_widen_on_the_cluster(client):
 
 def test_cli_counts_on_the_cluster(cluster):
     out = io.StringIO()
-    assert cli.main(["count", "3", "4", "--method", "dp", "--scheduler", cluster.scheduler_address, "--json"],
-                    out=out) == 0
+    assert (
+        cli.main(["count", "3", "4", "--method", "dp", "--scheduler", cluster.scheduler_address, "--json"], out=out)
+        == 0
+    )
     assert json.loads(out.getvalue())["grid"] == count_tours(3, 4).tours.tolist()
     out = io.StringIO()
-    assert cli.main(["count", "5", "6", "--total", "--closed", "--scheduler", cluster.scheduler_address,
-                     "--json"], out=out) == 0
+    assert (
+        cli.main(
+            ["count", "5", "6", "--total", "--closed", "--scheduler", cluster.scheduler_address, "--json"], out=out
+        )
+        == 0
+    )
     assert json.loads(out.getvalue())["tours"] == 30 * 2 * 8
 
 
@@ -145,4 +159,3 @@ def test_a_worker_killed_mid_count_changes_nothing(client):
         assert found == count_hamiltonian(plan, False)[0] == 6_637_920 // 2
     assert killed
     client.wait_for_workers(2, timeout=60)
-

@@ -187,8 +187,17 @@ def test_cli_total_is_one_line(capsys):
 
 
 @pytest.mark.parametrize(
-    "options", [["--start", "1,1"], ["--method", "dfs"], ["--plain"], ["--depth", "2"], ["--budget", "9"],
-                ["--workers", "1"], ["--resume", "x"], ["--method", "nope"]]
+    "options",
+    [
+        ["--start", "1,1"],
+        ["--method", "dfs"],
+        ["--plain"],
+        ["--depth", "2"],
+        ["--budget", "9"],
+        ["--workers", "1"],
+        ["--resume", "x"],
+        ["--method", "nope"],
+    ],
 )
 def test_cli_total_refuses_the_options_of_other_counts(capsys, options):
     assert cli.main(["count", "3", "4", "--total", *options]) == exit_status.EXIT_USAGE
@@ -282,8 +291,16 @@ def test_schedule_frontier_is_at_most_two_short_sides_and_one():
 
 def _first_step(plan, keys, counts):
     """The kernel's arguments for the first step of ``plan`` (open)."""
-    return dp_run.step_arguments(plan, 0, keys, counts, False, None, degree_relaxation.start_bits(2),
-                                   degree_relaxation.live_patterns(plan, False)[0])
+    return dp_run.step_arguments(
+        plan,
+        0,
+        keys,
+        counts,
+        False,
+        None,
+        degree_relaxation.start_bits(2),
+        degree_relaxation.live_patterns(plan, False)[0],
+    )
 
 
 def test_counts_carry_into_the_high_word():

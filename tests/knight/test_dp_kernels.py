@@ -51,4 +51,5 @@ def test_packing_equals_a_plain_packer(size):
         kept = sorted(chooser.sample(range(inserted), k=min(inserted, chooser.randint(0, room))))
         kept_slots = np.array(kept, dtype=np.intp)
         assert fk._pack(work, kept_slots, inserted, inserted_stays) == _packed_by_hand(
-            work, kept_slots, inserted, inserted_stays)
+            work, kept_slots, inserted, inserted_stays
+        )

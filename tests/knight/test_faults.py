@@ -77,16 +77,22 @@ def test_a_full_disk_is_one_line(argv, room):
 
 
 def _knight(*argv, stdout=subprocess.PIPE):
-    return subprocess.run([sys.executable, "-m", "knight", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "knight", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120
+    )
 
 
 def test_a_real_closed_pipe_and_a_real_full_disk(tmp_path):
     """The reproductions: `knight solve 99 99 --json | head -c1` and
     `knight solve 5 5 >/dev/full`, in real processes."""
     reader = subprocess.Popen(["head", "-c1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
-    done = subprocess.run([sys.executable, "-m", "knight", "solve", "99", "99", "--json"], stdout=reader.stdin,
-                          stderr=subprocess.PIPE, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "knight", "solve", "99", "99", "--json"],
+        stdout=reader.stdin,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
     reader.stdin.close()
     reader.wait()
     assert (done.returncode, done.stderr) == (exit_status.EXIT_PIPE, "")
@@ -104,8 +110,11 @@ def test_a_real_closed_pipe_and_a_real_full_disk(tmp_path):
         (exit_status.Terminated(), exit_status.EXIT_TERMINATED, "knight: terminated\n"),
         (InvalidArgument("bad\nthing"), exit_status.EXIT_USAGE, "knight: error: bad\\nthing\n"),
         (MemoryError(), exit_status.EXIT_USAGE, None),
-        (PermissionError(errno.EACCES, "Permission denied", "/x/y"), exit_status.EXIT_IO,
-         "knight: error: /x/y: Permission denied\n"),
+        (
+            PermissionError(errno.EACCES, "Permission denied", "/x/y"),
+            exit_status.EXIT_IO,
+            "knight: error: /x/y: Permission denied\n",
+        ),
     ],
 )
 def test_each_anticipated_failure_is_one_line_and_its_status(capsys, error, status, said):
@@ -126,8 +135,9 @@ def test_an_interrupt_inside_a_compiled_call_is_an_interrupt(capsys):
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as interrupt:
-            raise SystemError("CPUDispatcher(<function frontier_step>) returned a result with an exception set") \
-                from interrupt
+            raise SystemError(
+                "CPUDispatcher(<function frontier_step>) returned a result with an exception set"
+            ) from interrupt
 
     assert exit_status.run_command("knight", body) == exit_status.EXIT_INTERRUPTED
     assert capsys.readouterr().err == "knight: interrupted\n"
@@ -148,7 +158,9 @@ def test_ctrl_c_at_any_moment_of_a_dp_count_is_one_line(delay):
     pattern passes' threads."""
     process = subprocess.Popen(
         [sys.executable, "-m", "knight", "count", "6", "6", "--method", "dp", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
@@ -337,11 +349,17 @@ def _save(path, header, keys, counts):
 
 
 edits = st.one_of(
-    st.tuples(st.just("finished"), st.dictionaries(st.sampled_from(["0", "2", "7", "-1", "99", "x"]),
-                                                   st.one_of(st.integers(-10, 10**20), st.text(max_size=3)),
-                                                   min_size=1)),
-    st.tuples(st.just("current"), st.one_of(st.none(), st.lists(st.integers(-3, 10**6), max_size=4),
-                                            st.text(max_size=4))),
+    st.tuples(
+        st.just("finished"),
+        st.dictionaries(
+            st.sampled_from(["0", "2", "7", "-1", "99", "x"]),
+            st.one_of(st.integers(-10, 10**20), st.text(max_size=3)),
+            min_size=1,
+        ),
+    ),
+    st.tuples(
+        st.just("current"), st.one_of(st.none(), st.lists(st.integers(-3, 10**6), max_size=4), st.text(max_size=4))
+    ),
     st.tuples(st.just("checksum"), st.one_of(st.none(), st.text(max_size=8))),
     st.tuples(st.just("key"), st.integers(0, 10**6)),
     st.tuples(st.just("count"), st.integers(0, 10**6)),
@@ -453,14 +471,22 @@ def test_every_table_a_step_makes_passes_the_resume_check(rows, cols, closed, fo
     assert len(tables) == rows * cols
     for step, keys in tables[:-1]:
         forced_slot, _ = plan.forced_place(step, forced)
-        assert dp_kernels.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2,
-                                          live[step - 1] if step else start) == -1, step
+        assert (
+            dp_kernels.first_malformed(
+                keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, live[step - 1] if step else start
+            )
+            == -1
+        ), step
         # and a key past the rules is found: a digit that is not a slot value
         if keys.size and plan.old_sizes[step]:
             broken = keys.copy()
             broken[-1] = np.uint64(11) ** np.uint64(plan.old_sizes[step])
-            assert dp_kernels.first_malformed(broken, plan.old_sizes[step], forced_slot, 0 if closed else 2,
-                                              live[step - 1] if step else start) == keys.size - 1
+            assert (
+                dp_kernels.first_malformed(
+                    broken, plan.old_sizes[step], forced_slot, 0 if closed else 2, live[step - 1] if step else start
+                )
+                == keys.size - 1
+            )
 
 
 def test_a_signed_checkpoint_with_an_impossible_key_is_refused_not_crashed(tmp_path, partial_checkpoint):

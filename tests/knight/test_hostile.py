@@ -115,6 +115,8 @@ solve_argv = _argv(
     svg_target,
     junk,
 )
+
+
 def _long_count(argv):
     """A valid board past 36 squares with no budget: an exact count of
     minutes (the DP's 7x8 grid) and gigabytes, not a hostile input."""

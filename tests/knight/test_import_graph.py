@@ -109,8 +109,17 @@ def test_the_scan_sees_every_way_of_importing():
         "LAZY = {'solve': 'knight.search.solver'}\n"
     )
     modules = dict.fromkeys(
-        ["knight", "knight.board", "knight.counting", "knight.counting.dp", "knight.counting.dp.dp_run",
-         "knight.neighbours", "knight.search", "knight.search.solver", "knight.scanned"]
+        [
+            "knight",
+            "knight.board",
+            "knight.counting",
+            "knight.counting.dp",
+            "knight.counting.dp.dp_run",
+            "knight.neighbours",
+            "knight.search",
+            "knight.search.solver",
+            "knight.scanned",
+        ]
     )
     names = imported_names(ast.parse(source))
     found = {name if name in modules else _target(name.rpartition(".")[0], modules) for name in names}

@@ -59,7 +59,7 @@ def test_pip_install_knight_asks_for_the_solver_and_counter_only(wheel):
     requires = metadata.get_all("Requires-Dist")
     plain = sorted(line.split(">")[0] for line in requires if "extra ==" not in line)
     assert plain == ["numba", "numpy", "tqdm"]
-    bench = [line for line in requires if "extra == \"bench\"" in line]
+    bench = [line for line in requires if 'extra == "bench"' in line]
     assert {line.split(">")[0] for line in bench} == {"cython", "matplotlib", "pytest-benchmark"}
 
 

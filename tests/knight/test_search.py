@@ -147,8 +147,11 @@ def test_kernels_ignore_what_their_scratch_held(closed):
     for start in (0, 37, 89):
         answers = []
         for garbage in (0, 0x5A):
-            scratches = [kernels.backtrack_scratch(rows * cols), kernels.warnsdorff_scratch(rows * cols),
-                         (kernels.greedy_scratch(rows * cols),)]
+            scratches = [
+                kernels.backtrack_scratch(rows * cols),
+                kernels.warnsdorff_scratch(rows * cols),
+                (kernels.greedy_scratch(rows * cols),),
+            ]
             for scratch in scratches:
                 for array in scratch:
                     array.view(np.uint8).fill(garbage)

@@ -24,8 +24,7 @@ def tables(draw):
         size = draw(st.integers(0, 12))
         table_keys = draw(st.lists(keys, min_size=size, max_size=size, unique=True))
         rows = draw(st.lists(st.lists(limb_values, min_size=limbs, max_size=limbs), min_size=size, max_size=size))
-        made.append((np.array(table_keys, dtype=np.uint64),
-                     np.array(rows, dtype=np.uint64).reshape(size, limbs)))
+        made.append((np.array(table_keys, dtype=np.uint64), np.array(rows, dtype=np.uint64).reshape(size, limbs)))
     return made, limbs
 
 

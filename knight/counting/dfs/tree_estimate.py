@@ -59,9 +59,7 @@ def _node_rate(job, start):
     stop = stop_signal()
     dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
     began = time.perf_counter()
-    _, _, nodes, _ = dfs_kernels.count_subtree(
-        neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop
-    )
+    _, _, nodes, _ = dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop)
     return nodes / max(time.perf_counter() - began, 1e-9)
 
 
@@ -83,5 +81,17 @@ def estimate_count(job, probes=DEFAULT_PROBES, seed=0):
     workers = job.workers or machine.usable_cores()
     rate = _node_rate(job, pruned_starts[0]) if pruned_starts else float("inf")
     seconds = pruned_nodes / (rate * workers)
-    return Estimate(job.rows, job.cols, job.start, job.closed, probes, seed, plain_nodes, pruned_nodes, tours, rate,
-                    workers, seconds)
+    return Estimate(
+        job.rows,
+        job.cols,
+        job.start,
+        job.closed,
+        probes,
+        seed,
+        plain_nodes,
+        pruned_nodes,
+        tours,
+        rate,
+        workers,
+        seconds,
+    )

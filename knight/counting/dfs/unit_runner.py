@@ -53,7 +53,7 @@ def run_units(plan, executor, budget, store=None, progress=None, stop=None):
     try:
         while position < len(todo) or pending:
             while position < len(todo) and len(pending) < in_flight:
-                indices = todo[position:position + batch]
+                indices = todo[position : position + batch]
                 position += len(indices)
                 prefixes = [plan.units[index].tolist() for index in indices]
                 future = executor.submit(

@@ -90,9 +90,7 @@ def schedule(rows, cols, order=None):
     table = neighbour_table(rows, cols)
     position = {square: step for step, square in enumerate(order)}
     neighbours = {square: [int(n) for n in table[square] if n >= 0] for square in order}
-    leave_step = {
-        square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order
-    }
+    leave_step = {square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order}
     frontier = []
     old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers = [], [], [], [], [], []
     futures, colours, future_balance = [], [], []
@@ -114,8 +112,21 @@ def schedule(rows, cols, order=None):
         stays.append(leave_step[square] > step)
         frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
         frontiers.append(list(frontier))
-    return Schedule(rows, cols, order, old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers,
-                    leave_step, futures, colours, future_balance)
+    return Schedule(
+        rows,
+        cols,
+        order,
+        old_sizes,
+        neighbour_slots,
+        kept_slots,
+        leaving_slots,
+        stays,
+        frontiers,
+        leave_step,
+        futures,
+        colours,
+        future_balance,
+    )
 
 
 def widest_frontier(rows, cols):

@@ -57,9 +57,26 @@ def _set_bit(bits, code):
 
 
 @jit
-def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slots, kept_slots, leaving_slots,
-                 inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors, backward, futures,
-                 colours, future_balance):
+def pattern_step(
+    reach,
+    first_word,
+    end_word,
+    old_size,
+    new_size,
+    neighbour_slots,
+    kept_slots,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    tour_ends,
+    final,
+    successors,
+    backward,
+    futures,
+    colours,
+    future_balance,
+):
     """Insert one square into every pattern set in ``reach`` (the bitmap of
     the patterns before the step). Forward (``backward`` false): set the
     successors' bits in ``successors``. Backward: clear the bit of every
@@ -89,10 +106,28 @@ def pattern_step(reach, first_word, end_word, old_size, new_size, neighbour_slot
             # what the squares the step leaves alone contribute to the
             # successors' plausibility: the same for every choice
             excess, balance = _contributions(need, untouched, futures, colours, forced_slot, tour_ends)
-            alive = _any_successor(need, ends, kept_code, new_size, neighbour_slots, kept_slots, positions,
-                                   leaving_slots, inserted_stays, forced_slot, inserted_forced, tour_ends, final,
-                                   successors, backward, candidates, futures, colours, excess,
-                                   balance + future_balance)
+            alive = _any_successor(
+                need,
+                ends,
+                kept_code,
+                new_size,
+                neighbour_slots,
+                kept_slots,
+                positions,
+                leaving_slots,
+                inserted_stays,
+                forced_slot,
+                inserted_forced,
+                tour_ends,
+                final,
+                successors,
+                backward,
+                candidates,
+                futures,
+                colours,
+                excess,
+                balance + future_balance,
+            )
             if backward and not alive:
                 reach[word] &= ~low
             else:
@@ -117,9 +152,28 @@ def _decoded(code, old_size, weights, need):
 
 
 @jit(inline="always")
-def _any_successor(need, ends, kept_code, new_size, neighbour_slots, kept_slots, positions, leaving_slots,
-                   inserted_stays, forced_slot, inserted_forced, tour_ends, final, successors, backward,
-                   candidates, futures, colours, excess, balance):
+def _any_successor(
+    need,
+    ends,
+    kept_code,
+    new_size,
+    neighbour_slots,
+    kept_slots,
+    positions,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    tour_ends,
+    final,
+    successors,
+    backward,
+    candidates,
+    futures,
+    colours,
+    excess,
+    balance,
+):
     """Every choice of edges for the inserted square. Forward: mark each
     successor that is ``_plausible``. Backward (and at the last step): stop
     at the first live one. Returns whether one was found."""
@@ -136,17 +190,45 @@ def _any_successor(need, ends, kept_code, new_size, neighbour_slots, kept_slots,
                 continue
             a_slot = candidates[first] if first >= 0 else -1
             b_slot = candidates[second] if second >= 0 else -1
-            code = successor_pattern(kept_code, need, ends, inserted_need - edges, a_slot, b_slot, positions,
-                                     leaving_slots, new_size, inserted_stays, forced_slot, inserted_forced,
-                                     tour_ends, final)
+            code = successor_pattern(
+                kept_code,
+                need,
+                ends,
+                inserted_need - edges,
+                a_slot,
+                b_slot,
+                positions,
+                leaving_slots,
+                new_size,
+                inserted_stays,
+                forced_slot,
+                inserted_forced,
+                tour_ends,
+                final,
+            )
             if code < 0:
                 continue
             found = True
             if final or (backward and has_bit(successors, code)):
                 return True
-            if not backward and _plausible(code, need, new_size, inserted_need - edges, a_slot, b_slot,
-                                           neighbour_slots, positions, inserted_stays, inserted_forced,
-                                           forced_slot, tour_ends, futures, colours, excess, balance):
+            if not backward and _plausible(
+                code,
+                need,
+                new_size,
+                inserted_need - edges,
+                a_slot,
+                b_slot,
+                neighbour_slots,
+                positions,
+                inserted_stays,
+                inserted_forced,
+                forced_slot,
+                tour_ends,
+                futures,
+                colours,
+                excess,
+                balance,
+            ):
                 _set_bit(successors, code)
     return found and not backward
 
@@ -165,8 +247,20 @@ def _candidates(need, neighbour_slots, candidates):
 
 
 @jit
-def option_lists(before, old_size, new_size, neighbour_slots, kept_slots, leaving_slots, inserted_stays,
-                 forced_slot, inserted_forced, tour_ends, final, after):
+def option_lists(
+    before,
+    old_size,
+    new_size,
+    neighbour_slots,
+    kept_slots,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    tour_ends,
+    final,
+    after,
+):
     """The options of one step, per pattern the states before it can have:
     those set in ``before``. Pattern number ``r`` (the ``r``-th set bit)
     has options ``starts[r]`` to ``starts[r + 1]``: edges to slots
@@ -217,9 +311,22 @@ def option_lists(before, old_size, new_size, neighbour_slots, kept_slots, leavin
                     b = candidates[second] if second >= 0 else -1
                     successor = -1
                     if edges <= inserted_need:
-                        successor = successor_pattern(kept_code, need, ends, inserted_need - edges, a, b, positions,
-                                                      leaving_slots, new_size, inserted_stays, forced_slot,
-                                                      inserted_forced, tour_ends, final)
+                        successor = successor_pattern(
+                            kept_code,
+                            need,
+                            ends,
+                            inserted_need - edges,
+                            a,
+                            b,
+                            positions,
+                            leaving_slots,
+                            new_size,
+                            inserted_stays,
+                            forced_slot,
+                            inserted_forced,
+                            tour_ends,
+                            final,
+                        )
                     if successor < 0 or not (final or has_bit(after, successor)):
                         dropped[pattern] += 1
                         continue
@@ -274,8 +381,24 @@ def _contributions(need, slots, futures, colours, forced_slot, tour_ends):
 
 
 @jit(inline="always")
-def _plausible(code, need, new_size, inserted_left, a, b, neighbour_slots, positions, inserted_stays,
-               inserted_forced, forced_slot, tour_ends, futures, colours, excess, balance):
+def _plausible(
+    code,
+    need,
+    new_size,
+    inserted_left,
+    a,
+    b,
+    neighbour_slots,
+    positions,
+    inserted_stays,
+    inserted_forced,
+    forced_slot,
+    tour_ends,
+    futures,
+    colours,
+    excess,
+    balance,
+):
     """Two quick necessary conditions for the successor pattern ``code``
     to be live, checked in the forward pass so that the dead patterns they
     catch (and all they would lead to) are never marked: about a third of
@@ -317,8 +440,22 @@ def kept_weights(old_size, kept_slots):
 
 
 @jit(inline="always")
-def successor_pattern(kept_code, need, ends, inserted_left, a, b, positions, leaving_slots, new_size,
-                      inserted_stays, forced_slot, inserted_forced, tour_ends, final):
+def successor_pattern(
+    kept_code,
+    need,
+    ends,
+    inserted_left,
+    a,
+    b,
+    positions,
+    leaving_slots,
+    new_size,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    tour_ends,
+    final,
+):
     """The pattern after giving the inserted square edges to slots ``a`` and
     ``b`` (-1: none), or -1 if that breaks a degree rule; at the last step,
     0 if the choice completes. ``kept_code``: the pattern before, summed
@@ -424,10 +561,26 @@ def _step(plan, step, before, after, closed, forced, threads, backward):
 
     def one(part):
         target = after if (backward or threads == 1) else np.zeros_like(after)
-        pattern_step(before, bounds[part], bounds[part + 1], plan.old_sizes[step], len(plan.frontiers[step]),
-                     plan.neighbour_slots[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
-                     forced_slot, inserted_forced, 0 if closed else 2, step == len(plan.order) - 1, target, backward,
-                     plan.futures[step], plan.colours[step], plan.future_balance[step])
+        pattern_step(
+            before,
+            bounds[part],
+            bounds[part + 1],
+            plan.old_sizes[step],
+            len(plan.frontiers[step]),
+            plan.neighbour_slots[step],
+            plan.kept_slots[step],
+            plan.leaving_slots[step],
+            plan.stays[step],
+            forced_slot,
+            inserted_forced,
+            0 if closed else 2,
+            step == len(plan.order) - 1,
+            target,
+            backward,
+            plan.futures[step],
+            plan.colours[step],
+            plan.future_balance[step],
+        )
         return target
 
     if threads == 1:

@@ -106,8 +106,9 @@ class Checkpoint:
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
         # a failure (a full disk) is an OSError naming the file: exit status
         # 74, and the last checkpoint is still there
-        atomic_write.replace(self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts),
-                             binary=True)
+        atomic_write.replace(
+            self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts), binary=True
+        )
         self._saved = time.monotonic()
 
 
@@ -157,8 +158,14 @@ def _checked_fields(path, header, keys, counts, squares, closed, starts):
     run_key, step, completed = current
     if run_key not in run_keys or run_key in checked or not 0 <= step <= squares or not _is_count(completed):
         raise refuse(f"'current' is {current}")
-    if not (keys.dtype == np.uint64 and keys.ndim == 1 and counts.dtype == np.uint64 and counts.ndim == 2
-            and counts.shape[0] == keys.shape[0] and 1 <= counts.shape[1] <= MAX_LIMBS):
+    if not (
+        keys.dtype == np.uint64
+        and keys.ndim == 1
+        and counts.dtype == np.uint64
+        and counts.ndim == 2
+        and counts.shape[0] == keys.shape[0]
+        and 1 <= counts.shape[1] <= MAX_LIMBS
+    ):
         raise refuse("its table's arrays have the wrong shape or type")
     return checked, (run_key, step, completed)
 

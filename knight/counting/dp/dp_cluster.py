@@ -131,8 +131,15 @@ def step_source(partition, rows, cols, closed, forced, step, parts, ratio):
         raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
     found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
     pieces = split_table(made[0], made[1], parts)
-    stats = {"worker": _worker_name(), "seconds": time.perf_counter() - began, "found": found,
-             "emitted": int(made[3]), "dead": int(made[4]), "overflow": int(made[5]), "states_in": int(keys.shape[0])}
+    stats = {
+        "worker": _worker_name(),
+        "seconds": time.perf_counter() - began,
+        "found": found,
+        "emitted": int(made[3]),
+        "dead": int(made[4]),
+        "overflow": int(made[5]),
+        "states_in": int(keys.shape[0]),
+    }
     return pieces, stats
 
 
@@ -151,9 +158,15 @@ def merge_part(pieces, limbs):
     keys, counts, overflow = merge_tables([(piece[0], piece[1]) for piece in pieces], limbs)
     here = _worker_name()
     moved = sum(piece[0].nbytes + piece[1].nbytes for piece in pieces if piece[3] != here)
-    summary = {"worker": here, "seconds": time.perf_counter() - began, "held": int(keys.shape[0]),
-               "overflow": overflow, "moved": int(moved), "bytes": int(keys.nbytes + counts.nbytes),
-               "sources": [piece[2] for piece in pieces if piece[2] is not None]}
+    summary = {
+        "worker": here,
+        "seconds": time.perf_counter() - began,
+        "held": int(keys.shape[0]),
+        "overflow": overflow,
+        "moved": int(moved),
+        "bytes": int(keys.nbytes + counts.nbytes),
+        "sources": [piece[2] for piece in pieces if piece[2] is not None],
+    }
     return keys, counts, summary
 
 
@@ -269,8 +282,9 @@ class ClusterRun:
             stats = [source for summary in summaries for source in summary["sources"]]
             if any(item["overflow"] for item in stats) or any(summary["overflow"] for summary in summaries):
                 run.limbs = self._widened_limbs(run.limbs, plan, current.step)
-                widened_sources = [self.client.submit(widened, source, run.limbs, pure=False)
-                                   for source in current.sources]
+                widened_sources = [
+                    self.client.submit(widened, source, run.limbs, pure=False) for source in current.sources
+                ]
                 ahead, current = None, self._launch(run, current.step, widened_sources)
                 continue
             failures = 0
@@ -324,15 +338,25 @@ class ClusterRun:
 
     def _submit_step(self, sources, rows, cols, closed, forced, step, ratio, limbs):
         client, parts, workers = self.client, self.parts, self._workers
-        made = [client.submit(step_source, source, rows, cols, closed, forced, step, parts, ratio, pure=False)
-                for source in sources]
+        made = [
+            client.submit(step_source, source, rows, cols, closed, forced, step, parts, ratio, pure=False)
+            for source in sources
+        ]
         pieces = [[client.submit(piece_of, source, part, pure=False) for source in made] for part in range(parts)]
         # target j on worker j mod W keeps the partitions spread (Dask alone
         # would put a merge where most of its input lies); loosely, so that
         # another takes it when that worker is gone
-        return [client.submit(merge_part, pieces[part], limbs, pure=False,
-                              workers=[workers[part % len(workers)]] if workers else None,
-                              allow_other_workers=bool(workers)) for part in range(parts)]
+        return [
+            client.submit(
+                merge_part,
+                pieces[part],
+                limbs,
+                pure=False,
+                workers=[workers[part % len(workers)]] if workers else None,
+                allow_other_workers=bool(workers),
+            )
+            for part in range(parts)
+        ]
 
     def _widened_limbs(self, limbs, plan, step):
         if 2 * limbs > self.max_limbs:
@@ -383,9 +407,14 @@ def _step_summary(step, held, emitted, stats, summaries, seconds):
         busy[item["worker"]] += item["seconds"]
     for summary in summaries:
         busy[summary["worker"]] += summary["seconds"]
-    return {"step": step, "states": held, "transitions": emitted, "seconds": seconds,
-            "moved": sum(summary["moved"] for summary in summaries),
-            "bytes": sum(summary["bytes"] for summary in summaries),
-            "step_seconds": sum(item["seconds"] for item in stats),
-            "merge_seconds": sum(summary["seconds"] for summary in summaries),
-            "busy": dict(busy)}
+    return {
+        "step": step,
+        "states": held,
+        "transitions": emitted,
+        "seconds": seconds,
+        "moved": sum(summary["moved"] for summary in summaries),
+        "bytes": sum(summary["bytes"] for summary in summaries),
+        "step_seconds": sum(item["seconds"] for item in stats),
+        "merge_seconds": sum(summary["seconds"] for summary in summaries),
+        "busy": dict(busy),
+    }

@@ -89,6 +89,7 @@ def _count_runs(job, progress, run):
             if progress is not None:
                 progress((done_runs + 1) * steps, total_steps, 0)
         else:
+
             def step_progress(step, _steps, held, offset=done_runs * steps):
                 if progress is not None:
                     progress(offset + step, total_steps, held)
@@ -109,8 +110,7 @@ def _count_runs(job, progress, run):
         for member in members:
             tours[member] = 2 * found if closed else found
     measures = dict(states_peak=work.states_peak, transitions=work.transitions, merges=work.merges, runs=len(runs))
-    return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began,
-                 work=measures)
+    return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
 def total_tours(rows, cols, closed, progress=None, scheduler=None):

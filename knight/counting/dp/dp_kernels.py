@@ -292,8 +292,20 @@ def _pack(work, kept_slots, inserted, inserted_stays):
 
 
 @jit(inline="always")
-def _successor(slots, work, inserted, first_slot, second_slot, kept_slots, inserted_stays, leaving_slots,
-               forced_slot, inserted_forced, final, closed):
+def _successor(
+    slots,
+    work,
+    inserted,
+    first_slot,
+    second_slot,
+    kept_slots,
+    inserted_stays,
+    leaving_slots,
+    forced_slot,
+    inserted_forced,
+    final,
+    closed,
+):
     """Apply one option (edges from the inserted square to ``first_slot``
     and ``second_slot``, -1 for none) to ``slots``, in the scratch
     ``work``. Returns ``(outcome, key)``; ``key`` is the packed canonical
@@ -337,8 +349,23 @@ def _part_of(pattern, parts):
 
 
 @jit
-def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_stays, forced_slot, inserted_forced,
-                  final, closed, options, salt, capacity_bits, part, parts):
+def frontier_step(
+    keys,
+    counts,
+    old_size,
+    kept_slots,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    final,
+    closed,
+    options,
+    salt,
+    capacity_bits,
+    part,
+    parts,
+):
     """Insert one square: map every state of the table ``keys``/``counts``
     (dense, one state per entry, frontier of ``old_size`` slots) to its
     successors and merge equal ones.
@@ -422,9 +449,20 @@ def frontier_step(keys, counts, old_size, kept_slots, leaving_slots, inserted_st
         for option in range(first_option, end_option):
             if _part_of(codes[option], parts) != part:
                 continue  # another thread's successor
-            outcome, next_key = _successor(slots, work, inserted, np.intp(firsts[option]), np.intp(seconds[option]),
-                                           kept_slots, inserted_stays, leaving_slots, forced_slot, inserted_forced,
-                                           final, closed)
+            outcome, next_key = _successor(
+                slots,
+                work,
+                inserted,
+                np.intp(firsts[option]),
+                np.intp(seconds[option]),
+                kept_slots,
+                inserted_stays,
+                leaving_slots,
+                forced_slot,
+                inserted_forced,
+                final,
+                closed,
+            )
             if outcome == _DEAD:
                 dead += 1
             elif outcome == _DONE:

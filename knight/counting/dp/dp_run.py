@@ -130,13 +130,35 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
     forced_slot, inserted_forced = plan.forced_place(step, forced)
     final = step == len(plan.order) - 1
     options = degree_relaxation.option_lists(
-        before, plan.old_sizes[step], len(plan.frontiers[step]), plan.neighbour_slots[step], plan.kept_slots[step],
-        plan.leaving_slots[step], plan.stays[step], forced_slot, inserted_forced, 0 if closed else 2, final, after)
+        before,
+        plan.old_sizes[step],
+        len(plan.frontiers[step]),
+        plan.neighbour_slots[step],
+        plan.kept_slots[step],
+        plan.leaving_slots[step],
+        plan.stays[step],
+        forced_slot,
+        inserted_forced,
+        0 if closed else 2,
+        final,
+        after,
+    )
     rank, patterns, starts, firsts, seconds, codes, dropped = options
     salt = dp_kernels.step_salt(step)
-    return (keys, counts, plan.old_sizes[step], plan.kept_slots[step], plan.leaving_slots[step], plan.stays[step],
-            forced_slot, inserted_forced, final, bool(closed),
-            (rank, before, patterns, starts, firsts, seconds, codes, dropped), salt)
+    return (
+        keys,
+        counts,
+        plan.old_sizes[step],
+        plan.kept_slots[step],
+        plan.leaving_slots[step],
+        plan.stays[step],
+        forced_slot,
+        inserted_forced,
+        final,
+        bool(closed),
+        (rank, before, patterns, starts, firsts, seconds, codes, dropped),
+        salt,
+    )
 
 
 def _widen(counts, max_limbs, plan, step):

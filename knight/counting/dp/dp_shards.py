@@ -104,8 +104,11 @@ def step_in_parts(arguments, expected, spill):
     # over them unlinks the old data only once those arrays are gone
     os.replace(key_path, os.path.join(folder, "keys"))
     os.replace(count_path, os.path.join(folder, "counts"))
-    return (_mapped(os.path.join(folder, "keys"), (held,)),
-            _mapped(os.path.join(folder, "counts"), (held, counts.shape[1])), *tallies)
+    return (
+        _mapped(os.path.join(folder, "keys"), (held,)),
+        _mapped(os.path.join(folder, "counts"), (held, counts.shape[1])),
+        *tallies,
+    )
 
 
 def _mapped(path, shape):

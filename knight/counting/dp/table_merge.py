@@ -101,7 +101,7 @@ def split_table(keys, counts, parts):
     out_keys = np.empty_like(keys)
     out_counts = np.empty_like(counts)
     bounds = _scatter_by_part(keys, counts, part_numbers(keys, parts), parts, out_keys, out_counts)
-    return [(out_keys[bounds[j]:bounds[j + 1]], out_counts[bounds[j]:bounds[j + 1]]) for j in range(parts)]
+    return [(out_keys[bounds[j] : bounds[j + 1]], out_counts[bounds[j] : bounds[j + 1]]) for j in range(parts)]
 
 
 def merge_tables(tables, limbs):

@@ -77,7 +77,11 @@ def build_parser():
     count.add_argument("--plain", action="store_true", help="no pruning: the plain search, node for node")
     count.add_argument("--depth", help="split into work units this many moves from the start; default automatic")
     count.add_argument("--workers", help="local threads; default every core")
-    count.add_argument("--scheduler", help="run the work units on the Dask cluster at this address (tcp://HOST:PORT)")
+    count.add_argument(
+        "--scheduler",
+        help="run on the Dask cluster at this address (tcp://HOST:PORT): the dfs's work units, or the dp's steps "
+        "(--method dp, --total) partitioned over its workers",
+    )
     count.add_argument("--resume", metavar="FILE", help="record finished work units in FILE; skip those already there")
     count.add_argument(
         "--method",
@@ -87,7 +91,7 @@ def build_parser():
     count.add_argument(
         "--total",
         action="store_true",
-        help="only the total over every start, from one dp run (no grid): takes --closed and --json alone",
+        help="only the total over every start, from one dp run (no grid): takes --closed, --scheduler and --json alone",
     )
     _json_arg(count)
     _svg_arg(count, "the count of each start (a heatmap)")
@@ -372,7 +376,7 @@ def _with_progress(count, unit):
 
 
 # what --total takes: the options of a per-start or a DFS count are refused
-_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "scheduler", "resume")
+_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume")
 
 
 def run_count_total(args, out):
@@ -384,12 +388,16 @@ def run_count_total(args, out):
         given.append("--method dfs")
     if given:
         refused = ", ".join(given)
-        raise InvalidArgument(f"--total is one dp run over every start: it takes --closed and --json, not {refused}")
+        raise InvalidArgument(
+            f"--total is one dp run over every start: it takes --closed, --scheduler and --json, not {refused}"
+        )
     validate.fits_in_memory(rows, cols, "count")
 
     from knight.counting import driver
 
-    total = _with_progress(lambda progress: driver.count_total(rows, cols, args.closed, progress), "step")
+    total = _with_progress(
+        lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler), "step"
+    )
     if args.json:
         _print_json(_json_head(rows, cols, args.closed, None, method="dp", tours=total), out)
         return 0

@@ -33,7 +33,10 @@ knight says:
   ``--starts symmetry``.
 - ``total_with_work``: the frontier DP's open total with its work counters
   (transitions, peak states, merges): the counting study's "DP open total"
-  engine (``knight.count_total`` gives the total without them).
+  engine (``knight.count_total`` gives the total without them); with
+  ``ClusterRun`` (a runner for it on a Dask client), the same total on a
+  cluster, with the per-step summaries that say where its time goes
+  (bench/studies/dp_cluster_overhead.py).
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
   bitboard kernel, so the C baseline searches with the same kind of kernel.
 - ``search_kernels`` and ``neighbour_table``: the compiled searches themselves,
@@ -71,6 +74,7 @@ __all__ = [
 _LAZY = {
     "BITBOARD_SQUARES": "knight.search.solver",
     "total_with_work": "knight.counting.dp.dp_engine",
+    "ClusterRun": "knight.counting.dp.dp_cluster",
     "search_kernels": "knight.search.search_kernels",
     "jit": "knight._jit",
     "neighbour_table": "knight.neighbours",

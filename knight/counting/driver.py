@@ -13,6 +13,8 @@ The projection the command line prints before a long count
 ``count_total`` is the DP's total over every start, from one run.
 """
 
+import math
+
 import numpy as np
 
 from knight import machine, validate
@@ -58,7 +60,8 @@ def count_tours(
     symmetric squares. The search is split into work units at ``depth``
     moves from the start (None: an automatic cut; 0: one unit per start),
     run on ``workers`` local threads (default all cores) or on the Dask
-    cluster whose scheduler is at ``scheduler``. ``resume`` names a file
+    cluster whose scheduler is at ``scheduler`` (the DP too, with
+    ``method="dp"``: its steps' tables partitioned over the workers). ``resume`` names a file
     recording finished units; units already there are not run again. Each
     work unit places at most ``budget`` nodes (default
     ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
@@ -126,6 +129,8 @@ def prepare(
     workers = validate.workers(workers)
     if scheduler is not None:
         scheduler = address(scheduler)
+    if scheduler is not None and resume is not None and method == "dp":
+        raise InvalidArgument("the dp on a cluster keeps no checkpoint yet: leave out --resume with --scheduler")
     if resume is not None:
         # a path that cannot be one, or a stranger's file, is refused before
         # the minutes of planning; the lock and the count's header after
@@ -227,11 +232,16 @@ def choose_method(
         "budget": budget is not None,
     }
     asked = [name for name, given in dfs_only.items() if given]
-    if method == "dp" and asked:
-        them = "it" if len(asked) == 1 else "them"
-        raise InvalidArgument(f"{', '.join(asked)}: only the dfs count takes {them}, not --method dp")
+    # the dp runs on a cluster too (dp_cluster), but only when asked for:
+    # auto with a scheduler stays the dfs, as it was before the dp took one
+    refused = [name for name in asked if name != "scheduler"]
+    if method == "dp" and refused:
+        them = "it" if len(refused) == 1 else "them"
+        raise InvalidArgument(f"{', '.join(refused)}: only the dfs count takes {them}, not --method dp")
     if method == "dp":
-        check_fits(rows, cols, machine.available_memory(), closed)
+        # on a cluster the workers' memory is checked once connected
+        # (dp_cluster.check_cluster_fits); here only the frontier's width
+        check_fits(rows, cols, math.inf if scheduler is not None else machine.available_memory(), closed)
     if method != "auto":
         return method
     if asked:
@@ -246,18 +256,22 @@ def choose_method(
     return "dp"
 
 
-def count_total(rows, cols, closed=False, progress=None):
+def count_total(rows, cols, closed=False, progress=None, scheduler=None):
     """Directed tours from every start together (the sum of
     ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
     frontier dynamic program with no forced end: open, each undirected
     path is two directed tours (from either end); closed, each cycle is two
     directed tours from each of its squares. ``progress``, if given, is
-    called with ``(steps done, steps in all, states held)``. Returns an int.
+    called with ``(steps done, steps in all, states held)``. ``scheduler``:
+    the address of a Dask scheduler whose workers run the steps
+    (``knight.counting.dp.dp_cluster``). Returns an int.
     """
     rows, cols = validate.board(rows, cols)
     closed = validate.flag(closed, "closed")
     if progress is not None and not callable(progress):
         raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
     validate.fits_in_memory(rows, cols, "count")
-    check_fits(rows, cols, machine.available_memory(), closed)
-    return total_tours(rows, cols, bool(closed), progress)
+    if scheduler is not None:
+        scheduler = address(scheduler)
+    check_fits(rows, cols, math.inf if scheduler is not None else machine.available_memory(), closed)
+    return total_tours(rows, cols, bool(closed), progress, scheduler)

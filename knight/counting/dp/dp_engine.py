@@ -13,6 +13,7 @@ Counts in knight's convention (directed tours, as the DFS counts them):
   cycles (one cycle, two directions), from one DP.
 """
 
+import contextlib
 import time
 
 from knight.counting.dp.cell_order import schedule
@@ -27,8 +28,35 @@ def count_by_dp(job, progress=None):
     searched start of ``job`` (a ``jobs.Job``, validated and its starts
     planned), as a ``jobs.Tally`` whose ``work`` holds the DP's
     measures. ``progress(done, total, held)`` counts steps over every run;
-    ``job.resume`` names a checkpoint file."""
+    ``job.resume`` names a checkpoint file; ``job.scheduler``, a Dask
+    scheduler to run the steps on (``dp_cluster``)."""
+    if job.scheduler is not None:
+        with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
+            return _count_runs(job, progress, run)
     compile_kernels()  # before the clock starts
+    return _count_runs(job, progress, count_hamiltonian)
+
+
+@contextlib.contextmanager
+def on_cluster(address, rows, cols, closed):
+    """A ``dp_cluster.ClusterRun`` on the cluster at ``address``, the board
+    checked against its workers' memory first; the client closed after."""
+    from knight.counting.dfs import dask_client
+    from knight.counting.dfs.executors import DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS
+    from knight.counting.dp import dp_cluster
+
+    client = dask_client.connect(address, DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS)
+    try:
+        run = dp_cluster.ClusterRun(client)
+        dp_cluster.check_cluster_fits(client, rows, cols, closed, run.parts)
+        yield run
+    finally:
+        client.close()
+
+
+def _count_runs(job, progress, run):
+    """``count_by_dp``'s runs, each by ``run`` (``count_hamiltonian`` or
+    a ``ClusterRun``)."""
     began = time.perf_counter()
     rows, cols, closed = job.rows, job.cols, job.closed
     squares = rows * cols
@@ -69,7 +97,7 @@ def count_by_dp(job, progress=None):
             resume_state = store.resume_state(key) if store is not None else None
             on_step = store.saver(key) if store is not None else None
             try:
-                found, run_work = count_hamiltonian(plan, closed, forced, step_progress, resume_state, on_step)
+                found, run_work = run(plan, closed, forced, step_progress, resume_state, on_step)
             except InvalidArgument as error:  # the resumed table's keys, checked before its first step
                 if resume_state is None:
                     raise
@@ -85,20 +113,25 @@ def count_by_dp(job, progress=None):
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None):
+def total_tours(rows, cols, closed, progress=None, scheduler=None):
     """Directed tours from every start together, from one run with no
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
     squares. The grid's sum, at the cost of a single run (the public,
-    validating wrapper is ``knight.count_total``)."""
-    return total_with_work(rows, cols, closed, progress)[0]
+    validating wrapper is ``knight.count_total``); on the Dask cluster at
+    ``scheduler`` when one is given."""
+    if scheduler is None:
+        return total_with_work(rows, cols, closed, progress)[0]
+    with on_cluster(scheduler, rows, cols, closed) as run:
+        return total_with_work(rows, cols, closed, progress, run)[0]
 
 
-def total_with_work(rows, cols, closed, progress=None):
+def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):
     """``(total_tours, work)``: the total and its run's ``Work``;
-    ``progress`` as ``count_hamiltonian`` takes it."""
+    ``progress`` as ``count_hamiltonian`` takes it; ``run``, the runner
+    (``count_hamiltonian`` or a ``dp_cluster.ClusterRun``)."""
     squares = rows * cols
     if squares == 1:
         return (0 if closed else 1), Work()
-    found, work = count_hamiltonian(schedule(rows, cols), closed, progress=progress)
+    found, work = run(schedule(rows, cols), closed, progress=progress)
     return 2 * found * (squares if closed else 1), work

@@ -1,0 +1,84 @@
+"""What a Dask cluster costs the frontier DP on one machine: the same run
+(an open or closed total, one DP with no forced end) in this process and
+on a loopback ``LocalCluster`` of 1 and 2 single-threaded worker
+processes, with where the cluster's time goes, from its per-step
+summaries: the step kernel, the merges, and the rest (scheduling,
+serialisation, transfer). Not part of a sweep: run it by hand,
+
+    python -m bench.studies.dp_cluster_overhead 6x6 6x7
+
+and read ``uptime`` beside it (the numbers move with the machine's load).
+"""
+
+import argparse
+import time
+
+from knight import harness_api
+
+
+def _single(rows, cols, closed):
+    began = time.perf_counter()
+    found, work = harness_api.total_with_work(rows, cols, closed)
+    return found, time.perf_counter() - began, work
+
+
+def _on_cluster(client, rows, cols, closed, parts):
+    run = harness_api.ClusterRun(client, parts=parts)
+    harness_api.total_with_work(3, 4, closed, None, run)  # every worker compiles and loads its kernels first
+    began = time.perf_counter()
+    found, work = harness_api.total_with_work(rows, cols, closed, None, run)
+    wall = time.perf_counter() - began
+    moved = sum(step["moved"] for step in run.steps)
+    busy = {}
+    for step in run.steps:
+        for worker, seconds in step["busy"].items():
+            busy[worker] = busy.get(worker, 0.0) + seconds
+    return {
+        "found": found,
+        "wall": wall,
+        "kernel": sum(step["step_seconds"] for step in run.steps),
+        "merge": sum(step["merge_seconds"] for step in run.steps),
+        "moved": moved,
+        "busiest": max(busy.values()),
+        "states": work.transitions,
+    }
+
+
+def main(argv=None):
+    import distributed
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("boards", nargs="+", help="RxC, open; RxCc closed")
+    args = parser.parse_args(argv)
+    harness_api.total_with_work(3, 4, False)  # compiled before the clock starts
+    boards = []
+    for text in args.boards:
+        closed = text.endswith("c")
+        rows, cols = (int(side) for side in text.rstrip("c").split("x"))
+        boards.append((rows, cols, closed))
+    print("| board | engine | seconds | x single | kernel s | merge s | busiest worker s | moved MB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for rows, cols, closed in boards:
+        found, single, _ = _single(rows, cols, closed)
+        name = f"{rows}x{cols} {'closed' if closed else 'open'}"
+        print(f"| {name} | single process | {single:.2f} | 1.0 | | | | |", flush=True)
+        for workers in (1, 2):
+            with (
+                distributed.LocalCluster(
+                    n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+                ) as cluster,
+                distributed.Client(cluster) as client,
+            ):
+                got = _on_cluster(client, rows, cols, closed, workers)
+            if got["found"] != found:
+                raise AssertionError(f"{name}: the cluster counted {got['found']}, the process {found}")
+            print(
+                f"| {name} | {workers} worker{'s' if workers > 1 else ''} ({workers} part"
+                f"{'s' if workers > 1 else ''}) | {got['wall']:.2f} | {got['wall'] / single:.2f} | "
+                f"{got['kernel']:.2f} | {got['merge']:.2f} | {got['busiest']:.2f} | {got['moved'] / 1e6:.0f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,420 @@
+"""One run of the frontier DP on a Dask cluster: each step's table split
+into ``parts`` partitions held on the workers as futures, stepped where
+they lie, the successors exchanged worker to worker by Dask.
+
+A step, for ``S`` source partitions and ``P`` target parts:
+
+* ``S`` *source* tasks, each on the worker holding its partition: the
+  single-process step kernel (``dp_kernels.frontier_step``, one call, all
+  successors) and a split of what it made into ``P`` pieces by a hash of
+  the key (``table_merge``: one decode of each state at any ``P``, where
+  the kernel's own pattern parts would decode the table ``P`` times);
+* ``S x P`` *piece* tasks (an item of a source's result, run beside it),
+  so that a target fetches only its own piece of each source;
+* ``P`` *merge* tasks, target ``j`` on worker ``j mod W`` (a loose
+  restriction: any worker takes it when that one is gone), adding the
+  counts of equal keys from different sources (``table_merge``,
+  carry-checked). Dask moves the pieces between the workers; nothing but
+  small summaries (states, transitions, bytes, seconds per worker, the
+  tours completed, as Python ints) comes back to the client.
+
+Equal keys hash alike, so the targets never share a state: they are the
+next step's partitions as they stand.
+
+Exactness, as in ``dp_run``: a carry out of the top limb anywhere (the
+kernel's or a merge's) makes the step run again from the previous
+partitions with twice the limbs; the tours completed are summed as ints.
+
+The pattern bitmaps (``degree_relaxation.live_patterns``) are computed on
+each worker, once a run, not scattered from the client: every partition is
+then a task's result, and Dask can recompute any of them from its lineage.
+A worker lost mid-step leaves the step's futures to Dask, which reruns the
+lost tasks (those partitions the dead worker held, from theirs); an error
+that still reaches the client (a task killed on too many workers) makes
+the step run again from the previous step's partitions, kept until the
+next step is complete, up to ``STEP_ATTEMPTS`` times; then the count
+fails in one line (``ClusterLost``, an ``OSError``). Never a wrong count:
+no partial answer is ever used.
+"""
+
+import errno
+import math
+import threading
+import time
+from collections import defaultdict
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory
+from knight.counting.dp.cell_order import schedule, widest_frontier
+from knight.counting.dp.dp_run import FIRST_LIMBS, MAX_LIMBS, Work, step_arguments
+from knight.counting.dp.table_merge import merge_tables, split_table
+from knight.errors import InvalidArgument
+
+STEP_ATTEMPTS = 3
+
+
+class ClusterLost(OSError):
+    """The cluster lost the work of a step more often than it may."""
+
+
+# --- on the workers ----------------------------------------------------------
+
+_context_lock = threading.Lock()
+_contexts = {}
+
+
+def _context(rows, cols, closed, forced):
+    """This worker's plan and live-pattern bitmaps for a run, computed on
+    first need and kept (one run at a time: the previous one is freed);
+    with the options of the step last asked for."""
+    wanted = (rows, cols, closed, forced)
+    with _context_lock:
+        if wanted not in _contexts:
+            _contexts.clear()
+            plan = schedule(rows, cols)
+            live = degree_relaxation.live_patterns(plan, closed, forced, 1)
+            _contexts[wanted] = {"plan": plan, "live": live, "step": None, "rest": None}
+        return _contexts[wanted]
+
+
+def _step_rest(rows, cols, closed, forced, step):
+    """``dp_run.step_arguments`` for ``step`` but its table: made once a
+    step on each worker, however many partitions it steps."""
+    context = _context(rows, cols, closed, forced)
+    with _context_lock:
+        if context["step"] != step:
+            plan, live = context["plan"], context["live"]
+            before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
+            empty_keys, empty_counts = np.zeros(0, dtype=np.uint64), np.zeros((0, 1), dtype=np.uint64)
+            arguments = step_arguments(plan, step, empty_keys, empty_counts, closed, forced, before, live[step])
+            context["step"], context["rest"] = step, arguments[2:]
+        return context["rest"]
+
+
+def _worker_name():
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return "local"
+
+
+def _capacity_bits(expected):
+    # room for the expected states at a load of at most 3/4, as dp_shards sizes its tables
+    bits = 10
+    while 3 * (1 << bits) < 4 * expected:
+        bits += 1
+    return bits
+
+
+def first_partition(limbs):
+    """The table before the first step: the empty frontier, one way."""
+    counts = np.zeros((1, limbs), dtype=np.uint64)
+    counts[0, 0] = 1
+    return np.zeros(1, dtype=np.uint64), counts, {}
+
+
+def step_source(partition, rows, cols, closed, forced, step, parts, ratio):
+    """Step one partition (``(keys, counts, summary)``): its successors in
+    ``parts`` pieces by key, and what the step did, as
+    ``(pieces, stats)``."""
+    began = time.perf_counter()
+    keys, counts = partition[0], partition[1]
+    rest = _step_rest(rows, cols, closed, forced, step)
+    bits = _capacity_bits(int(keys.shape[0] * ratio) + 1)
+    made = dp_kernels.frontier_step(keys, counts, *rest, bits, 0, 1)
+    if made[-1]:
+        raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
+    found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
+    pieces = split_table(made[0], made[1], parts)
+    stats = {
+        "worker": _worker_name(),
+        "seconds": time.perf_counter() - began,
+        "found": found,
+        "emitted": int(made[3]),
+        "dead": int(made[4]),
+        "overflow": int(made[5]),
+        "states_in": int(keys.shape[0]),
+    }
+    return pieces, stats
+
+
+def piece_of(source, part):
+    """Piece ``part`` of a source's result, as ``(keys, counts, stats,
+    maker)``: the source's stats ride with piece 0 only (counted once,
+    with no extra round trip)."""
+    pieces, stats = source
+    keys, counts = pieces[part]
+    return keys, counts, stats if part == 0 else None, stats["worker"]
+
+
+def merge_part(pieces, limbs):
+    """One target partition from its pieces: ``(keys, counts, summary)``."""
+    began = time.perf_counter()
+    keys, counts, overflow = merge_tables([(piece[0], piece[1]) for piece in pieces], limbs)
+    here = _worker_name()
+    moved = sum(piece[0].nbytes + piece[1].nbytes for piece in pieces if piece[3] != here)
+    summary = {
+        "worker": here,
+        "seconds": time.perf_counter() - began,
+        "held": int(keys.shape[0]),
+        "overflow": overflow,
+        "moved": int(moved),
+        "bytes": int(keys.nbytes + counts.nbytes),
+        "sources": [piece[2] for piece in pieces if piece[2] is not None],
+    }
+    return keys, counts, summary
+
+
+def summary_of(partition):
+    return partition[2]
+
+
+def widened(partition, limbs):
+    """A partition's counts in ``limbs`` limbs (more than it has)."""
+    keys, counts, summary = partition
+    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+    wider[:, : counts.shape[1]] = counts
+    return keys, wider, summary
+
+
+# --- on the client -----------------------------------------------------------
+
+
+def cluster_workers(client):
+    """The scheduler's workers now, ``{address: info}``, fetched afresh:
+    ``client.scheduler_info()`` returns a cache that the client's periodic
+    update refills without the workers (a count once read none there)."""
+    return dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
+
+
+def default_parts(client):
+    """One partition per worker thread of the cluster."""
+    return max(1, sum(int(info.get("nthreads", 1)) for info in cluster_workers(client).values()))
+
+
+def check_cluster_fits(client, rows, cols, closed, parts):
+    """Refuse, before the run, a board whose projected partitions do not
+    fit the smallest worker's memory limit: each worker holds about
+    ``ceil(parts / workers)`` of the ``parts`` partitions at the peak
+    (``dp_memory``'s bytes a state), beside its pattern bitmaps."""
+    dp_memory.check_fits(rows, cols, math.inf, closed)  # the frontier's width alone: memory is checked below
+    workers = cluster_workers(client)
+    if not workers:
+        return
+    limits = {address: int(info.get("memory_limit") or 0) for address, info in workers.items()}
+    limited = {address: limit for address, limit in limits.items() if limit > 0}
+    if not limited:
+        return
+    smallest = min(limited, key=limited.get)
+    states = dp_memory.projected_peak_states(rows, cols, closed)
+    share = math.ceil(parts / len(workers)) / parts
+    widest = widest_frontier(rows, cols)
+    bitmaps = rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
+    needed = states * share * dp_memory.BYTES_PER_STATE + bitmaps
+    if needed > limited[smallest]:
+        raise InvalidArgument(
+            f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB a worker for the dp's partitions "
+            f"(~{states:.2g} states over {parts} partitions on {len(workers)} workers, and "
+            f"{bitmaps / 2**30:.1f} GiB of pattern bitmaps), more than the {limited[smallest] / 2**30:.1f} GiB "
+            f"memory limit of worker {smallest}"
+        )
+
+
+def _lost(error):
+    """Whether ``error`` means the cluster lost work (a rerun may do),
+    not that a task's own code failed."""
+    try:
+        from distributed import KilledWorker
+    except ImportError:  # pragma: no cover - distributed is there when a client is
+        return False
+    return isinstance(error, (KilledWorker, CancelledError, OSError, TimeoutError))
+
+
+class ClusterRun:
+    """``count_hamiltonian``'s signature on the cluster of ``client``:
+    ``run(plan, closed, forced, progress) -> (count, work)``, ``parts``
+    partitions (None: one a worker thread). ``steps`` keeps each step's
+    summary (states, transitions, bytes moved, seconds per worker, wall
+    seconds) of the last run; ``on_step(step)``, when given, is called on
+    the client after each completed step (the fault test's hook)."""
+
+    def __init__(self, client, parts=None, max_limbs=MAX_LIMBS, on_step=None):
+        self.client = client
+        self.parts = default_parts(client) if parts is None else int(parts)
+        if self.parts < 1:
+            raise InvalidArgument(f"parts must be at least 1, got {parts}")
+        self.max_limbs = max_limbs
+        self.on_step = on_step
+        self.steps = []
+        self.reruns = 0
+        self._workers = []
+
+    def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
+        if state is not None or on_step is not None:
+            raise InvalidArgument("the dp on a cluster keeps no checkpoint: leave out --resume with --scheduler")
+        steps = len(plan.order)
+        run = _Run(plan, closed, forced)
+        self._workers = sorted(cluster_workers(self.client))
+        self.steps = []
+        current = self._launch(run, 0, [self.client.submit(first_partition, run.limbs, pure=False)])
+        ahead = None
+        failures = 0
+        while current is not None:
+            if ahead is None and current.step + 1 < steps:
+                # the next step goes in before this one's summaries are
+                # back: the workers chain the two without waiting on the
+                # client's round trip (dropped if this one must rerun)
+                ahead = self._launch(run, current.step + 1, current.targets)
+            try:
+                summaries = self.client.gather(current.summaries)
+            except Exception as error:  # sorted by _lost: a task's own error is raised
+                if not _lost(error):
+                    raise
+                failures = self._count_failure(failures, current.step, plan, error)
+                self._workers = sorted(cluster_workers(self.client))
+                ahead, current = None, self._launch(run, current.step, current.sources)
+                continue
+            stats = [source for summary in summaries for source in summary["sources"]]
+            if any(item["overflow"] for item in stats) or any(summary["overflow"] for summary in summaries):
+                run.limbs = self._widened_limbs(run.limbs, plan, current.step)
+                widened_sources = [
+                    self.client.submit(widened, source, run.limbs, pure=False) for source in current.sources
+                ]
+                ahead, current = None, self._launch(run, current.step, widened_sources)
+                continue
+            failures = 0
+            held = self._record(run, current, stats, summaries)
+            if progress is not None:
+                progress(current.step + 1, steps, held)
+            if self.on_step is not None:
+                self.on_step(current.step + 1)
+            # the previous partitions (current.sources) are let go only now
+            current, ahead = ahead, None
+        return run.completed, run.work
+
+    def _launch(self, run, step, sources):
+        targets = self._submit_step(sources, run.rows, run.cols, run.closed, run.forced, step, run.ratio, run.limbs)
+        summaries = [self.client.submit(summary_of, target, pure=False) for target in targets]
+        return _Launched(step, sources, targets, summaries, time.perf_counter())
+
+    def _count_failure(self, failures, step, plan, error):
+        failures += 1
+        self.reruns += 1
+        if failures >= STEP_ATTEMPTS:
+            # errno, reason and the cluster's address, as the command line
+            # prints an OSError: "ADDRESS: REASON"
+            raise ClusterLost(
+                errno.EIO,
+                f"lost step {step} of the {plan.rows}x{plan.cols} dp {failures} times "
+                f"({type(error).__name__}): no count",
+                f"the Dask cluster at {self.client.scheduler.address}",
+            ) from None
+        return failures
+
+    def _record(self, run, current, stats, summaries):
+        """Add a finished step to ``run``'s totals and ``self.steps``;
+        returns the states it holds."""
+        held = sum(summary["held"] for summary in summaries)
+        emitted = sum(item["emitted"] for item in stats)
+        run.completed += sum(item["found"] for item in stats)
+        before = sum(item["states_in"] for item in stats)
+        if before:
+            run.ratio = max(held / before, 0.5)
+        run.work.held.append(held)
+        run.work.emitted.append(emitted)
+        run.work.merged.append(emitted - held)
+        run.work.dead.append(sum(item["dead"] for item in stats))
+        now = time.perf_counter()
+        began = max(current.began, self.steps[-1]["done_at"]) if self.steps else current.began
+        summary = _step_summary(current.step + 1, held, emitted, stats, summaries, now - began)
+        summary["done_at"] = now
+        self.steps.append(summary)
+        return held
+
+    def _submit_step(self, sources, rows, cols, closed, forced, step, ratio, limbs):
+        client, parts, workers = self.client, self.parts, self._workers
+        made = [
+            client.submit(step_source, source, rows, cols, closed, forced, step, parts, ratio, pure=False)
+            for source in sources
+        ]
+        pieces = [[client.submit(piece_of, source, part, pure=False) for source in made] for part in range(parts)]
+        # target j on worker j mod W keeps the partitions spread (Dask alone
+        # would put a merge where most of its input lies); loosely, so that
+        # another takes it when that worker is gone
+        return [
+            client.submit(
+                merge_part,
+                pieces[part],
+                limbs,
+                pure=False,
+                workers=[workers[part % len(workers)]] if workers else None,
+                allow_other_workers=bool(workers),
+            )
+            for part in range(parts)
+        ]
+
+    def _widened_limbs(self, limbs, plan, step):
+        if 2 * limbs > self.max_limbs:
+            raise OverflowError(
+                f"a count on {plan.rows}x{plan.cols} passed 2^{64 * limbs} - 1 at step {step}: "
+                f"the dp carries at most {64 * self.max_limbs}-bit counts"
+            )
+        return 2 * limbs
+
+
+@dataclass
+class _Run:
+    """What one run carries from step to step on the client."""
+
+    plan: object
+    closed: bool
+    forced: object
+    limbs: int = FIRST_LIMBS
+    ratio: float = 4.0
+    completed: int = 0
+    work: Work = field(default_factory=Work)
+
+    @property
+    def rows(self):
+        return self.plan.rows
+
+    @property
+    def cols(self):
+        return self.plan.cols
+
+
+@dataclass
+class _Launched:
+    """One step submitted: the partitions it reads (kept for a rerun),
+    the ones it makes, their summaries' futures, when it went in."""
+
+    step: int
+    sources: list
+    targets: list
+    summaries: list
+    began: float
+
+
+def _step_summary(step, held, emitted, stats, summaries, seconds):
+    """What the client keeps of a step: totals and seconds per worker."""
+    busy = defaultdict(float)
+    for item in stats:
+        busy[item["worker"]] += item["seconds"]
+    for summary in summaries:
+        busy[summary["worker"]] += summary["seconds"]
+    return {
+        "step": step,
+        "states": held,
+        "transitions": emitted,
+        "seconds": seconds,
+        "moved": sum(summary["moved"] for summary in summaries),
+        "bytes": sum(summary["bytes"] for summary in summaries),
+        "step_seconds": sum(item["seconds"] for item in stats),
+        "merge_seconds": sum(summary["seconds"] for summary in summaries),
+        "busy": dict(busy),
+    }

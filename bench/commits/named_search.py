@@ -28,9 +28,9 @@ def pin_allocator():
     glibc raises the threshold as a process frees large blocks, so whether
     a search's scratch arrays come from fresh pages (faulted in, inside the
     timed call) or from recycled heap depends on what the process did
-    before. Measured 2026-12-01: the same commit's whole-call ratios on
-    300 x 300 boards read 10-18% apart in two harness processes that had
-    imported different modules, and equal with the threshold fixed. Every
+    before. Measured 2026-12-01: the 300 x 300 whole-call ratios read
+    10-18% lower in-process on a tree whose knight an A/B showed to be as
+    fast as the older one's, and equal with the threshold fixed. Every
     process whose timings are compared (the speed check, the A/B and
     history workers) pins it. Elsewhere than glibc: nothing to pin."""
     try:

@@ -349,13 +349,10 @@ def successor(
 
 
 @jit(inline="always")
-def state_pattern(key, slots, old_size, forced_slot, rank, before, patterns):
-    """Decode ``key`` into ``slots`` (the inserted square's slot bare) and
-    return its degree pattern's number in the step's option lists, or -1
-    when its pattern is not among them (a stray: never, the driver
-    checks)."""
-    # the state's degree pattern: what each square still needs, and the
-    # tour ends committed (the forced start's, once it is in)
+def pattern_code(key, slots, old_size, forced_slot):
+    """Decode ``key`` into ``slots``; return its degree pattern's code:
+    what each square still needs (base 3, slot 0 lowest), and above them
+    the tour ends committed (the forced start's, once it is in)."""
     ends = 1 if forced_slot >= 0 else 0
     code = np.int64(0)
     for index in range(old_size):
@@ -371,7 +368,16 @@ def state_pattern(key, slots, old_size, forced_slot, rank, before, patterns):
         # the forced start needs one edge in all: none left once it has it
         forced_need = 1 if slots[forced_slot] == BARE else 0
         code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
-    code += ends * POWERS_OF_THREE[old_size]
+    return code + ends * POWERS_OF_THREE[old_size]
+
+
+@jit(inline="always")
+def state_pattern(key, slots, old_size, forced_slot, rank, before, patterns):
+    """Decode ``key`` into ``slots`` (the inserted square's slot bare) and
+    return its degree pattern's number in the step's option lists, or -1
+    when its pattern is not among them (a stray: never, the driver
+    checks)."""
+    code = pattern_code(key, slots, old_size, forced_slot)
     slots[old_size] = BARE
     word = code >> 6
     pattern = rank[word] + popcount(before[word] & ((np.uint64(1) << np.uint64(code & 63)) - np.uint64(1)))
@@ -535,30 +541,22 @@ def first_malformed(keys, old_size, forced_slot, tour_ends, before):
         key = keys[state]
         if old_size < _POWERS_OF_RADIX.shape[0] and key >= _POWERS_OF_RADIX[old_size]:
             return state
+        code = pattern_code(key, slots, old_size, forced_slot)
         seen[:] = 0
         next_label = FIRST_LABEL
-        ends = 1 if forced_slot >= 0 else 0
-        code = np.int64(0)
         well_formed = True
         for index in range(old_size):
-            value = np.uint8(key % np.uint64(RADIX))
-            key //= np.uint64(RADIX)
-            slots[index] = value
+            value = slots[index]
             if value >= FIRST_LABEL:
                 if seen[value] == 0:
                     well_formed &= value == next_label
                     next_label += 1
                 seen[value] += 1
-            code += _NEED_OF[value] * POWERS_OF_THREE[index]
-            ends += value == TERMINAL_END
         for label in range(FIRST_LABEL, next_label):
             well_formed &= seen[label] == 2
-        if not well_formed or ends > tour_ends:
+        # the need digits stay below 3^old_size: what is above is the tour ends
+        if not well_formed or code // POWERS_OF_THREE[old_size] > tour_ends:
             return state
-        if forced_slot >= 0:
-            forced_need = 1 if slots[forced_slot] == BARE else 0
-            code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
-        code += ends * POWERS_OF_THREE[old_size]
         if not (before[code >> 6] >> np.uint64(code & 63)) & np.uint64(1):
             return state
     return -1

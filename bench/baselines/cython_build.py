@@ -82,22 +82,7 @@ class CythonKernels:
 
     def bind(self, prepared):
         kind = prepared.kind
-        common = (prepared.start, prepared.closed, prepared.budget)
-        if kind == "greedy":
-            arguments = (
-                prepared.rows,
-                prepared.cols,
-                prepared.start,
-                prepared.tiebreak,
-                prepared.closed,
-                prepared.budget,
-                prepared.path,
-                *prepared.scratch,
-            )
-        elif kind in ("backtrack", "count"):
-            arguments = (prepared.neighbours, *common, kind == "backtrack", prepared.path, *prepared.scratch)
-        else:
-            arguments = (prepared.neighbours, prepared.keys, *common, prepared.path, *prepared.scratch)
+        arguments = prepared.arguments()
         name = "backtrack" if kind == "count" else kind
         return (
             functools.partial(getattr(self._module, name), *arguments),

@@ -59,23 +59,6 @@ class NumbaKernels:
     def bind(self, prepared):
         kernels = self._kernels
         kind = prepared.kind
-        common = (prepared.start, prepared.closed, prepared.budget)
-        if kind == "greedy":
-            arguments = (
-                prepared.rows,
-                prepared.cols,
-                prepared.start,
-                prepared.tiebreak,
-                prepared.closed,
-                prepared.budget,
-                prepared.path,
-                *prepared.scratch,
-            )
-        elif kind in ("backtrack", "count"):
-            arguments = (prepared.neighbours, *common, kind == "backtrack", prepared.path, *prepared.scratch)
-        elif kind == "warnsdorff":
-            arguments = (prepared.neighbours, prepared.keys, *common, prepared.path, *prepared.scratch)
-        else:
-            arguments = (prepared.neighbours, prepared.keys, *common, prepared.path)
+        arguments = prepared.arguments(bits_scratch=False)
         kernel = kernels.backtrack if kind == "count" else getattr(kernels, kind)
         return functools.partial(kernel, *arguments), functools.partial(_empties()[kind], *arguments)

@@ -46,6 +46,18 @@ class Prepared:
     def squares(self):
         return self.rows * self.cols
 
+    def arguments(self, bits_scratch=True):
+        """The kernel's arguments in knight's kernels' order, which the
+        Numba and Cython kernels share; ``bits_scratch`` False for Numba's
+        bitboard kernel, which allocates its scratch inside the call."""
+        common = (self.start, self.closed, self.budget)
+        if self.kind == "greedy":
+            return (self.rows, self.cols, self.start, self.tiebreak, self.closed, self.budget, self.path, *self.scratch)
+        if self.kind in ("backtrack", "count"):
+            return (self.neighbours, *common, self.kind == "backtrack", self.path, *self.scratch)
+        scratch = self.scratch if self.kind == "warnsdorff" or bits_scratch else ()
+        return (self.neighbours, self.keys, *common, self.path, *scratch)
+
 
 def kind_of(search):
     """Which kernel ``search`` runs on, chosen as ``knight.solve`` chooses."""

@@ -18,27 +18,18 @@ caller widens the limbs and runs the step again): never a wrapped count.
 
 import numpy as np
 
-from knight._bits import wrapping_multiply
 from knight._jit import jit
-
-
-@jit(inline="always")
-def _mixed(key):
-    # MurmurHash3's finaliser: a successor's key is often close to its
-    # parent's, and a multiplicative hash alone left parts uneven
-    mixed = key ^ (key >> np.uint64(33))
-    mixed = wrapping_multiply(mixed, np.uint64(0xFF51AFD7ED558CCD))
-    mixed ^= mixed >> np.uint64(33)
-    mixed = wrapping_multiply(mixed, np.uint64(0xC4CEB9FE1A85EC53))
-    return mixed ^ (mixed >> np.uint64(33))
+from knight.counting.dp.dp_kernels import add_count, mixed_key
 
 
 @jit
 def part_numbers(keys, parts):
-    """The part (``0 .. parts-1``) of each key."""
+    """The part (``0 .. parts-1``) of each key, from the step kernel's own
+    mix (MurmurHash3's finaliser, unsalted): a successor's key is often
+    close to its parent's, and a multiplicative hash alone left parts uneven."""
     out = np.empty(keys.shape[0], dtype=np.int64)
     for index in range(keys.shape[0]):
-        out[index] = np.int64(_mixed(keys[index]) % np.uint64(parts))
+        out[index] = np.int64(mixed_key(keys[index], np.uint64(0)) % np.uint64(parts))
     return out
 
 
@@ -47,24 +38,15 @@ def _sum_sorted(keys, counts, order, out_keys, out_counts):
     """Walk ``keys`` in ``order`` (sorted), writing each distinct key once
     with the sum of its counts; returns ``(held, overflow)``."""
     limbs = counts.shape[1]
+    # the step kernel's carry-checked addition, into the rows of a flat view
+    flat = out_counts.reshape(-1)
     held = 0
     overflow = 0
     for position in range(order.shape[0]):
         source = order[position]
         key = keys[source]
         if held > 0 and out_keys[held - 1] == key:
-            carry = np.uint64(0)
-            for limb in range(limbs):
-                addend = counts[source, limb]
-                partial = out_counts[held - 1, limb] + addend
-                carried = partial < addend
-                total = partial + carry
-                if total < carry:
-                    carried = True
-                out_counts[held - 1, limb] = total
-                carry = np.uint64(1) if carried else np.uint64(0)
-            if carry:
-                overflow = 1
+            overflow |= add_count(flat, (held - 1) * limbs, counts, source, limbs)
         else:
             out_keys[held] = key
             for limb in range(limbs):

@@ -10,7 +10,7 @@ import math
 import sys
 
 from bench import command, repo_paths
-from bench.command import EXIT_INTERRUPTED, Parser, fail, parse_boards
+from bench.command import EXIT_INTERRUPTED, Parser, parse_boards
 from bench.report import run_report, tour_pictures
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
@@ -194,10 +194,7 @@ def _run_extras(folder):
 
 @command.ends_in_one_line
 def main(argv=None):
-    try:
-        folder, args, heatmaps = prepare(argv)
-    except InvalidArgument as error:
-        return fail(error)
+    folder, args, heatmaps = prepare(argv)
     print(f"bench: writing {folder}", file=sys.stderr)
     try:
         done, planned = sweep_runner.execute(folder)
@@ -205,8 +202,6 @@ def main(argv=None):
         if not args.no_plots:
             tour_pictures.write_into(folder, tour_pictures.collect(folder))
             run_report.write(folder, heatmaps)
-    except InvalidArgument as error:  # a folder another sweep holds, a file gone bad meanwhile
-        return fail(error)
     except KeyboardInterrupt:
         print(
             f"bench: interrupted; the finished runs are kept in {folder}. "

@@ -5,7 +5,6 @@ starts, as the ``knight`` command does; an interrupt ends in 130.
 """
 
 import functools
-import sys
 
 from knight import InvalidArgument
 from knight.harness_api import exit_status, validate
@@ -45,11 +44,6 @@ def ends_in_one_line(main):
         return exit_status.run_command("bench", lambda: main(argv))
 
     return wrapped
-
-
-def fail(error):
-    print(f"bench: error: {validate.one_line(error)}", file=sys.stderr)
-    return EXIT_USAGE
 
 
 def parse_boards(text):

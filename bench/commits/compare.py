@@ -21,7 +21,6 @@ from bench.commits.revisions import ROOT, Worker, checkout, unrunnable
 from bench.guard import paired
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
-from knight import InvalidArgument
 
 ROUNDS = 15
 
@@ -96,11 +95,8 @@ def main(argv=None):
     parser.add_argument(
         "--markdown", metavar="PATH", help="also append the table as Markdown to PATH (e.g. $GITHUB_STEP_SUMMARY)"
     )
-    try:
-        args = parser.parse_args(argv)
-        args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
-    except InvalidArgument as error:
-        return command.fail(error)
+    args = parser.parse_args(argv)
+    args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
     pythons = {"base": args.base_python, "head": args.head_python}
     samples, missing = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)

@@ -31,7 +31,6 @@ from bench.commits.named_search import pin_allocator
 from bench.guard import paired
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS, matching
-from knight import InvalidArgument
 from knight.harness_api import strict_json
 
 RATIOS = repo_paths.BASELINE / "ratios.json"
@@ -255,14 +254,11 @@ def main(argv=None):
         "--workload",
         help="only the workloads whose name contains this, e.g. 'dp' (--record: re-record their ratios alone)",
     )
-    try:
-        args = parser.parse_args(argv)
-        pin_allocator()
-        args.rounds = None if args.rounds is None else command.rounds(args.rounds)
-        args.threshold = THRESHOLD if args.threshold is None else command.threshold(args.threshold)
-        workloads = matching(args.workload)
-    except InvalidArgument as error:
-        return command.fail(error)
+    args = parser.parse_args(argv)
+    pin_allocator()
+    args.rounds = None if args.rounds is None else command.rounds(args.rounds)
+    args.threshold = THRESHOLD if args.threshold is None else command.threshold(args.threshold)
+    workloads = matching(args.workload)
     if args.record:
         return record(args.rounds or RECORD_ROUNDS, args.threshold, workloads)
     if args.self_test:

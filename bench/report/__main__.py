@@ -5,10 +5,9 @@ results/latest, without searching."""
 import sys
 
 from bench import command, repo_paths
-from bench.command import Parser, fail, parse_boards
+from bench.command import Parser, parse_boards
 from bench.report import run_report
 from bench.run_folder import folders
-from knight import InvalidArgument
 
 
 @command.ends_in_one_line
@@ -25,12 +24,9 @@ def main(argv=None):
     parser.add_argument(
         "--heatmaps", help="boards for the heatmaps, like 6x6,8x8 (default: those, when every start was searched)"
     )
-    try:
-        args = parser.parse_args(argv)
-        boards = parse_boards(args.heatmaps) if args.heatmaps else None
-        path = run_report.write(args.folder, boards)
-    except InvalidArgument as error:
-        return fail(error)
+    args = parser.parse_args(argv)
+    boards = parse_boards(args.heatmaps) if args.heatmaps else None
+    path = run_report.write(args.folder, boards)
     print(f"wrote {path} and its figures")
     return 0
 

@@ -13,8 +13,7 @@ import subprocess
 import sys
 
 from bench import command
-from bench.command import Parser, fail
-from knight import InvalidArgument
+from bench.command import Parser
 from knight.harness_api import validate
 
 DEFAULT_SIDE = 10_000
@@ -72,11 +71,8 @@ def peak_bytes(argv):
 def main(argv=None):
     parser = Parser(prog="python -m bench.studies.cli_memory", description=__doc__.splitlines()[0])
     parser.add_argument("--side", default=str(DEFAULT_SIDE), help=f"board side (default {DEFAULT_SIDE}: 10^8 squares)")
-    try:
-        args = parser.parse_args(argv)
-        side = validate.integer_text(args.side, "side", minimum=5, maximum=46340)
-    except InvalidArgument as error:
-        return fail(error)
+    args = parser.parse_args(argv)
+    side = validate.integer_text(args.side, "side", minimum=5, maximum=46340)
     peaks = {name: peak_bytes(command) for name, command in cases(side).items()}
     print(f"greedy tour of {side}x{side} ({side * side:,} squares), peak resident memory:")
     for name, peak in peaks.items():

@@ -11,7 +11,7 @@ from knight.harness_api import exit_status, validate
 
 # the statuses and the one-line parser are the knight command's own, kept
 # once in knight.exit_status; bench's commands take them from here
-EXIT_USAGE, EXIT_INTERRUPTED = exit_status.EXIT_USAGE, exit_status.EXIT_INTERRUPTED
+EXIT_INTERRUPTED = exit_status.EXIT_INTERRUPTED
 Parser = exit_status.OneLineParser
 
 # interleaved timing rounds of the speed tools: more is hours, not rigour

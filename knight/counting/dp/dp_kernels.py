@@ -256,6 +256,45 @@ def _nibbles_equal(word, value):
     return zero >> np.uint64(3)
 
 
+_LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_LOW_BYTES = np.uint64(0x00FF00FF00FF00FF)
+_LOW_HALVES = np.uint64(0x0000FFFF0000FFFF)
+_LOW_HALF = np.uint64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _nibbles_in_radix(word):
+    """The base-11 number whose digit ``i`` is nibble ``i`` of ``word``
+    (each below 11): neighbours joined in pairs, the pairs in fours, the
+    fours in eights, all lanes of a word at once (four multiplications,
+    where a digit at a time took sixteen, each with a table load)."""
+    pairs = (word & _LOW_NIBBLES) + ((word >> np.uint64(4)) & _LOW_NIBBLES) * np.uint64(RADIX)
+    fours = (pairs & _LOW_BYTES) + ((pairs >> np.uint64(8)) & _LOW_BYTES) * np.uint64(RADIX**2)
+    eights = (fours & _LOW_HALVES) + ((fours >> np.uint64(16)) & _LOW_HALVES) * np.uint64(RADIX**4)
+    return (eights & _LOW_HALF) + (eights >> np.uint64(32)) * np.uint64(RADIX**8)
+
+
+@jit(inline="always")
+def _renumbered(word):
+    """``word`` (slot values in nibbles) with its labels renumbered 3, 4,
+    ... in order of first appearance, one round per path; returns it, the
+    map old label -> new (nibble ``old`` of a word) and the next label."""
+    # bit 0 of a nibble: it holds a label (3 or more: bit 3, bit 2, or bits 1 and 0)
+    labels = ((word >> np.uint64(3)) | (word >> np.uint64(2)) | ((word >> np.uint64(1)) & word)) & _NIBBLE_ONES
+    out = word & ~(labels * np.uint64(15))
+    relabel = np.uint64(0)
+    next_label = np.uint64(FIRST_LABEL)
+    while labels:
+        first = popcount((labels & (~labels + np.uint64(1))) - np.uint64(1))
+        label = (word >> first) & np.uint64(15)
+        same = _nibbles_equal(word, label)
+        out |= same * next_label
+        labels &= ~same
+        relabel |= next_label << (label << np.uint64(2))
+        next_label += np.uint64(1)
+    return out, relabel, next_label
+
+
 @jit(inline="always")
 def _pack(work, kept_slots, inserted, inserted_stays):
     """The key of the next state: the kept slots' values, then the
@@ -273,22 +312,8 @@ def _pack(work, kept_slots, inserted, inserted_stays):
     for position in range(low):
         slot = kept_slots[position] if position < n_kept else inserted
         word |= np.uint64(work[slot]) << np.uint64(4 * position)
-    # bit 0 of a nibble: it holds a label (3 or more: bit 3, bit 2, or bits 1 and 0)
-    labels = ((word >> np.uint64(3)) | (word >> np.uint64(2)) | ((word >> np.uint64(1)) & word)) & _NIBBLE_ONES
-    out = word & ~(labels * np.uint64(15))
-    relabel = np.uint64(0)
-    next_label = np.uint64(FIRST_LABEL)
-    while labels:
-        first = popcount((labels & (~labels + np.uint64(1))) - np.uint64(1))
-        label = (word >> first) & np.uint64(15)
-        same = _nibbles_equal(word, label)
-        out |= same * next_label
-        labels &= ~same
-        relabel |= next_label << (label << np.uint64(2))
-        next_label += np.uint64(1)
-    key = np.uint64(0)
-    for position in range(low):
-        key += ((out >> np.uint64(4 * position)) & np.uint64(15)) * _POWERS_OF_RADIX[position]
+    out, relabel, next_label = _renumbered(word)
+    key = _nibbles_in_radix(out)
     if count > _WORD_NIBBLES:
         value = np.uint64(work[inserted if n_kept == _WORD_NIBBLES else kept_slots[_WORD_NIBBLES]])
         if value >= np.uint64(FIRST_LABEL):
@@ -348,12 +373,155 @@ def successor(
     return _ALIVE, _pack(work, kept_slots, inserted, inserted_stays)
 
 
+# --- the same successors on one word ---
+#
+# A frontier of at most 16 slots, the inserted square's among them (every
+# board of short side 7 or less), fits one uint64 of nibbles, slot ``i``
+# in nibble ``i``. There a successor is made in a register: a slot read or
+# set is a shift and a mask, a path relabelled is one word-wide compare
+# (``_nibbles_equal``), the kept slots are the word with the leaving
+# nibbles cut out. The byte helpers above copied the slots for every
+# option, scanned them for every relabelling and gathered them again to
+# pack. Wider frontiers (short side 8: 17 slots and the inserted square)
+# take the byte helpers; both make the same keys (tests hold them to it).
+
+
+@jit
+def word_layout(old_size, kept_slots):
+    """``(narrow, cut)``: whether a step's slots fit the word path (at most
+    16 with the inserted square's, ``kept_slots`` in order), and the old
+    slots that are not kept, highest first (cut out of the word in turn)."""
+    kept = np.zeros(old_size + 1, dtype=np.bool_)
+    narrow = old_size + 1 <= _WORD_NIBBLES
+    for index in range(kept_slots.shape[0]):
+        kept[kept_slots[index]] = True
+        narrow = narrow and (index == 0 or kept_slots[index] > kept_slots[index - 1])
+    cut = np.array([slot for slot in range(old_size - 1, -1, -1) if not kept[slot]], dtype=np.intp)
+    return narrow, cut
+
+
+@jit(inline="always")
+def _nibble(word, index):
+    return (word >> np.uint64(4 * index)) & np.uint64(15)
+
+
+@jit(inline="always")
+def _with_nibble(word, index, value):
+    shift = np.uint64(4 * index)
+    return (word & ~(np.uint64(15) << shift)) | (np.uint64(value) << shift)
+
+
+@jit(inline="always")
+def _relabelled(word, old, new):
+    """``word`` with every nibble ``old`` (a label: never 0, so the unused
+    high nibbles never match) made ``new``."""
+    same = _nibbles_equal(word, old)
+    return word - same * np.uint64(old) + same * np.uint64(new)
+
+
+@jit(inline="always")
+def _word_edge(word, size, a, b, final, closed):
+    """``_add_edge`` on a word: returns ``(outcome, word)``."""
+    x = _nibble(word, a)
+    y = _nibble(word, b)
+    if x == INTERIOR or y == INTERIOR:
+        return _DEAD, word
+    if x == BARE and y == BARE:
+        return _ALIVE, _with_nibble(_with_nibble(word, a, _FRESH_LABEL), b, _FRESH_LABEL)
+    if x == BARE:
+        return _ALIVE, _with_nibble(_with_nibble(word, a, y), b, INTERIOR)
+    if y == BARE:
+        return _ALIVE, _with_nibble(_with_nibble(word, b, x), a, INTERIOR)
+    word = _with_nibble(_with_nibble(word, a, INTERIOR), b, INTERIOR)
+    if x == y and x >= FIRST_LABEL:
+        # a cycle: only the closing edge of a closed tour, every square finished
+        finished = word == _NIBBLE_ONES >> np.uint64(4 * (_WORD_NIBBLES - size))
+        return (_DONE if closed and final and finished else _DEAD), word
+    if x == TERMINAL_END and y == TERMINAL_END:
+        return (_DONE if final else _DEAD), word
+    if x == TERMINAL_END:
+        return _ALIVE, _relabelled(word, y, TERMINAL_END)
+    if y == TERMINAL_END:
+        return _ALIVE, _relabelled(word, x, TERMINAL_END)
+    return _ALIVE, _relabelled(word, y, x)
+
+
+@jit(inline="always")
+def _word_leave(word, index, forced, closed, final, completed):
+    """``_leave`` on a word: returns ``(outcome, word)``."""
+    value = _nibble(word, index)
+    word = _with_nibble(word, index, INTERIOR)
+    if value == INTERIOR:
+        return (_DEAD if forced else _ALIVE), word
+    if value == BARE or closed or completed:
+        return _DEAD, word
+    if value == TERMINAL_END:
+        return (_DONE if final else _DEAD), word
+    return _ALIVE, _relabelled(word, value, TERMINAL_END)
+
+
+@jit(inline="always")
+def _word_key(word, cut, inserted, inserted_stays):
+    """``_pack`` on a word: the slots in ``cut`` (highest first) and the
+    inserted square's unless it stays cut out, the rest renumbered and
+    encoded."""
+    if not inserted_stays:
+        word &= (np.uint64(1) << np.uint64(4 * inserted)) - np.uint64(1)
+    for index in range(cut.shape[0]):
+        below = (np.uint64(1) << np.uint64(4 * cut[index])) - np.uint64(1)
+        word = (word & below) | ((word >> np.uint64(4)) & ~below)
+    out, _, _ = _renumbered(word)
+    return _nibbles_in_radix(out)
+
+
+@jit(inline="always")
+def word_successor(
+    word,
+    inserted,
+    first_slot,
+    second_slot,
+    cut,
+    inserted_stays,
+    leaving_slots,
+    forced_slot,
+    inserted_forced,
+    final,
+    closed,
+):
+    """``successor`` of the state held in ``word`` (``state_word``), the
+    kept slots given by what is ``cut`` (``word_layout``)."""
+    size = inserted + 1
+    done = False
+    for target in (first_slot, second_slot):
+        if target >= 0:
+            outcome, word = _word_edge(word, size, target, inserted, final, closed)
+            if outcome == _DEAD:
+                return _DEAD, np.uint64(0)
+            done = done or outcome == _DONE
+    if not inserted_stays:
+        outcome, word = _word_leave(word, inserted, inserted_forced, closed, final, done)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    for index in range(leaving_slots.shape[0]):
+        slot = leaving_slots[index]
+        outcome, word = _word_leave(word, slot, slot == forced_slot, closed, final, done)
+        if outcome == _DEAD:
+            return _DEAD, np.uint64(0)
+        done = done or outcome == _DONE
+    if done:
+        return _DONE, np.uint64(0)
+    if final:
+        return _DEAD, np.uint64(0)
+    return _ALIVE, _word_key(word, cut, inserted, inserted_stays)
+
+
 @jit(inline="always")
 def pattern_code(key, slots, old_size, forced_slot):
     """Decode ``key`` into ``slots``; return its degree pattern's code:
     what each square still needs (base 3, slot 0 lowest), and above them
     the tour ends committed (the forced start's, once it is in)."""
-    ends = 1 if forced_slot >= 0 else 0
+    ends = 0
     code = np.int64(0)
     for index in range(old_size):
         # division by a constant: a multiply and a shift. No branch on the
@@ -364,26 +532,122 @@ def pattern_code(key, slots, old_size, forced_slot):
         slots[index] = value
         code += _NEED_OF[value] * POWERS_OF_THREE[index]
         ends += value == TERMINAL_END  # its path's other end is a gone tour end
+    forced_value = slots[forced_slot] if forced_slot >= 0 else BARE
+    return _with_ends(code, ends, old_size, forced_slot, forced_value)
+
+
+@jit(inline="always")
+def _with_ends(code, ends, old_size, forced_slot, forced_value):
+    """The pattern's code from its need digits' ``code`` and the gone ends
+    counted, the forced start's slot (holding ``forced_value``) counted in."""
     if forced_slot >= 0:
         # the forced start needs one edge in all: none left once it has it
-        forced_need = 1 if slots[forced_slot] == BARE else 0
-        code += (forced_need - _NEED_OF[slots[forced_slot]]) * POWERS_OF_THREE[forced_slot]
+        forced_need = 1 if forced_value == BARE else 0
+        code += (forced_need - _NEED_OF[forced_value]) * POWERS_OF_THREE[forced_slot]
+        ends += 1
     return code + ends * POWERS_OF_THREE[old_size]
 
 
 @jit(inline="always")
-def state_pattern(key, slots, old_size, forced_slot, rank, before, patterns):
+def _listed(code, rank, before):
+    """The number of pattern ``code`` in the step's option lists, -1 when
+    it is not among them."""
+    # the pattern's own bit says whether it is listed: the check against
+    # ``patterns[pattern]`` it replaces waited on one more load from a
+    # table past the core's cache, for every state
+    word = code >> 6
+    bits = before[word]
+    bit = np.uint64(code & 63)
+    pattern = rank[word] + popcount(bits & ((np.uint64(1) << bit) - np.uint64(1)))
+    return np.intp(pattern) if (bits >> bit) & np.uint64(1) else np.intp(-1)
+
+
+@jit(inline="always")
+def state_pattern(key, slots, old_size, forced_slot, rank, before):
     """Decode ``key`` into ``slots`` (the inserted square's slot bare) and
     return its degree pattern's number in the step's option lists, or -1
     when its pattern is not among them (a stray: never, the driver
     checks)."""
     code = pattern_code(key, slots, old_size, forced_slot)
     slots[old_size] = BARE
-    word = code >> 6
-    pattern = rank[word] + popcount(before[word] & ((np.uint64(1) << np.uint64(code & 63)) - np.uint64(1)))
-    if pattern < patterns.shape[0] and patterns[pattern] == code:
-        return np.intp(pattern)
-    return np.intp(-1)
+    return _listed(code, rank, before)
+
+
+@jit(inline="always")
+def state_word(key, old_size, forced_slot, rank, before):
+    """``state_pattern`` for the word path (``word_successor``): returns
+    ``(pattern, word)``, the slots in the word's nibbles (the inserted
+    square's bare)."""
+    ends = 0
+    code = np.int64(0)
+    word = np.uint64(0)
+    for index in range(old_size):
+        value = key % np.uint64(RADIX)
+        key //= np.uint64(RADIX)
+        word |= value << np.uint64(4 * index)
+        code += _NEED_OF[value] * POWERS_OF_THREE[index]
+        ends += value == TERMINAL_END
+    forced_value = _nibble(word, forced_slot) if forced_slot >= 0 else np.uint64(BARE)
+    return _listed(_with_ends(code, ends, old_size, forced_slot, forced_value), rank, before), word
+
+
+@jit(inline="always")
+def decoded_state(narrow, key, slots, old_size, forced_slot, rank, before):
+    """``(pattern, word)`` of ``key``: on the word path (``narrow``) its
+    word, on the byte path 0 and its slots decoded into ``slots``."""
+    if narrow:
+        return state_word(key, old_size, forced_slot, rank, before)
+    return state_pattern(key, slots, old_size, forced_slot, rank, before), np.uint64(0)
+
+
+@jit(inline="always")
+def option_successor(
+    narrow,
+    word,
+    slots,
+    work,
+    inserted,
+    first_slot,
+    second_slot,
+    kept_slots,
+    cut,
+    inserted_stays,
+    leaving_slots,
+    forced_slot,
+    inserted_forced,
+    final,
+    closed,
+):
+    """``(outcome, key)`` of one option of the state ``decoded_state``
+    gave: by ``word_successor`` or ``successor``."""
+    if narrow:
+        return word_successor(
+            word,
+            inserted,
+            first_slot,
+            second_slot,
+            cut,
+            inserted_stays,
+            leaving_slots,
+            forced_slot,
+            inserted_forced,
+            final,
+            closed,
+        )
+    return successor(
+        slots,
+        work,
+        inserted,
+        first_slot,
+        second_slot,
+        kept_slots,
+        inserted_stays,
+        leaving_slots,
+        forced_slot,
+        inserted_forced,
+        final,
+        closed,
+    )
 
 
 @jit(inline="always")
@@ -441,7 +705,7 @@ def frontier_step(
     of the top limb, and the states whose pattern was not in ``before``
     (always 0: the driver checks).
     """
-    rank, before, patterns, starts, firsts, seconds, codes, dropped = options
+    rank, before, _patterns, starts, firsts, seconds, codes, dropped = options
     limbs = counts.shape[1]
     entry = 1 + limbs
     table = _new_table(1 << capacity_bits, entry)
@@ -454,6 +718,7 @@ def frontier_step(
     completed = np.zeros(limbs, dtype=np.uint64)
 
     inserted = old_size
+    narrow, cut = word_layout(old_size, kept_slots)
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     # successors waiting for insertion: a batch, plus one state's options
@@ -462,7 +727,7 @@ def frontier_step(
     n_pending = 0
 
     for state in range(keys.shape[0]):
-        pattern = state_pattern(keys[state], slots, old_size, forced_slot, rank, before, patterns)
+        pattern, word = decoded_state(narrow, keys[state], slots, old_size, forced_slot, rank, before)
         first_option, end_option = 0, 0
         if pattern >= 0:
             first_option, end_option = starts[pattern], starts[pattern + 1]
@@ -473,13 +738,16 @@ def frontier_step(
         for option in range(first_option, end_option):
             if _part_of(codes[option], parts) != part:
                 continue  # another thread's successor
-            outcome, next_key = successor(
+            outcome, next_key = option_successor(
+                narrow,
+                word,
                 slots,
                 work,
                 inserted,
                 np.intp(firsts[option]),
                 np.intp(seconds[option]),
                 kept_slots,
+                cut,
                 inserted_stays,
                 leaving_slots,
                 forced_slot,

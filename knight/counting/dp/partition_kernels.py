@@ -31,9 +31,10 @@ from knight.counting.dp.dp_kernels import (
     EMPTY,
     MAX_SLOTS,
     add_count,
+    decoded_state,
     mixed_key,
-    state_pattern,
-    successor,
+    option_successor,
+    word_layout,
 )
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
@@ -79,7 +80,7 @@ def emit_successors(
     the first state not done, the tours completed (in limbs), successors
     appended, options that died, 1 if a completed count carried out of the
     top limb, states with a pattern the relaxation does not list."""
-    rank, before, patterns, starts, firsts, seconds, _codes, dropped = options
+    rank, before, _patterns, starts, firsts, seconds, _codes, dropped = options
     limbs = counts.shape[1]
     entry = 1 + limbs
     completed = np.zeros(limbs, dtype=np.uint64)
@@ -88,13 +89,14 @@ def emit_successors(
     overflow = 0
     strays = 0
     inserted = old_size
+    narrow, cut = word_layout(old_size, kept_slots)
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     pending_keys = np.empty(MOST_OPTIONS, dtype=np.uint64)
     pending_parts = np.empty(MOST_OPTIONS, dtype=np.intp)
     state = first_state
     while state < end_state:
-        pattern = state_pattern(keys[state], slots, old_size, forced_slot, rank, before, patterns)
+        pattern, word = decoded_state(narrow, keys[state], slots, old_size, forced_slot, rank, before)
         if pattern < 0:
             strays += 1
             state += 1
@@ -104,13 +106,16 @@ def emit_successors(
         done = 0  # options that complete a tour: each adds the state's count
         fits = True
         for option in range(starts[pattern], starts[pattern + 1]):
-            outcome, next_key = successor(
+            outcome, next_key = option_successor(
+                narrow,
+                word,
                 slots,
                 work,
                 inserted,
                 np.intp(firsts[option]),
                 np.intp(seconds[option]),
                 kept_slots,
+                cut,
                 inserted_stays,
                 leaving_slots,
                 forced_slot,

@@ -9,7 +9,7 @@ import math
 import os
 import sys
 
-from knight import strict_json, validate
+from knight import machine, strict_json, validate
 from knight.errors import InvalidArgument
 from knight.exit_status import OneLineParser, run_command, stopped_by_signal
 
@@ -87,6 +87,12 @@ def build_parser():
         "--method",
         help="dfs (enumerate: the search the benchmark measures) | dp (frontier dynamic program, no enumeration) "
         "| auto; default auto: the one expected to finish first on this board",
+    )
+    count.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="the dp's budget of memory (8GiB, 500M, 16GB): steps whose tables would pass it run from disk; "
+        "default most of what is free",
     )
     count.add_argument(
         "--total",
@@ -267,6 +273,7 @@ def run_count(args, out):
         scheduler=args.scheduler,
         resume=args.resume,
         method=args.method,
+        memory=_memory(args),
     )
     if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
@@ -369,7 +376,12 @@ def _with_progress(count, unit):
             bar.total = total
             bar.n = done
             if held is not None:
-                bar.set_postfix_str(f"{held:,} states, peak memory {_peak_memory_mib():,} MiB", refresh=False)
+                # held: anonymous memory, what a --memory budget bounds; the
+                # peak resident size counts the mapped tables of steps on disk too
+                held_mib = machine.anonymous_memory() >> 20
+                bar.set_postfix_str(
+                    f"{held:,} states, {held_mib:,} MiB held, peak {_peak_memory_mib():,} MiB resident", refresh=False
+                )
             bar.refresh()
 
         return count(progress)
@@ -377,6 +389,10 @@ def _with_progress(count, unit):
 
 # what --total takes: the options of a per-start or a DFS count are refused
 _NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume")
+
+
+def _memory(args):
+    return None if args.memory is None else validate.memory_text(args.memory)
 
 
 def run_count_total(args, out):
@@ -389,14 +405,16 @@ def run_count_total(args, out):
     if given:
         refused = ", ".join(given)
         raise InvalidArgument(
-            f"--total is one dp run over every start: it takes --closed, --scheduler and --json, not {refused}"
+            "--total is one dp run over every start: it takes --closed, --scheduler, --memory and --json, "
+            f"not {refused}"
         )
     validate.fits_in_memory(rows, cols, "count")
 
     from knight.counting import driver
 
+    memory = _memory(args)
     total = _with_progress(
-        lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler), "step"
+        lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler, memory), "step"
     )
     if args.json:
         _print_json(_json_head(rows, cols, args.closed, None, method="dp", tours=total), out)

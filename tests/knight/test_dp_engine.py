@@ -205,6 +205,29 @@ def test_cli_total_refuses_the_options_of_other_counts(capsys, options):
     assert error.count("\n") == 1 and error.startswith("knight: error: ")
 
 
+def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
+    """--memory (issue 23): the budget each step's room is taken from, at
+    the command line and in the API; refused in one line where it means
+    nothing (the dfs, a cluster) or cannot be met."""
+    budgets = []
+    real = dp_run.step_room
+    monkeypatch.setattr(dp_run, "step_room", lambda memory=None: budgets.append(memory) or real(memory))
+    assert cli.main(["count", "4", "5", "--total", "--memory", "1GiB"]) == 0
+    assert capsys.readouterr().out.split()[1] == str(count_total(4, 5))
+    assert cli.main(["count", "4", "5", "--method", "dp", "--memory", "300M", "--start", "1,1"]) == 0
+    assert budgets[0] == 1 << 30 and budgets[-1] == 300 << 20
+    assert count_tours(4, 5, method="dp", memory=2**30).total_tours == count_tours(4, 5, method="dfs").total_tours
+    for options in (["--memory", "1k"], ["--memory", "lots"], ["--method", "dfs", "--memory", "1G"]):
+        assert cli.main(["count", "4", "5", *options]) == exit_status.EXIT_USAGE
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and "memory" in error
+    with pytest.raises(InvalidArgument, match="each worker's own memory limit"):
+        count_total(4, 5, scheduler="tcp://127.0.0.1:1", memory=2**30)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    with pytest.raises(InvalidArgument, match="GiB of disk to run out of core"):
+        count_total(7, 8, closed=True, memory=2**28)
+
+
 # --- published values ---
 
 

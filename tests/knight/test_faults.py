@@ -522,9 +522,13 @@ def test_ctrl_c_before_anything_was_kept_names_no_file(tmp_path, monkeypatch, me
     assert not path.exists()
 
 
-def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left(small_filesystem, monkeypatch, capsys):
+@pytest.mark.parametrize("table", ["hash", "partitioned"])
+def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left(
+    small_filesystem, monkeypatch, capsys, table
+):
     """Issue 19: a DP spill on a full disk was a traceback. Now one line
-    naming the spill folder, exit 74, and the folder removed."""
+    naming the spill folder, exit 74, and the folder removed: the hash
+    step's shards and the partitioned step's runs (issue 23) alike."""
     import tempfile
 
     from knight.counting.dp import cell_order, dp_run, dp_shards
@@ -532,6 +536,9 @@ def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**10)  # every step's tables to disk
     monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(dp_run, "TABLE", table)
+    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
     monkeypatch.setattr(tempfile, "tempdir", str(small_filesystem))
     fill(small_filesystem, 4096)
     plan = cell_order.schedule(5, 6)

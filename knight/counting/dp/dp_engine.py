@@ -14,6 +14,7 @@ Counts in knight's convention (directed tours, as the DFS counts them):
 """
 
 import contextlib
+import functools
 import time
 
 from knight.counting.dp.cell_order import schedule
@@ -34,7 +35,7 @@ def count_by_dp(job, progress=None):
         with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
             return _count_runs(job, progress, run)
     compile_kernels()  # before the clock starts
-    return _count_runs(job, progress, count_hamiltonian)
+    return _count_runs(job, progress, functools.partial(count_hamiltonian, memory=job.memory))
 
 
 @contextlib.contextmanager
@@ -113,15 +114,16 @@ def _count_runs(job, progress, run):
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None, scheduler=None):
+def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None):
     """Directed tours from every start together, from one run with no
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
     squares. The grid's sum, at the cost of a single run (the public,
     validating wrapper is ``knight.count_total``); on the Dask cluster at
-    ``scheduler`` when one is given."""
+    ``scheduler`` when one is given; in at most ``memory`` bytes of memory
+    (``dp_run.count_hamiltonian``) when not."""
     if scheduler is None:
-        return total_with_work(rows, cols, closed, progress)[0]
+        return total_with_work(rows, cols, closed, progress, functools.partial(count_hamiltonian, memory=memory))[0]
     with on_cluster(scheduler, rows, cols, closed) as run:
         return total_with_work(rows, cols, closed, progress, run)[0]
 

@@ -18,6 +18,7 @@ MAX_SLOTS = dp_kernels.MAX_SLOTS
 # state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
 # million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
+ENTRIES_ON_DISK = 4
 
 
 # Peak states held by one run with no forced end (the heaviest kind of
@@ -69,15 +70,16 @@ def check_fits(rows, cols, available, closed=False):
     needed = states * BYTES_PER_STATE
     if needed <= available:
         return
-    # past memory, steps go to disk in shards (two dense tables: the one
-    # read and the one made)
-    on_disk = 2 * 16 * states
+    # past memory, steps run out of core (spill_step): the table read, the
+    # chunks' runs (merged within a chunk only: up to two entries a state)
+    # and the table made, 16 bytes an entry at one limb
+    on_disk = ENTRIES_ON_DISK * 16 * states
     free = spill_space()
     if on_disk > free:
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
             f"(~{states:.2g} states), but only {available / 2**30:.1f} GiB is available, and "
-            f"{on_disk / 2**30:.1f} GiB of disk to shard them but only {free / 2**30:.1f} GiB free in "
+            f"{on_disk / 2**30:.1f} GiB of disk to run out of core but only {free / 2**30:.1f} GiB free in "
             f"{tempfile.gettempdir()}"
         )
 

@@ -108,6 +108,7 @@ def _write_runs(arguments, parts, chunk, per_state, threads, paths):
             # written from the arrays' own buffers: no copy in memory
             key_file.write(memoryview(made_keys))
             count_file.write(memoryview(made_counts))
+            del made_keys, made_counts  # not held while the next chunk is made
             bounds = written + np.concatenate(([0], np.cumsum(held)))
             starts.append(bounds[:-1])
             ends.append(bounds[1:])

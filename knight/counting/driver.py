@@ -21,6 +21,7 @@ from knight import machine, validate
 from knight.counting.dfs.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.unit_store import UnitStore
+from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.dp_checkpoint import Checkpoint
 from knight.counting.dp.dp_engine import count_by_dp, total_tours
 from knight.counting.dp.dp_memory import check_fits
@@ -129,12 +130,13 @@ def prepare(
     workers = validate.workers(workers)
     if scheduler is not None:
         scheduler = address(scheduler)
-    if scheduler is not None and resume is not None and method == "dp":
-        raise InvalidArgument("the dp on a cluster keeps no checkpoint yet: leave out --resume with --scheduler")
     if resume is not None:
         # a path that cannot be one, or a stranger's file, is refused before
         # the minutes of planning; the lock and the count's header after
-        resume = Checkpoint.check(resume) if method == "dp" else UnitStore.check(resume)
+        if method == "dp":
+            resume = (Checkpoint if scheduler is None else ClusterCheckpoint).check(resume)
+        else:
+            resume = UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     return Job(
         rows,

@@ -54,7 +54,8 @@ def count_tours(
     search described below, or ``dp``, the frontier dynamic program of
     ``knight.counting.dp`` (same counts, no enumeration; it takes ``start``,
     ``closed``, ``resume`` and ``progress``, called with ``(steps done,
-    steps in all, states held)``). None or ``auto``: the one expected to
+    steps in all, states held)``, and on a cluster also ``rates=``, each
+    worker's transitions a second, if it takes a ``rates`` keyword). None or ``auto``: the one expected to
     finish first on this board (``choose_method``).
     ``pruned`` cuts branches that provably cannot finish a tour (same
     counts, far fewer nodes); ``symmetry`` searches one start per class of
@@ -264,8 +265,9 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None):
     frontier dynamic program with no forced end: open, each undirected
     path is two directed tours (from either end); closed, each cycle is two
     directed tours from each of its squares. ``progress``, if given, is
-    called with ``(steps done, steps in all, states held)``. ``scheduler``:
-    the address of a Dask scheduler whose workers run the steps
+    called with ``(steps done, steps in all, states held)`` (and ``rates=``
+    on a cluster, as ``count_tours`` says). ``scheduler``: the address of a
+    Dask scheduler whose workers run the steps
     (``knight.counting.dp.dp_cluster``). Returns an int.
     """
     rows, cols = validate.board(rows, cols)

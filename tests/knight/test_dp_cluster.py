@@ -306,3 +306,18 @@ def test_a_worker_killed_mid_count_changes_nothing(client):
         assert found == count_hamiltonian(plan, False)[0] == 6_637_920 // 2
     assert killed
     client.wait_for_workers(2, timeout=60)
+
+
+def test_a_progress_that_takes_rates_gets_each_workers(cluster, client):
+    seen, plain = [], []
+    address = cluster.scheduler_address
+    count_total(
+        5, 5, progress=lambda done, total, held, rates=None: seen.append((done, held, rates)), scheduler=address
+    )
+    count_total(5, 5, progress=lambda done, total, held: plain.append((done, held)), scheduler=address)
+    assert [(done, held) for done, held, _ in seen] == plain and len(plain) == 25
+    assert all(set(rates) <= set(dp_cluster.cluster_workers(client)) for _, _, rates in seen)
+    assert max(max(rates.values()) for _, _, rates in seen) > 0
+    busiest = max(seen, key=lambda item: item[1])
+    line = cli.progress_text(busiest[1], 120, busiest[2])
+    assert "\n" not in line and f"{busiest[1]:,} states" in line and "transitions/s" in line

@@ -9,7 +9,7 @@ import math
 import os
 import sys
 
-from knight import machine, strict_json, validate
+from knight import strict_json, validate
 from knight.errors import InvalidArgument
 from knight.exit_status import OneLineParser, run_command, stopped_by_signal
 
@@ -372,19 +372,34 @@ def _with_progress(count, unit):
 
     with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
-        def progress(done, total, held=None):
+        def progress(done, total, held=None, rates=None):
             bar.total = total
             bar.n = done
             if held is not None:
-                # held: anonymous memory, what a --memory budget bounds; the
-                # peak resident size counts the mapped tables of steps on disk too
-                held_mib = machine.anonymous_memory() >> 20
-                bar.set_postfix_str(
-                    f"{held:,} states, {held_mib:,} MiB held, peak {_peak_memory_mib():,} MiB resident", refresh=False
-                )
+                bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates), refresh=False)
             bar.refresh()
 
         return count(progress)
+
+
+def progress_text(held, memory_mib, rates=None):
+    """The DP's part of the progress line: the states held, this process's
+    peak memory, and on a cluster (``rates``: worker to transitions a
+    second of its task time in the last step) the workers' slowest and
+    fastest rate. One line at any number of workers."""
+    text = f"{held:,} states, peak memory {memory_mib:,} MiB"
+    if rates:
+        slowest, fastest = min(rates.values()), max(rates.values())
+        span = _rate(fastest) if len(rates) == 1 else f"{_rate(slowest)}-{_rate(fastest)}"
+        text += f", {len(rates)} worker{'s' if len(rates) > 1 else ''} at {span} transitions/s"
+    return text
+
+
+def _rate(value):
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
 
 
 # what --total takes: the options of a per-start or a DFS count are refused

@@ -21,6 +21,7 @@ from knight import machine, validate
 from knight.counting.dfs.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.unit_store import UnitStore
+from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.dp_checkpoint import Checkpoint
 from knight.counting.dp.dp_engine import count_by_dp, total_tours
 from knight.counting.dp.dp_memory import check_fits
@@ -54,7 +55,8 @@ def count_tours(
     search described below, or ``dp``, the frontier dynamic program of
     ``knight.counting.dp`` (same counts, no enumeration; it takes ``start``,
     ``closed``, ``resume`` and ``progress``, called with ``(steps done,
-    steps in all, states held)``). None or ``auto``: the one expected to
+    steps in all, states held)``, and on a cluster also ``rates=``, each
+    worker's transitions a second, if it takes a ``rates`` keyword). None or ``auto``: the one expected to
     finish first on this board (``choose_method``).
     ``pruned`` cuts branches that provably cannot finish a tour (same
     counts, far fewer nodes); ``symmetry`` searches one start per class of
@@ -135,12 +137,13 @@ def prepare(
     workers = validate.workers(workers)
     if scheduler is not None:
         scheduler = address(scheduler)
-    if scheduler is not None and resume is not None and method == "dp":
-        raise InvalidArgument("the dp on a cluster keeps no checkpoint yet: leave out --resume with --scheduler")
     if resume is not None:
         # a path that cannot be one, or a stranger's file, is refused before
         # the minutes of planning; the lock and the count's header after
-        resume = Checkpoint.check(resume) if method == "dp" else UnitStore.check(resume)
+        if method == "dp":
+            resume = (Checkpoint if scheduler is None else ClusterCheckpoint).check(resume)
+        else:
+            resume = UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     return Job(
         rows,
@@ -283,8 +286,9 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     frontier dynamic program with no forced end: open, each undirected
     path is two directed tours (from either end); closed, each cycle is two
     directed tours from each of its squares. ``progress``, if given, is
-    called with ``(steps done, steps in all, states held)``. ``scheduler``:
-    the address of a Dask scheduler whose workers run the steps
+    called with ``(steps done, steps in all, states held)`` (and ``rates=``
+    on a cluster, as ``count_tours`` says). ``scheduler``: the address of a
+    Dask scheduler whose workers run the steps
     (``knight.counting.dp.dp_cluster``). ``memory``: the budget in bytes
     of memory the run may hold, as ``count_tours`` takes it. Returns an int.
     """

@@ -103,7 +103,7 @@ def count_hamiltonian(
     live = degree_relaxation.live_patterns(plan, closed, forced, dp_shards.step_threads())
     start = degree_relaxation.start_bits(0 if closed else 2)
     if resumed and step < len(plan.order):
-        _check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
+        check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
     work = Work()
     steps = len(plan.order)
     ratio = 4.0
@@ -150,7 +150,7 @@ def count_hamiltonian(
     return completed, work
 
 
-def _check_resumed(plan, step, keys, closed, forced, before):
+def check_resumed(plan, step, keys, closed, forced, before):
     """InvalidArgument if a resumed table holds a key no step makes: the
     step kernel trusts its keys (a file's, here)."""
     forced_slot, _ = plan.forced_place(step, forced)

@@ -277,6 +277,8 @@ def run_count(args, out):
     )
     if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
+    if job.method == "dp" and job.scheduler is None:
+        _print_dp_projection(rows, cols, job.closed, len(job.searched) if not job.closed else 1, job.memory)
     try:
         # the DFS reports work units; the DP reports steps and its table's size
         unit = "step" if job.method == "dp" else "unit"
@@ -363,6 +365,39 @@ def _print_projection(job):
     )
 
 
+# the DP's projection is printed for runs projected to hold this many
+# states at their peak (7 x 7 open: 35 million), not for the small boards
+PROJECT_DP_STATES_FROM = 10_000_000
+
+
+def _print_dp_projection(rows, cols, closed, runs, memory):
+    """One line on stderr before a large DP run: its peak states, memory,
+    disk out of core, and time on this machine's cores."""
+    from knight import machine
+    from knight.counting.dp import dp_memory
+
+    guess = dp_memory.projection(rows, cols, closed, runs)
+    if guess.states < PROJECT_DP_STATES_FROM:
+        return
+    room = machine.available_memory() if memory is None else min(memory, machine.available_memory())
+    where = (
+        "in memory"
+        if guess.memory_bytes <= room
+        else f"past the {_gib(room)} it may use: out of core, ~{_gib(guess.disk_bytes)} of disk"
+    )
+    cores = machine.usable_cores()
+    print(
+        f"knight: about {guess.states:.2g} states at the dp's peak, ~{_gib(guess.memory_bytes)} of tables ({where}), "
+        f"roughly {_duration(guess.core_seconds / cores)} on {cores} cores "
+        "(extrapolated from measured runs; read it to a factor of a few)",
+        file=sys.stderr,
+    )
+
+
+def _gib(size):
+    return f"{size / 2**30:.1f} GiB"
+
+
 def _with_progress(count, unit):
     """``count(progress)``, with a progress bar in ``unit``s on a terminal
     (``count(None)`` elsewhere)."""
@@ -428,6 +463,8 @@ def run_count_total(args, out):
     from knight.counting import driver
 
     memory = _memory(args)
+    if args.scheduler is None:
+        _print_dp_projection(rows, cols, args.closed, 1, memory)
     total = _with_progress(
         lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler, memory), "step"
     )

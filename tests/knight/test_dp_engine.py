@@ -228,6 +228,23 @@ def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
         count_total(7, 8, closed=True, memory=2**28)
 
 
+def test_a_large_dp_run_first_prints_its_projection(capsys, monkeypatch):
+    """Issue 23: before a run projected past PROJECT_DP_STATES_FROM states,
+    one line on stderr names its peak states, memory, disk out of core
+    and time; smaller runs print none."""
+    assert cli.main(["count", "4", "5", "--total"]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cli, "PROJECT_DP_STATES_FROM", 0)
+    for options in (["--total"], ["--method", "dp"], ["--total", "--memory", "300M"]):
+        assert cli.main(["count", "4", "5", *options]) == 0
+        err = capsys.readouterr().err
+        assert err.startswith("knight: about ") and err.count("\n") == 1 and "states at the dp's peak" in err
+        assert "cores" in err
+    guess = dp_memory.projection(8, 8, closed=True)
+    assert guess.states == dp_memory.projected_peak_states(8, 8, True) and guess.disk_bytes > 0
+    assert dp_memory.projection(7, 7, runs=6).core_seconds == 6 * dp_memory.projection(7, 7).core_seconds
+
+
 # --- published values ---
 
 

@@ -4,6 +4,7 @@ memory nor, sharded, on disk."""
 
 import shutil
 import tempfile
+from dataclasses import dataclass
 
 from knight.counting.dp import degree_relaxation, dp_kernels
 from knight.counting.dp.cell_order import widest_frontier
@@ -47,6 +48,43 @@ def projected_peak_states(rows, cols, closed=False):
     if short <= known:
         return measured[short]
     return measured[known] * _GROWTH_PER_ROW ** (short - known)
+
+
+# the time a run takes, projected from its peak: transitions per state of
+# the peak (7 x 7 open: 579 million over 29.6 million, 19.6; 8 x 8 closed:
+# 5.27 billion over 230 million, 22.9) and one core's time per transition
+# (7 x 7 open, 2026-12-01, 41a9da3, the machine idle: 142 s of user CPU for
+# 579 million, 0.25 us)
+TRANSITIONS_PER_PEAK_STATE = 20
+CORE_SECONDS_PER_TRANSITION = 0.25e-6
+
+
+@dataclass(frozen=True)
+class Projection:
+    """What a run of the DP is projected to take: its peak states, the
+    memory they take in memory and the disk they take out of core, and
+    its work in transitions and core-seconds. Extrapolated from measured
+    runs: read it to a factor of a few."""
+
+    states: int
+    memory_bytes: int
+    disk_bytes: int
+    transitions: int
+    core_seconds: float
+
+
+def projection(rows, cols, closed=False, runs=1):
+    """The ``Projection`` of ``runs`` runs of the DP on ``rows`` x ``cols``
+    (a per-start grid of open tours: one per symmetry class)."""
+    states = projected_peak_states(rows, cols, closed)
+    transitions = runs * TRANSITIONS_PER_PEAK_STATE * states
+    return Projection(
+        states,
+        states * BYTES_PER_STATE,
+        ENTRIES_ON_DISK * 16 * states,
+        transitions,
+        transitions * CORE_SECONDS_PER_TRANSITION,
+    )
 
 
 def check_fits(rows, cols, available, closed=False):

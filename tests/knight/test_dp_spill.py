@@ -128,3 +128,21 @@ def test_a_table_written_to_disk_is_mapped_back(tmp_path):
     on_disk = spill_step.to_disk(keys, counts, str(tmp_path))
     assert all(spill_step.is_mapped(array) for array in on_disk)
     assert (on_disk[0] == keys).all() and (on_disk[1] == counts).all()
+
+
+def test_the_memory_is_judged_by_a_high_guess(monkeypatch):
+    """Whether a step runs out of core is judged by the larger of the last
+    step's ratio and that of the step a column before, with a margin:
+    never below the table's own guess, and above it where the column
+    before grew more."""
+    seen = []
+    real = dp_run.run_step
+
+    def recorded(arguments, expected, spill, table=None, room=None, high=None):
+        seen.append((expected, high))
+        return real(arguments, expected, spill, table, room, high)
+
+    monkeypatch.setattr(dp_run, "run_step", recorded)
+    dp_run.count_hamiltonian(cell_order.schedule(5, 6), False)
+    assert all(high >= expected for expected, high in seen)
+    assert any(high > dp_run.HIGH_MARGIN * expected + 1 for expected, high in seen)

@@ -34,6 +34,10 @@ from knight.exit_status import naming
 # and the emit buffers (a chunk of one step's states: 1). The 7 x 7 open
 # run held 2.94 GB at a peak of 29.6 million states of 2 words: 3.1 GB here
 ENTRIES_PER_STATE = 5
+# a chunk's states made a state read vary from chunk to chunk (the input
+# is in hash order, so less than from step to step): the next chunk is
+# sized for this much more than the last made
+_CHUNK_MARGIN = 1.25
 # the next table is merged and written this many partitions' rows at a
 # time per thread, at most: a share of the room, the rest for the tables
 _MERGE_SHARE = 0.25
@@ -57,12 +61,11 @@ def step_out_of_core(arguments, expected, threads, room, folder):
     entry = 1 + limbs
     parts = partition_step.partition_count(expected, entry)
     per_state = max(expected / max(keys.shape[0], 1), 0.5)
-    chunk = max(1, int(room / (per_state * 8 * entry * ENTRIES_PER_STATE)))
     paths = {name: os.path.join(folder, name) for name in ("runs.keys", "runs.counts", "keys.next", "counts.next")}
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     with naming(folder):
         try:
-            starts, ends, tallies = _write_runs(arguments, parts, chunk, per_state, threads, paths)
+            starts, ends, tallies = _write_runs(arguments, parts, room, per_state, threads, paths)
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return (keys[:0], counts[:0], *tallies)
@@ -85,19 +88,24 @@ def step_out_of_core(arguments, expected, threads, room, folder):
     )
 
 
-def _write_runs(arguments, parts, chunk, per_state, threads, paths):
-    """Step the input ``chunk`` states at a time, appending each chunk's
-    partitions to the run files. Returns ``(starts, ends, tallies)``: rows
-    ``starts[r, p]`` .. ``ends[r, p]`` - 1 of the runs are partition ``p``
-    of run ``r``."""
+def _write_runs(arguments, parts, room, per_state, threads, paths):
+    """Step the input a chunk at a time, appending each chunk's partitions
+    to the run files; a chunk as many states as make tables that fit
+    ``room`` at ``per_state`` states made a state read, for the first
+    (half of it: a trial) and then at the rate the chunks before made.
+    Returns ``(starts, ends, tallies)``: rows ``starts[r, p]`` ..
+    ``ends[r, p]`` - 1 of the runs are partition ``p`` of run ``r``."""
     keys, counts = arguments[0], arguments[1]
     rest = arguments[2:]
+    entry = 1 + counts.shape[1]
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     starts, ends = [], []
     written = 0
+    first = 0
+    chunk = max(1, int(room / (per_state * 8 * entry * ENTRIES_PER_STATE)) // 2)
     with open(paths["runs.keys"], "wb") as key_file, open(paths["runs.counts"], "wb") as count_file:
         # one chunk at least, even of no states
-        for first in range(0, max(keys.shape[0], 1), chunk):
+        while first < keys.shape[0] or not starts:
             part = (keys[first : first + chunk], counts[first : first + chunk], *rest)
             expected = int(part[0].shape[0] * per_state) + 1
             made_keys, made_counts, held, made = partition_step.partition_tables(part, expected, threads, parts)
@@ -112,6 +120,10 @@ def _write_runs(arguments, parts, chunk, per_state, threads, paths):
             bounds = written + np.concatenate(([0], np.cumsum(held)))
             starts.append(bounds[:-1])
             ends.append(bounds[1:])
+            first += part[0].shape[0]
+            # the next chunk at the rate this one made states, with a margin
+            per_state = max(_CHUNK_MARGIN * (int(bounds[-1]) - written) / max(part[0].shape[0], 1), 0.5)
+            chunk = max(1, int(room / (per_state * 8 * entry * ENTRIES_PER_STATE)))
             written = int(bounds[-1])
     tallies[3] = int(bool(tallies[3]))
     return np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), tallies

@@ -117,6 +117,30 @@ def test_threads_split_the_table_without_changing_it(monkeypatch, rows, cols, cl
     assert split == alone and split_work.held == alone_work.held and split_work.emitted == alone_work.emitted
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed"), [(4, 5, False), (5, 5, False), (6, 4, False), (3, 10, True), (5, 6, True)]
+)
+def test_the_count_does_not_depend_on_the_cell_order(rows, cols, closed):
+    """The order only decides how wide the frontier grows: random orders
+    within each column (as ``WITHIN_COLUMN`` tunes them) and, on a board
+    small enough for any frontier, random orders of all the squares, give
+    the default order's count, with a forced end too (open boards)."""
+    chooser = random.Random(rows * 100 + cols)
+    short = min(rows, cols)
+    default = cell_order.schedule(rows, cols)
+    forced = default.order[chooser.randrange(rows * cols)]
+    ends = (None,) if closed else (None, forced)
+    expected = [dp_run.count_hamiltonian(default, closed, end)[0] for end in ends]
+    assert expected[0] > 0
+    for _ in range(3):
+        shuffled = [chooser.sample(range(short), short) for _ in range(max(rows, cols))]
+        plan = cell_order.schedule(rows, cols, cell_order.column_order(rows, cols, shuffled.__getitem__))
+        assert [dp_run.count_hamiltonian(plan, closed, end)[0] for end in ends] == expected
+    squares = chooser.sample(range(12), 12)
+    anywhere = [dp_run.count_hamiltonian(cell_order.schedule(3, 4, order), False)[0] for order in (squares, None)]
+    assert anywhere[0] == anywhere[1] > 0
+
+
 def _rectangles_up_to(squares):
     return [(r, c) for r in range(3, 7) for c in range(3, 7) if r * c <= squares]
 

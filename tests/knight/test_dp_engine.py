@@ -299,12 +299,13 @@ def test_work_is_reported():
 
 def test_schedule_frontier_is_at_most_two_short_sides_and_one():
     # top to bottom in each column it is exactly that; the tuned orders
-    # within columns save a square on short sides 3, 4, 5 and 7
+    # within columns save a square on short sides 3, 4, 5, 7 and 8
     assert cell_order.widest_frontier(7, 7) == cell_order.widest_frontier(7, 100) == 14
     assert cell_order.widest_frontier(100, 6) == 13
-    assert cell_order.widest_frontier(8, 8) == dp_memory.MAX_SLOTS
-    top_to_bottom = cell_order.column_order(7, 7, lambda column: range(7))
-    assert cell_order.schedule(7, 7, top_to_bottom).widest == 15
+    assert cell_order.widest_frontier(8, 8) == dp_memory.MAX_SLOTS - 1
+    for short in (7, 8):
+        top_to_bottom = cell_order.column_order(short, short, lambda column, short=short: range(short))
+        assert cell_order.schedule(short, short, top_to_bottom).widest == 2 * short + 1
     plan = cell_order.schedule(4, 6)
     assert sorted(plan.order) == list(range(24))
     assert plan.frontiers[-1] == []

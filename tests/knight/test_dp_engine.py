@@ -436,6 +436,12 @@ def test_resume_refuses_other_files(tmp_path):
     with pytest.raises(InvalidArgument, match="different count"):
         _dp(4, 5, closed=True, resume=path)
     assert not os.path.exists(f"{path}.tmp") and not list(tmp_path.glob(".*.tmp"))
+    with pytest.MonkeyPatch.context() as patch:
+        # a table made in another cell order (a checkpoint of older code)
+        patch.setattr(dp_checkpoint, "ORDER_NAME", "columns-across-short-side/another")
+        _dp(4, 6, resume=tmp_path / "4x6.npz")
+    with pytest.raises(InvalidArgument, match="different count: order"):
+        _dp(4, 6, resume=tmp_path / "4x6.npz")
     with pytest.raises(InvalidArgument, match="folder"):
         _dp(4, 5, resume=tmp_path)
     with pytest.raises(InvalidArgument, match="does not exist"):

@@ -272,14 +272,15 @@ def section(measured, figure):
         "## The DP's step engines: hash against partitioned, in memory and out of core",
         "",
         "The frontier DP's open or closed total of each board (`total_with_work`: one run, no forced end, "
-        'every core), once with every step the hash step (`dp_run.TABLE = "hash"`, the engine before), once '
-        'with every step partitioned in memory (`"partitioned"`), once partitioned under a memory budget that '
-        f"leaves each step {ROOM_SHARE:g} of what the board's largest step takes in memory, so that every large "
-        "step runs out of core, through run files on disk (`spill_step`). Speed is the run's transitions over "
-        "its wall seconds (compilation excluded); memory is the peak of the process's `RssAnon` (sampled every "
-        f"{SAMPLE_SECONDS * 1000:g} ms and after each step) less its value as the count started, over the run's "
-        "peak states: page cache of the mapped spill files is not in it. Every engine's total equals the "
-        "others' and the published value where one is named (a difference fails the study).",
+        'every core), once with every step the hash step (`dp_run.TABLE = "hash"`, the engine before), '
+        'once with every step partitioned in memory (`"partitioned"`), once partitioned with each step '
+        f"given {ROOM_SHARE:g} of what the board's largest step takes in memory (`dp_run.MIN_ROOM`, under "
+        "a one-byte budget), so that every large step runs out of core, through run files on disk "
+        "(`spill_step`). Speed is the run's transitions over its wall seconds (compilation excluded); "
+        "memory is the peak of the process's `RssAnon` (sampled every "
+        f"{SAMPLE_SECONDS * 1000:g} ms and after each step) less its value as the count started, over "
+        "the run's peak states: page cache of the mapped spill files is not in it. Every engine's total "
+        "equals the others' and the published value where one is named (a difference fails the study).",
         "",
         f"**Rate over the hash step's**: {_ratios(measured)}.",
         "",
@@ -288,7 +289,8 @@ def section(measured, figure):
         f"({seconds_text(measured['wall_seconds'])} in all). On a loaded machine wall time stretches and the "
         "ratios between engines move from run to run by tens of percent (docs/counting-dp.md); the bytes "
         "per state do not depend on the load. The largest table of these boards holds "
-        f"{_largest(measured):,} states, within the caches or nearly (about 16 bytes a state): past them, "
+        f"{_largest(measured):,} states ({_megabytes(16 * _largest(measured))} at 16 bytes a state), within "
+        "the caches or nearly: past them, "
         "at 7x7 open and 8x8 closed, the partitioned step's lead over the hash step is larger "
         "(docs/counting-dp.md).",
         "",

@@ -9,14 +9,17 @@ board (one run, no forced end):
 * ``hash``: ``dp_run.TABLE = "hash"``, every step the hash step (one hash
   table per thread), the engine before the partitioned step;
 * ``partitioned``: ``TABLE = "partitioned"``, every step partitioned in memory;
-* ``out-of-core``: ``TABLE = "partitioned"`` under a memory budget of
-  what the process holds as the count starts plus ``room`` bytes, with
-  ``PARTITIONED_STATES`` at 0 and ``MIN_ROOM`` at ``room``: every step
-  whose in-memory tables would pass ``room`` runs through run files on
-  disk (``spill_step``). ``room`` is ``ROOM_SHARE`` of what the largest
-  step of the board takes in memory (``spill_step.step_bytes`` of the hash
-  run's peak states), so every large step of the board, and only those,
-  goes to disk, whatever the board's size.
+* ``out-of-core``: ``TABLE = "partitioned"`` under a memory budget of one
+  byte, with ``MIN_ROOM`` (the least room a step gets) at ``room`` and
+  ``PARTITIONED_STATES`` at 0: every step gets ``room`` bytes, whatever
+  the process holds, and every step whose in-memory tables would pass it
+  runs through run files on disk (``spill_step``), its input mapped from
+  disk too. ``room`` is ``ROOM_SHARE`` of what the largest step of the
+  board takes in memory (``spill_step.step_bytes`` of the hash run's peak
+  states), so the large steps of every board, and only those, go to disk.
+  A budget of what the process holds plus ``room`` would leave each step
+  what the last count left in the heap: the steps that spill moved from
+  repeat to repeat.
 
 Memory: ``RssAnon`` (what the kernel cannot reclaim; mapped spill files are
 page cache, not in it), read before the count and then every
@@ -125,7 +128,7 @@ def count_once(engine, rows, cols, closed, room=None):
 
     with _Settings(engine, room) as settings:
         before = anonymous_memory()
-        memory = before + room if engine == "out-of-core" else None
+        memory = 1 if engine == "out-of-core" else None  # every step at MIN_ROOM: ``room``
         run = functools.partial(dp_run.count_hamiltonian, memory=memory)
         with _Peak() as peak:
             began, began_cpu = time.perf_counter(), time.process_time()
@@ -154,8 +157,9 @@ def measure_engine(engine, rows, cols, closed, repeats, repeat_below, room=None)
         runs += [count_once(engine, rows, cols, closed, room) for _ in range(repeats - 1)]
     fixed = ("tours", "transitions", "states_peak", "steps", "out_of_core_steps")
     for run in runs[1:]:
-        if any(run[key] != runs[0][key] for key in fixed):
-            raise AssertionError(f"{engine} on {rows}x{cols} counted differently when repeated")
+        moved = {key: (runs[0][key], run[key]) for key in fixed if run[key] != runs[0][key]}
+        if moved:
+            raise AssertionError(f"{engine} on {rows}x{cols} counted differently when repeated: {moved}")
     added = max(runs, key=lambda run: run["anon_peak"] - run["anon_before"])
     return {key: runs[0][key] for key in fixed} | {
         "seconds": statistics.median(run["seconds"] for run in runs),

@@ -14,6 +14,12 @@ transitions must be equal too (the rate divides them): a difference
 raises, it is never a row. A board whose worker does not answer within
 ``StepPlan.seconds`` is a row ``stopped``, drawn as nothing. The result,
 dp_steps.json in the run folder, holds one row per board and engine.
+
+A study of its own, not three more engines of the counting study
+(count_study.py): that one races engines up series of boards under time
+caps, through the public API; this one counts a few fixed boards by
+settings of ``dp_run`` that no public call takes, and reads memory, which
+needs a worker whose every count starts from the same heap.
 """
 
 import os

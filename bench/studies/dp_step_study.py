@@ -34,6 +34,7 @@ from bench.report.text_cells import markdown_table, seconds_text
 from bench.studies import count_worker
 from bench.studies.dp_step_worker import ENGINES, ROOM_SHARE, SAMPLE_SECONDS
 from bench.studies.study import Study
+from knight.harness_api import usable_cores
 
 DP_STEPS = "dp_steps.json"
 DONE, STOPPED = "done", "stopped"
@@ -144,7 +145,7 @@ def measure(study, worker=None, show=None):
         "repeats": study.repeats,
         "repeat_below": study.repeat_below,
         "seconds": study.seconds,
-        "cores": len(os.sched_getaffinity(0)),
+        "cores": usable_cores(),
         "load_average": {"start": list(load), "end": list(os.getloadavg())},
         "warm_up_seconds": worker.warm_ups,
         "wall_seconds": time.perf_counter() - began,

@@ -61,9 +61,13 @@ class _Peak:
         self.peak = self._read()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
+        # the sampler and the count's progress both read: no reading lost between them
+        self._lock = threading.Lock()
 
     def read(self, *_):
-        self.peak = max(self.peak, self._read())
+        reading = self._read()
+        with self._lock:
+            self.peak = max(self.peak, reading)
 
     def _sample(self):
         while not self._stop.wait(SAMPLE_SECONDS):

@@ -3,6 +3,7 @@ process, and once through its own process), its agreement checks with a
 scripted worker, and its figure, table and REPORT.md section from
 dp_steps.json alone."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -32,11 +33,14 @@ def test_each_engine_counts_4x5_its_own_way_and_leaves_the_settings_as_they_were
 
 def test_the_peak_is_the_largest_reading():
     readings = iter([100, 300, 200])
-    peak = dp_step_worker._Peak.__new__(dp_step_worker._Peak)
+    peak = dp_step_worker._Peak()
     peak._read, peak.peak = lambda: next(readings), 0
     for _ in range(3):
         peak.read()
     assert peak.peak == 300
+    with dp_step_worker._Peak() as sampled:
+        time.sleep(5 * dp_step_worker.SAMPLE_SECONDS)
+    assert sampled.peak > 0
 
 
 def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_000):

@@ -186,9 +186,11 @@ def draw(measured, path):
         drawn = drawn or bool(done)
         style = dict(width=width, color=figure_style.PALETTE[i], label=LABELS[engine])
         offsets = [x + (i - (len(measured["engines"]) - 1) / 2) * width for x, _ in done]
-        rated.bar(offsets, [cell["transitions_per_second"] / 1e6 for _, cell in done], **style)
+        bars = rated.bar(offsets, [cell["transitions_per_second"] / 1e6 for _, cell in done], **style)
+        rated.bar_label(bars, fmt="%.2f", fontsize="x-small")
         sized = [(x, cell) for x, (_, cell) in zip(offsets, done, strict=True) if cell["bytes_per_state"] is not None]
-        held.bar([x for x, _ in sized], [cell["bytes_per_state"] for _, cell in sized], **style)
+        bars = held.bar([x for x, _ in sized], [cell["bytes_per_state"] for _, cell in sized], **style)
+        held.bar_label(bars, fmt="%.0f", fontsize="x-small")
     labels = [f"{board_name(*board)}\n{_peak(measured, board)}" for board in boards]
     for axes, ylabel in (
         (rated, "million transitions per second (wall)"),
@@ -201,7 +203,8 @@ def draw(measured, path):
         figure_style.nothing_to_show(rated, "no board was measured in this run")
     rated.set_title("speed: the total's transitions over its wall time", fontsize="small")
     held.set_title(f"memory (out of core: {ROOM_SHARE:g} of the largest step's tables as its room)", fontsize="small")
-    held.legend(fontsize="small")
+    if drawn:  # outside the axes: no bar's label under it
+        figure.legend(*held.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize="small")
     return figure_style.save(figure, path)
 
 

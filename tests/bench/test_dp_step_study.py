@@ -43,7 +43,7 @@ def test_the_peak_is_the_largest_reading():
     assert sampled.peak > 0
 
 
-def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_000):
+def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_000, cpu=None):
     return {
         "tours": tours,
         "transitions": transitions,
@@ -51,7 +51,7 @@ def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_00
         "steps": 20,
         "out_of_core_steps": out_of_core,
         "seconds": seconds,
-        "cpu_seconds": seconds,
+        "cpu_seconds": seconds if cpu is None else cpu,
         "repeats": 1,
         "anon_before": 1_000,
         "anon_peak": peak,
@@ -75,7 +75,7 @@ def _script(**changed):
     return {
         (4, 5, False): {
             "hash": _answer(out_of_core=0, **changed.get("hash", {})),
-            "partitioned": _answer(out_of_core=0, seconds=0.25, **changed.get("partitioned", {})),
+            "partitioned": _answer(out_of_core=0, seconds=0.25, cpu=0.4, **changed.get("partitioned", {})),
             "out-of-core": _answer(peak=3_000, **changed.get("out-of-core", {})),
         }
     }
@@ -144,9 +144,12 @@ def test_the_section_gives_the_ratios_the_load_and_a_line_per_engine():
     lines = dp_step_study.section(_measured(), Path("9-dp-steps.png"))
     text = "\n".join(lines)
     assert lines[0] == "## The DP's step engines: hash against partitioned, in memory and out of core"
-    assert "**Rate over the hash step's**: 4x5 open: partitioned 2.00x, out of core 1.00x." in text
+    assert (
+        "**Rate over the hash step's**, per wall second (per CPU second, every thread): "
+        "4x5 open: partitioned 2.00x (1.25x), out of core 1.00x (1.00x)."
+    ) in text
     assert "load average" in text and "![DP step engines](9-dp-steps.png)" in text
-    assert "| 4x5 open | partitioned | 164 (A079137) | 250 ms\u00b9 (250 ms) | 1,000 | 0.00 |" in text
+    assert "| 4x5 open | partitioned | 164 (A079137) | 250 ms\u00b9 (400 ms) | 1,000 | 0.00 (0.00) |" in text
     assert "| 6x6 closed | out of core | stopped |" in text
 
 

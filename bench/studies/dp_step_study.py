@@ -190,12 +190,14 @@ def draw(measured, path):
         offsets = [x + (i - (len(measured["engines"]) - 1) / 2) * width for x, _ in done]
         bars = rated.bar(offsets, [cell["transitions_per_second"] / 1e6 for _, cell in done], **style)
         rated.bar_label(bars, fmt="%.2f", fontsize="x-small")
+        cpu = [cell["transitions_per_cpu_second"] / 1e6 for _, cell in done]
+        rated.plot(offsets, cpu, "D", color="black", markersize=4)
         sized = [(x, cell) for x, (_, cell) in zip(offsets, done, strict=True) if cell["bytes_per_state"] is not None]
         bars = held.bar([x for x, _ in sized], [cell["bytes_per_state"] for _, cell in sized], **style)
         held.bar_label(bars, fmt="%.0f", fontsize="x-small")
     labels = [f"{board_name(*board)}\n{_peak(measured, board)}" for board in boards]
     for axes, ylabel in (
-        (rated, "million transitions per second (wall)"),
+        (rated, "million transitions per second"),
         (held, "bytes of RssAnon added per peak state"),
     ):
         axes.set_xticks(where, labels, fontsize="small")
@@ -203,10 +205,14 @@ def draw(measured, path):
         axes.grid(True, axis="y", alpha=0.3)
     if not drawn:
         figure_style.nothing_to_show(rated, "no board was measured in this run")
-    rated.set_title("speed: the total's transitions over its wall time", fontsize="small")
+    rated.set_title("speed: the total's transitions over its wall time (bars) and CPU time (\u25c6)", fontsize="small")
     held.set_title(f"memory (out of core: {ROOM_SHARE:g} of the largest step's tables as its room)", fontsize="small")
     if drawn:  # outside the axes: no bar's label under it
-        figure.legend(*held.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize="small")
+        handles = held.get_legend_handles_labels()[0]
+        handles.append(
+            plt.Line2D([], [], marker="D", color="black", linestyle="", label="per CPU second (every thread)")
+        )
+        figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize="small")
     return figure_style.save(figure, path)
 
 

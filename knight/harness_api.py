@@ -41,9 +41,9 @@ knight says:
   step-engine study (bench/studies/dp_step_worker.py), which compares
   them on the same boards: it sets ``dp_run.TABLE`` (the hash step or the
   partitioned one), ``dp_run.PARTITIONED_STATES`` and ``dp_run.MIN_ROOM``
-  in its own worker process, passes a budget to
-  ``dp_run.count_hamiltonian``, sizes that budget by
-  ``spill_step.step_bytes`` and counts the calls of
+  in its own worker process, passes a one-byte budget to
+  ``dp_run.count_hamiltonian`` (every step then gets ``MIN_ROOM``),
+  sizes that room by ``spill_step.step_bytes`` and counts the calls of
   ``spill_step.step_out_of_core``, so that a row says how many steps ran
   out of core. No public option picks a step's way: it is the engine's.
 - ``anonymous_memory``: this process's ``RssAnon``, as the DP's memory

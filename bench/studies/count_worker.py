@@ -173,30 +173,43 @@ class Worker:
     it runs in a process group of its own, killed whole, its clusters'
     worker processes with it."""
 
-    def __init__(self, python=sys.executable, clusters=()):
+    def __init__(self, python=sys.executable, clusters=(), module="bench.studies.count_worker"):
         self.python = python
         self.clusters = tuple(sorted(set(clusters)))
+        # the worker's module: this one, or another that speaks the same
+        # lines (a warm-up line, then one answer a request), as the DP
+        # step-engine study's worker does
+        self.module = module
         self.process = None
         self.scratch = None
         self.warm_ups = []
 
     def count(self, engine, rows, cols, seconds, budget=None):
+        request = {"engine": engine, "rows": rows, "cols": cols, "seconds": seconds, "budget": budget}
+        answered = self.ask(request, seconds + GRACE)
+        if answered is None:
+            return {"status": STOPPED, "why": f"killed {GRACE:g} s past its time cap of {seconds:g} s"}
+        return answered
+
+    def ask(self, request, timeout):
+        """Send ``request`` (JSON-ready) to the worker, starting one if
+        none runs; its answer, or None when none came within ``timeout``
+        seconds (the worker killed, its scratch removed)."""
         if self.process is None:
             self._start()
-        request = {"engine": engine, "rows": rows, "cols": cols, "seconds": seconds, "budget": budget}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
-        line = self._line(seconds + GRACE)
+        line = self._line(timeout)
         if line is None:
             self.close()
-            return {"status": STOPPED, "why": f"killed {GRACE:g} s past its time cap of {seconds:g} s"}
+            return None
         return json.loads(line)
 
     def _start(self):
         self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
         sizes = [",".join(str(size) for size in self.clusters)] if self.clusters else []
         self.process = subprocess.Popen(
-            [self.python, "-m", "bench.studies.count_worker", *sizes],
+            [self.python, "-m", self.module, *sizes],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -71,7 +71,7 @@ def main(argv=None):
         for workers in (1, 2):
             with (
                 distributed.LocalCluster(
-                    n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+                    n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
                 ) as cluster,
                 distributed.Client(cluster) as client,
             ):

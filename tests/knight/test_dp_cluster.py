@@ -27,7 +27,7 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as running:
         yield running
 

@@ -89,6 +89,12 @@ def build_parser():
         "| auto; default auto: the one expected to finish first on this board",
     )
     count.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="the dp's budget of memory (8GiB, 500M, 16GB): steps whose tables would pass it run from disk; "
+        "default most of what is free",
+    )
+    count.add_argument(
         "--total",
         action="store_true",
         help="only the total over every start, from one dp run (no grid): takes --closed, --scheduler and --json alone",
@@ -267,9 +273,12 @@ def run_count(args, out):
         scheduler=args.scheduler,
         resume=args.resume,
         method=args.method,
+        memory=_memory(args),
     )
     if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
+    if job.method == "dp" and job.scheduler is None:
+        _print_dp_projection(rows, cols, job.closed, len(job.searched) if not job.closed else 1, job.memory)
     try:
         # the DFS reports work units; the DP reports steps and its table's size
         unit = "step" if job.method == "dp" else "unit"
@@ -356,6 +365,39 @@ def _print_projection(job):
     )
 
 
+# the DP's projection is printed for runs projected to hold this many
+# states at their peak (7 x 7 open: 35 million), not for the small boards
+PROJECT_DP_STATES_FROM = 10_000_000
+
+
+def _print_dp_projection(rows, cols, closed, runs, memory):
+    """One line on stderr before a large DP run: its peak states, memory,
+    disk out of core, and time on this machine's cores."""
+    from knight import machine
+    from knight.counting.dp import dp_memory
+
+    guess = dp_memory.projection(rows, cols, closed, runs)
+    if guess.states < PROJECT_DP_STATES_FROM:
+        return
+    room = machine.available_memory() if memory is None else min(memory, machine.available_memory())
+    where = (
+        "in memory"
+        if guess.memory_bytes <= room
+        else f"past the {_gib(room)} it may use: out of core, ~{_gib(guess.disk_bytes)} of disk"
+    )
+    cores = machine.usable_cores()
+    print(
+        f"knight: about {guess.states:.2g} states at the dp's peak, ~{_gib(guess.memory_bytes)} of tables ({where}), "
+        f"roughly {_duration(guess.core_seconds / cores)} on {cores} cores "
+        "(extrapolated from measured runs; read it to a factor of a few)",
+        file=sys.stderr,
+    )
+
+
+def _gib(size):
+    return f"{size / 2**30:.1f} GiB"
+
+
 def _with_progress(count, unit):
     """``count(progress)``, with a progress bar in ``unit``s on a terminal
     (``count(None)`` elsewhere)."""
@@ -365,18 +407,42 @@ def _with_progress(count, unit):
 
     with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
-        def progress(done, total, held=None):
+        def progress(done, total, held=None, rates=None):
             bar.total = total
             bar.n = done
             if held is not None:
-                bar.set_postfix_str(f"{held:,} states, peak memory {_peak_memory_mib():,} MiB", refresh=False)
+                bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates), refresh=False)
             bar.refresh()
 
         return count(progress)
 
 
+def progress_text(held, memory_mib, rates=None):
+    """The DP's part of the progress line: the states held, this process's
+    peak memory, and on a cluster (``rates``: worker to transitions a
+    second of its task time in the last step) the workers' slowest and
+    fastest rate. One line at any number of workers."""
+    text = f"{held:,} states, peak memory {memory_mib:,} MiB"
+    if rates:
+        slowest, fastest = min(rates.values()), max(rates.values())
+        span = _rate(fastest) if len(rates) == 1 else f"{_rate(slowest)}-{_rate(fastest)}"
+        text += f", {len(rates)} worker{'s' if len(rates) > 1 else ''} at {span} transitions/s"
+    return text
+
+
+def _rate(value):
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
 # what --total takes: the options of a per-start or a DFS count are refused
 _NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume")
+
+
+def _memory(args):
+    return None if args.memory is None else validate.memory_text(args.memory)
 
 
 def run_count_total(args, out):
@@ -389,14 +455,18 @@ def run_count_total(args, out):
     if given:
         refused = ", ".join(given)
         raise InvalidArgument(
-            f"--total is one dp run over every start: it takes --closed, --scheduler and --json, not {refused}"
+            "--total is one dp run over every start: it takes --closed, --scheduler, --memory and --json, "
+            f"not {refused}"
         )
     validate.fits_in_memory(rows, cols, "count")
 
     from knight.counting import driver
 
+    memory = _memory(args)
+    if args.scheduler is None:
+        _print_dp_projection(rows, cols, args.closed, 1, memory)
     total = _with_progress(
-        lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler), "step"
+        lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler, memory), "step"
     )
     if args.json:
         _print_json(_json_head(rows, cols, args.closed, None, method="dp", tours=total), out)

@@ -37,6 +37,17 @@ knight says:
   ``ClusterRun`` (a runner for it on a Dask client), the same total on a
   cluster, with the per-step summaries that say where its time goes
   (bench/studies/dp_cluster_overhead.py).
+- ``dp_run`` and ``spill_step``: the DP's ways to run a step, for the
+  step-engine study (bench/studies/dp_step_worker.py), which compares
+  them on the same boards: it sets ``dp_run.TABLE`` (the hash step or the
+  partitioned one), ``dp_run.PARTITIONED_STATES`` and ``dp_run.MIN_ROOM``
+  in its own worker process, passes a one-byte budget to
+  ``dp_run.count_hamiltonian`` (every step then gets ``MIN_ROOM``),
+  sizes that room by ``spill_step.step_bytes`` and counts the calls of
+  ``spill_step.step_out_of_core``, so that a row says how many steps ran
+  out of core. No public option picks a step's way: it is the engine's.
+- ``anonymous_memory``: this process's ``RssAnon``, as the DP's memory
+  budget reads it, sampled by that study for bytes per state.
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
   bitboard kernel, so the C baseline searches with the same kind of kernel.
 - ``search_kernels`` and ``neighbour_table``: the compiled searches themselves,
@@ -53,11 +64,12 @@ All but ``neighbour_table`` load Numba, so they are looked up on first use, as
 
 from knight import atomic_write, drawing, exit_status, journal, status, strict_json, validate
 from knight._lazy import lazy_getattr
-from knight.machine import usable_cores
+from knight.machine import anonymous_memory, usable_cores
 from knight.symmetry import representatives
 
 # the names imported here; the rest are _LAZY's
 __all__ = [
+    "anonymous_memory",
     "atomic_write",
     "drawing",
     "exit_status",
@@ -75,6 +87,8 @@ _LAZY = {
     "BITBOARD_SQUARES": "knight.search.solver",
     "total_with_work": "knight.counting.dp.dp_engine",
     "ClusterRun": "knight.counting.dp.dp_cluster",
+    "dp_run": "knight.counting.dp.dp_run",
+    "spill_step": "knight.counting.dp.spill_step",
     "search_kernels": "knight.search.search_kernels",
     "jit": "knight._jit",
     "neighbour_table": "knight.neighbours",

@@ -47,6 +47,13 @@ def _status_field(name, path="/proc/self/status"):
     return None
 
 
+def anonymous_memory():
+    """This process's anonymous resident memory (``RssAnon``: what the
+    kernel cannot reclaim; pages of mapped files are page cache), 0 where
+    it cannot be read."""
+    return _status_field("RssAnon") or 0
+
+
 def address_space_room():
     """Bytes left under RLIMIT_AS: the soft limit less the address space
     already mapped (``VmSize``; Numba and NumPy map hundreds of MB)."""

@@ -201,6 +201,44 @@ def integer_text(text, name, minimum=1, maximum=None):
     return integer(number, name, minimum=minimum, maximum=maximum)
 
 
+# a memory budget (``--memory``): binary multiples with or without "iB"
+# ("8G", "8GiB"), decimal ones with "B" alone ("8GB"), a plain number of
+# bytes. Below MIN_MEMORY no run of the DP fits: the interpreter, NumPy and
+# Numba hold about 200 MB before its first table
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:([kmgt])(i?b)?|(b))?", re.IGNORECASE)
+_SIZE_POWERS = {"k": 1, "m": 2, "g": 3, "t": 4}
+MIN_MEMORY = 256 << 20
+MAX_MEMORY = 1 << 60
+
+
+def memory(value, name="memory"):
+    """A memory budget in bytes (an int, or None for no budget): at least
+    MIN_MEMORY."""
+    if value is None:
+        return None
+    value = integer(value, name)
+    if not MIN_MEMORY <= value <= MAX_MEMORY:
+        raise InvalidArgument(
+            f"{name} must be {MIN_MEMORY >> 20} MiB to {MAX_MEMORY >> 40} TiB (the dp's interpreter alone holds "
+            f"about 200 MB), got {value} bytes"
+        )
+    return value
+
+
+def memory_text(text, name="--memory"):
+    """A memory budget typed on the command line (``8GiB``, ``500M``,
+    ``16GB``, bytes), in bytes, checked like ``memory``."""
+    found = _SIZE.fullmatch(text.strip())
+    if not found:
+        raise InvalidArgument(f"{name} must be a size such as 8GiB, 500M or 16GB, got {shown(text)}")
+    number, prefix, binary, _ = found.groups()
+    base = 1000 if prefix and binary and binary.lower() == "b" else 1024
+    scale = base ** _SIZE_POWERS[prefix.lower()] if prefix else 1
+    if len(number) > _START_DIGITS + 6:  # past MAX_MEMORY: refused before float() rounds it
+        raise InvalidArgument(f"{name} must be at most {MAX_MEMORY >> 40} TiB, got {shown(text)}")
+    return memory(int(float(number) * scale), name)
+
+
 # digits past this are no square on any board (a side is below 2**31): they
 # are refused before int() is asked to convert thousands of them
 _START_DIGITS = 12

@@ -6,6 +6,9 @@ four series: n x n, 3 x k, 4 x k and 5 x k, each smallest first. Three
 count the per-start grid (what ``knight count`` prints); the fourth is the
 DP's open total alone, which costs one DP run where the grid costs one per
 symmetry class of starts (the DFS's total is its grid's sum: no cheaper).
+Two more run that total on a loopback Dask cluster of 1 and 2 worker
+processes, on a few boards only: what the cluster costs against the one
+process (``cluster_overhead``).
 
 Each engine has a cap: a time cap and, for the DFS, a node budget per work
 unit. Within a series, once an engine's count stops at its cap or finishes
@@ -36,22 +39,32 @@ COUNTS = "counts.json"
 PAST_CAP = "past cap"
 # the engine the DP's grid races in the headline, and what it is compared with
 DP, DFS = "dp", "dfs-pruned"
-LABELS = {"dfs-plain": "DFS plain", "dfs-pruned": "DFS pruned", "dp": "DP grid", "dp-total": "DP open total"}
+LABELS = {
+    "dfs-plain": "DFS plain",
+    "dfs-pruned": "DFS pruned",
+    "dp": "DP grid",
+    "dp-total": "DP open total",
+    "dp-1-worker": "DP total, 1 local worker",
+    "dp-2-workers": "DP total, 2 local workers",
+}
 
 
 @dataclass(frozen=True)
 class Engine:
     """One engine's cap: ``seconds`` of time, ``budget`` nodes per work
     unit (the DFS; None for the DP), and ``longest``, the largest side of
-    the boards it is given (k of the k series; n x n up to it too)."""
+    the boards it is given (k of the k series; n x n up to it too);
+    ``boards``, when given, the only boards it is given (the cluster
+    engines': a few, each a cluster run of its own)."""
 
     name: str
     seconds: float
     longest: int
     budget: int | None = None
+    boards: tuple | None = None
 
     def takes(self, board):
-        return max(board) <= self.longest
+        return max(board) <= self.longest and (self.boards is None or board in self.boards)
 
 
 @dataclass(frozen=True)
@@ -129,7 +142,8 @@ def measure(study, worker=None, show=None):
     """Run ``study``; return what counts.json holds. ``show(series, board)``
     is called before each board."""
     own = worker is None
-    worker = count_worker.Worker() if own else worker
+    clusters = [count_worker.CLUSTER_WORKERS[e.name] for e in study.engines if e.name in count_worker.CLUSTER_WORKERS]
+    worker = count_worker.Worker(clusters=clusters) if own else worker
     began = time.perf_counter()
     answered, rows = {}, []
     try:
@@ -224,15 +238,18 @@ def preset(quick=False):
         series = _count_series(5, 8)
         caps = {"dfs-plain": 0.3, "dfs-pruned": 0.3, "dp": 0.3, "dp-total": 0.3}
         dfs_longest, dp_longest, repeat_below = 6, 8, 0.05
+        cluster_cap, cluster_boards = 5.0, ((4, 4),)
     else:
         series = _count_series(7, 20)
         caps = {"dfs-plain": 1.0, "dfs-pruned": 3.0, "dp": 1.5, "dp-total": 1.5}
         dfs_longest, dp_longest, repeat_below = 12, 20, 0.1
+        cluster_cap, cluster_boards = 20.0, ((5, 5), (6, 6))
     engines = (
         Engine("dfs-plain", caps["dfs-plain"], dfs_longest, budget),
         Engine("dfs-pruned", caps["dfs-pruned"], dfs_longest, budget),
         Engine("dp", caps["dp"], dp_longest),
         Engine("dp-total", caps["dp-total"], dp_longest),
+        *(Engine(name, cluster_cap, dp_longest, boards=cluster_boards) for name in count_worker.CLUSTER_WORKERS),
     )
     return CountPlan(series, engines, repeats=3, repeat_below=repeat_below)
 
@@ -330,6 +347,30 @@ def _reach(measured, series):
     )
 
 
+def cluster_overhead(measured):
+    """A line per board that the DP's total counted in this process and on
+    a loopback cluster: the cluster's time against the single process's."""
+    clustered = [name for name in engines_of(measured) if name in count_worker.CLUSTER_WORKERS]
+    done = {(row["engine"], row["rows"], row["cols"]): row for row in measured["rows"] if row["status"] == DONE}
+    lines = []
+    for (name, rows, cols), single in sorted(done.items()):
+        if name != "dp-total":
+            continue
+        on = [(other, done.get((other, rows, cols))) for other in clustered]
+        cells = [
+            f"{seconds_text(row['seconds'])} on {count_worker.CLUSTER_WORKERS[other]} "
+            f"({row['seconds'] / single['seconds']:.1f}x)"
+            for other, row in on
+            if row is not None
+        ]
+        if cells:
+            lines.append(
+                f"- {rows}x{cols} open total on a loopback cluster: {', '.join(cells)} against "
+                f"{seconds_text(single['seconds'])} in one process."
+            )
+    return lines
+
+
 def section(measured, figure):
     """REPORT.md's part on counting: the DFS against the DP (bench/py)."""
     caps = ", ".join(
@@ -343,10 +384,12 @@ def section(measured, figure):
         "",
         _headline(measured),
         "",
-        'Every open tour of each board, by four engines: the DFS, plain and pruned (`count_tours(method="dfs", '
+        'Every open tour of each board, by up to six engines: the DFS, plain and pruned (`count_tours(method="dfs", '
         'pruned=...)`), and the DP (`method="dp"`) count the per-start grid that `knight count` prints; '
         "*DP open total* is the DP's single run with no forced end (`frontier.total_tours`), which the grid "
-        "costs once per symmetry class of starts (the DFS's total is its grid's sum, no cheaper). Each count "
+        "costs once per symmetry class of starts (the DFS's total is its grid's sum, no cheaper); *DP total, "
+        "1 (2) local workers* is that run on a loopback Dask cluster of as many single-threaded worker "
+        "processes, started before the count (its CPU seconds are the client's alone). Each count "
         "ran in a worker process that compiled every engine first; times are the engine's own seconds (as "
         "`knight count` prints them), the median of "
         f"{measured['repeats']} runs where one took under {seconds_text(measured['repeat_below'])}, else one run "
@@ -358,6 +401,7 @@ def section(measured, figure):
         "starting workers.",
         "",
         *(_reach(measured, series) for series in measured["series"]),
+        *cluster_overhead(measured),
         "",
         f"![Counting: DFS against DP]({figure.name})",
         "",

@@ -9,9 +9,10 @@ of work units), and a worker that has not answered ``GRACE`` after the cap
 (a batch of huge units) is killed by the study; the next count starts a
 fresh one.
 
-Started as ``python -m bench.studies.count_worker``. It first compiles (or loads)
-every engine on 3x4, so that no count's time includes it, and says how long
-that took: ``{"warm_up_seconds": s}``. Then, for each request on stdin
+Started as ``python -m bench.studies.count_worker [SIZES]``. It first compiles
+(or loads) every engine on 3x4 and starts a loopback cluster of each of the
+comma-separated SIZES (for the cluster engines), so that no count's time
+includes either, and says how long that took: ``{"warm_up_seconds": s}``. Then, for each request on stdin
 (``{"engine", "rows", "cols", "seconds", "budget"}``), one JSON answer on
 stdout: ``status`` (``DONE``, ``STOPPED`` or ``REFUSED``) and, for a count
 that finished, its per-start ``grid`` (None for the DP's total), ``tours``,
@@ -20,10 +21,12 @@ prints; for the total, the wall time of schedule and run), ``cpu_seconds``
 (the worker's CPU time over the whole call, every thread) and ``work``.
 """
 
+import contextlib
 import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,8 +36,12 @@ from bench import repo_paths
 
 # the engines of the study: the DFS plain and pruned, the DP's per-start
 # grid (what `knight count --method dp` prints) and its open total alone
-# (one run with no forced end, `knight.count_total`)
-ENGINES = ("dfs-plain", "dfs-pruned", "dp", "dp-total")
+# (one run with no forced end, `knight.count_total`); then that total on a
+# loopback Dask cluster of 1 and 2 single-threaded worker processes
+# (`knight count --total --scheduler`), one partition a worker
+SINGLE_PROCESS_ENGINES = ("dfs-plain", "dfs-pruned", "dp", "dp-total")
+CLUSTER_WORKERS = {"dp-1-worker": 1, "dp-2-workers": 2}
+ENGINES = SINGLE_PROCESS_ENGINES + tuple(CLUSTER_WORKERS)
 DONE, STOPPED, REFUSED = "done", "stopped at cap", "refused"
 # how long past its cap a count may take to stop itself before it is killed
 GRACE = 1.0
@@ -44,16 +51,52 @@ class _PastCap(Exception):
     pass
 
 
+# this process's loopback clusters, ``{workers: (cluster, client)}``, started
+# before the first count (``start_clusters``): outside every timed region
+_clusters = {}
+
+
+def start_clusters(sizes):
+    """A loopback ``LocalCluster`` of each size in ``sizes`` (worker
+    processes of one thread each) and a client on it, each worker's kernels
+    compiled by a 3x4 count: the cluster engines' counts time the count alone."""
+    import distributed
+
+    from knight.harness_api import ClusterRun, total_with_work
+
+    for workers in sizes:
+        if workers not in _clusters:
+            cluster = distributed.LocalCluster(
+                n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
+            )
+            _clusters[workers] = (cluster, distributed.Client(cluster))
+            total_with_work(3, 4, False, None, ClusterRun(_clusters[workers][1], parts=workers))
+
+
+def close_clusters():
+    for cluster, client in _clusters.values():
+        client.close()
+        cluster.close()
+    _clusters.clear()
+
+
 def count(engine, rows, cols, budget=None, progress=None):
     """One open count through knight's public API: ``(grid or None, tours,
-    seconds, work, complete)``."""
+    seconds, work, complete)``; a cluster engine's on the cluster
+    ``start_clusters`` started."""
     import knight
 
-    if engine == "dp-total":
-        from knight.harness_api import total_with_work
+    if engine == "dp-total" or engine in CLUSTER_WORKERS:
+        from knight.harness_api import ClusterRun, total_with_work
 
+        if engine in CLUSTER_WORKERS:
+            workers = CLUSTER_WORKERS[engine]
+            run = ClusterRun(_clusters[workers][1], parts=workers)
         began = time.perf_counter()
-        tours, work = total_with_work(rows, cols, False, progress=progress)
+        if engine == "dp-total":
+            tours, work = total_with_work(rows, cols, False, progress=progress)
+        else:
+            tours, work = total_with_work(rows, cols, False, progress, run)
         seconds = time.perf_counter() - began
         measures = {"transitions": work.transitions, "states_peak": work.states_peak, "merges": work.merges}
         return None, tours, seconds, {**measures, "runs": 1}, True
@@ -97,18 +140,25 @@ def answer(engine, rows, cols, seconds, budget=None):
     }
 
 
-def warm_up():
-    """Compile (or load from Numba's cache) every engine; the seconds taken."""
+def warm_up(cluster_sizes=()):
+    """Compile (or load from Numba's cache) every engine, and start the
+    clusters of ``cluster_sizes``; the seconds taken."""
     began = time.perf_counter()
-    for engine in ENGINES:
+    for engine in SINGLE_PROCESS_ENGINES:
         count(engine, 3, 4, 10**6)
+    start_clusters(cluster_sizes)
     return time.perf_counter() - began
 
 
-def main():
-    print(json.dumps({"warm_up_seconds": warm_up()}), flush=True)
-    for line in sys.stdin:
-        print(json.dumps(answer(**json.loads(line))), flush=True)
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    sizes = [int(size) for size in argv[0].split(",")] if argv else []
+    try:
+        print(json.dumps({"warm_up_seconds": warm_up(sizes)}), flush=True)
+        for line in sys.stdin:
+            print(json.dumps(answer(**json.loads(line))), flush=True)
+    finally:
+        close_clusters()
 
 
 class Worker:
@@ -118,35 +168,54 @@ class Worker:
 
     A worker's temporary folder (``TMPDIR``, where a DP too big for memory
     shards its tables) is one of the study's own, removed with the worker:
-    a killed count leaves nothing behind."""
+    a killed count leaves nothing behind. ``clusters``: the sizes of the
+    loopback clusters it starts while it warms up, for the cluster engines;
+    it runs in a process group of its own, killed whole, its clusters'
+    worker processes with it."""
 
-    def __init__(self, python=sys.executable):
+    def __init__(self, python=sys.executable, clusters=(), module="bench.studies.count_worker"):
         self.python = python
+        self.clusters = tuple(sorted(set(clusters)))
+        # the worker's module: this one, or another that speaks the same
+        # lines (a warm-up line, then one answer a request), as the DP
+        # step-engine study's worker does
+        self.module = module
         self.process = None
         self.scratch = None
         self.warm_ups = []
 
     def count(self, engine, rows, cols, seconds, budget=None):
+        request = {"engine": engine, "rows": rows, "cols": cols, "seconds": seconds, "budget": budget}
+        answered = self.ask(request, seconds + GRACE)
+        if answered is None:
+            return {"status": STOPPED, "why": f"killed {GRACE:g} s past its time cap of {seconds:g} s"}
+        return answered
+
+    def ask(self, request, timeout):
+        """Send ``request`` (JSON-ready) to the worker, starting one if
+        none runs; its answer, or None when none came within ``timeout``
+        seconds (the worker killed, its scratch removed)."""
         if self.process is None:
             self._start()
-        request = {"engine": engine, "rows": rows, "cols": cols, "seconds": seconds, "budget": budget}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
-        line = self._line(seconds + GRACE)
+        line = self._line(timeout)
         if line is None:
             self.close()
-            return {"status": STOPPED, "why": f"killed {GRACE:g} s past its time cap of {seconds:g} s"}
+            return None
         return json.loads(line)
 
     def _start(self):
         self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
+        sizes = [",".join(str(size) for size in self.clusters)] if self.clusters else []
         self.process = subprocess.Popen(
-            [self.python, "-m", "bench.studies.count_worker"],
+            [self.python, "-m", self.module, *sizes],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             cwd=repo_paths.ROOT,
             env={**os.environ, "TMPDIR": self.scratch},
+            start_new_session=True,
         )
         line = self._line(None)
         self.warm_ups.append(json.loads(line)["warm_up_seconds"])
@@ -164,7 +233,8 @@ class Worker:
     def close(self):
         """Stop the worker, if one runs (killed: a count may be under way)."""
         if self.process is not None:
-            self.process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)  # its group: the clusters' processes too
             self.process.wait()
             self.process.stdin.close()
             self.process.stdout.close()

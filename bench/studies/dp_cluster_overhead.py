@@ -8,6 +8,12 @@ serialisation, transfer). Not part of a sweep: run it by hand,
     python -m bench.studies.dp_cluster_overhead 6x6 6x7
 
 and read ``uptime`` beside it (the numbers move with the machine's load).
+
+The counting study (``count_study``, engines ``dp-1-worker`` and
+``dp-2-workers``) now times the same totals on 5x5 and 6x6 in every sweep,
+so the cluster's overhead against the one process is measured there; this
+script stays for what the study does not show: where the time goes (kernel,
+merges, the busiest worker, the bytes moved) and boards past the study's.
 """
 
 import argparse
@@ -65,7 +71,7 @@ def main(argv=None):
         for workers in (1, 2):
             with (
                 distributed.LocalCluster(
-                    n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+                    n_workers=workers, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
                 ) as cluster,
                 distributed.Client(cluster) as client,
             ):

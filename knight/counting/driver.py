@@ -21,6 +21,7 @@ from knight import machine, validate
 from knight.counting.dfs.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.unit_store import UnitStore
+from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.dp_checkpoint import Checkpoint
 from knight.counting.dp.dp_engine import count_by_dp, total_tours
 from knight.counting.dp.dp_memory import check_fits
@@ -45,6 +46,7 @@ def count_tours(
     workers=None,
     scheduler=None,
     resume=None,
+    memory=None,
 ):
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
@@ -53,7 +55,8 @@ def count_tours(
     search described below, or ``dp``, the frontier dynamic program of
     ``knight.counting.dp`` (same counts, no enumeration; it takes ``start``,
     ``closed``, ``resume`` and ``progress``, called with ``(steps done,
-    steps in all, states held)``). None or ``auto``: the one expected to
+    steps in all, states held)``, and on a cluster also ``rates=``, each
+    worker's transitions a second, if it takes a ``rates`` keyword). None or ``auto``: the one expected to
     finish first on this board (``choose_method``).
     ``pruned`` cuts branches that provably cannot finish a tour (same
     counts, far fewer nodes); ``symmetry`` searches one start per class of
@@ -62,7 +65,9 @@ def count_tours(
     run on ``workers`` local threads (default all cores) or on the Dask
     cluster whose scheduler is at ``scheduler`` (the DP too, with
     ``method="dp"``: its steps' tables partitioned over the workers). ``resume`` names a file
-    recording finished units; units already there are not run again. Each
+    recording finished units; units already there are not run again.
+    ``memory``: the DP's budget in bytes of memory it may hold (default:
+    most of what is free); steps past it run out of core, on disk. Each
     work unit places at most ``budget`` nodes (default
     ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
     ``(units finished, units in all)``. Returns a ``Count``.
@@ -80,6 +85,7 @@ def count_tours(
         workers=workers,
         scheduler=scheduler,
         resume=resume,
+        memory=memory,
     )
     if progress is not None and not callable(progress):
         raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
@@ -100,6 +106,7 @@ def prepare(
     workers=None,
     scheduler=None,
     resume=None,
+    memory=None,
 ):
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
     its starts: the ``Job`` that ``count_prepared`` counts."""
@@ -118,6 +125,7 @@ def prepare(
         scheduler=scheduler,
         budget=budget,
         closed=closed,
+        memory=memory,
     )
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
@@ -129,12 +137,13 @@ def prepare(
     workers = validate.workers(workers)
     if scheduler is not None:
         scheduler = address(scheduler)
-    if scheduler is not None and resume is not None and method == "dp":
-        raise InvalidArgument("the dp on a cluster keeps no checkpoint yet: leave out --resume with --scheduler")
     if resume is not None:
         # a path that cannot be one, or a stranger's file, is refused before
         # the minutes of planning; the lock and the count's header after
-        resume = Checkpoint.check(resume) if method == "dp" else UnitStore.check(resume)
+        if method == "dp":
+            resume = (Checkpoint if scheduler is None else ClusterCheckpoint).check(resume)
+        else:
+            resume = UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     return Job(
         rows,
@@ -149,6 +158,7 @@ def prepare(
         workers,
         scheduler,
         resume,
+        validate.memory(memory),
     )
 
 
@@ -216,13 +226,18 @@ def choose_method(
     scheduler=None,
     budget=None,
     closed=False,
+    memory=None,
 ):
     """The engine for a count: ``method`` checked, or (None, ``auto``) the
     one expected to finish first. Options only the DFS has are refused
-    with ``dp``, and make ``auto`` pick the DFS. Whether the DP fits this
-    machine is checked here, once: ``dp`` on a board it cannot hold is
-    refused, ``auto`` then picks the DFS."""
+    with ``dp``, and make ``auto`` pick the DFS; ``memory``, the DP's
+    budget, is refused with ``dfs`` and on a cluster. Whether the DP fits
+    this machine (within ``memory``) is checked here, once: ``dp`` on a
+    board it cannot hold is refused, ``auto`` then picks the DFS."""
     method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
+    memory = validate.memory(memory)
+    _check_memory_option(memory, method, scheduler)
+    available = machine.available_memory() if memory is None else min(memory, machine.available_memory())
     dfs_only = {
         "plain (pruned=False)": not pruned,
         "symmetry=False": not symmetry,
@@ -241,7 +256,7 @@ def choose_method(
     if method == "dp":
         # on a cluster the workers' memory is checked once connected
         # (dp_cluster.check_cluster_fits); here only the frontier's width
-        check_fits(rows, cols, math.inf if scheduler is not None else machine.available_memory(), closed)
+        check_fits(rows, cols, math.inf if scheduler is not None else available, closed)
     if method != "auto":
         return method
     if asked:
@@ -250,21 +265,32 @@ def choose_method(
     if rows * cols <= limit:
         return "dfs"
     try:
-        check_fits(rows, cols, machine.available_memory(), closed)
+        check_fits(rows, cols, available, closed)
     except InvalidArgument:
         return "dfs"  # slow, but the DP could not run at all
     return "dp"
 
 
-def count_total(rows, cols, closed=False, progress=None, scheduler=None):
+def _check_memory_option(memory, method, scheduler):
+    if memory is None:
+        return
+    if method == "dfs":
+        raise InvalidArgument("memory: only the dp count takes it (its tables' budget), not --method dfs")
+    if scheduler is not None:
+        raise InvalidArgument("memory: on a cluster each worker's own memory limit is the dp's budget: leave it out")
+
+
+def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None):
     """Directed tours from every start together (the sum of
     ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
     frontier dynamic program with no forced end: open, each undirected
     path is two directed tours (from either end); closed, each cycle is two
     directed tours from each of its squares. ``progress``, if given, is
-    called with ``(steps done, steps in all, states held)``. ``scheduler``:
-    the address of a Dask scheduler whose workers run the steps
-    (``knight.counting.dp.dp_cluster``). Returns an int.
+    called with ``(steps done, steps in all, states held)`` (and ``rates=``
+    on a cluster, as ``count_tours`` says). ``scheduler``: the address of a
+    Dask scheduler whose workers run the steps
+    (``knight.counting.dp.dp_cluster``). ``memory``: the budget in bytes
+    of memory the run may hold, as ``count_tours`` takes it. Returns an int.
     """
     rows, cols = validate.board(rows, cols)
     closed = validate.flag(closed, "closed")
@@ -273,5 +299,8 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None):
     validate.fits_in_memory(rows, cols, "count")
     if scheduler is not None:
         scheduler = address(scheduler)
-    check_fits(rows, cols, math.inf if scheduler is not None else machine.available_memory(), closed)
-    return total_tours(rows, cols, bool(closed), progress, scheduler)
+    memory = validate.memory(memory)
+    _check_memory_option(memory, "dp", scheduler)
+    available = machine.available_memory() if memory is None else min(memory, machine.available_memory())
+    check_fits(rows, cols, math.inf if scheduler is not None else available, closed)
+    return total_tours(rows, cols, bool(closed), progress, scheduler, memory)

@@ -51,6 +51,7 @@ class Job:
     workers: int | None = None
     scheduler: str | None = None
     resume: str | None = None
+    memory: int | None = None  # the DP's budget of anonymous memory, bytes
 
     @property
     def searched(self):

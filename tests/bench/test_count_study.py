@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bench.report import run_report
-from bench.studies import count_study
+from bench.studies import count_study, count_worker
 from bench.studies.count_study import PAST_CAP, CountPlan, Engine, Series
 from bench.studies.count_worker import DONE, STOPPED
 
@@ -33,7 +33,7 @@ class ScriptedWorker:
             return {"status": STOPPED, "why": f"stopped at its time cap of {seconds:g} s"}
         took = self.script[engine, board]
         tours = self.tours(board)
-        grid = None if engine == "dp-total" else _grid(board, tours)
+        grid = None if engine == "dp-total" or engine in count_worker.CLUSTER_WORKERS else _grid(board, tours)
         return {
             "status": DONE,
             "grid": grid,
@@ -59,15 +59,20 @@ def test_the_presets_plan_every_series_with_the_dfs_shorter_than_the_dp():
     assert study.series[0].boards == ((4, 4), (5, 5), (6, 6), (7, 7))
     assert study.series[3].boards[0] == (5, 5)
     planned = {(name, board): engines for name, board, engines in count_study.plan(study)}
-    assert planned["n x n", (7, 7)] == list(count_study.ENGINES)
-    assert planned["3 x k", (3, 12)] == list(count_study.ENGINES)
+    assert planned["n x n", (7, 7)] == list(count_worker.SINGLE_PROCESS_ENGINES)
+    assert planned["3 x k", (3, 12)] == list(count_worker.SINGLE_PROCESS_ENGINES)
+    # the cluster engines on two small boards only: a cluster run each
+    assert planned["n x n", (6, 6)] == list(count_study.ENGINES)
+    assert {board for _, board, engines in count_study.plan(study) if "dp-2-workers" in engines} == {(5, 5), (6, 6)}
     assert planned["3 x k", (3, 13)] == ["dp", "dp-total"]
     assert max(board[1] for (name, board) in planned if name == "4 x k") == 20
     caps = {engine.name: engine for engine in study.engines}
     assert caps["dfs-pruned"].budget and caps["dp"].budget is None
     quick = count_study.preset(quick=True)
     assert len(count_study.plan(quick)) < len(count_study.plan(study))
-    assert max(engine.seconds for engine in quick.engines) < min(engine.seconds for engine in study.engines)
+    single = [engine for engine in quick.engines if engine.name in count_worker.SINGLE_PROCESS_ENGINES]
+    assert max(engine.seconds for engine in single) < min(engine.seconds for engine in study.engines)
+    assert all(engine.boards == ((4, 4),) for engine in quick.engines if engine not in single)
 
 
 def test_a_board_after_one_past_the_cap_is_never_run():
@@ -369,3 +374,23 @@ def test_a_run_with_counts_json_gets_figure_8_and_the_section_in_both_pages(tmp_
     page = (folder / "index.html").read_text()
     assert "<h2>Counting: the DFS against the frontier DP</h2>" in page
     assert 'alt="Counting: DFS against DP"' in page and "data:image/png;base64," in page
+
+
+def test_the_cluster_engines_get_a_worker_with_their_clusters_and_a_line_each(monkeypatch):
+    started = []
+
+    class Recording(ScriptedWorker):
+        def __init__(self, clusters=()):
+            started.append(clusters)
+            super().__init__({("dp-total", (6, 6)): 1.2, ("dp-1-worker", (6, 6)): 2.4, ("dp-2-workers", (6, 6)): 3.0})
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(count_worker, "Worker", Recording)
+    engines = ("dp-total", "dp-1-worker", "dp-2-workers")
+    measured = count_study.measure(_study([Series("n x n", ((6, 6),))], engines=engines))
+    assert started == [[1, 2]]
+    assert count_study.cluster_overhead(measured) == [
+        "- 6x6 open total on a loopback cluster: 2.4 s on 1 (2.0x), 3 s on 2 (2.5x) against 1.2 s in one process."
+    ]

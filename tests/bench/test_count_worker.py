@@ -1,14 +1,16 @@
 """The counting study's worker: each engine through knight's public API, its
 caps, and the process the study kills when a count will not stop."""
 
+import os
+import time
 from pathlib import Path
 
 from bench.studies import count_worker
-from bench.studies.count_worker import DONE, ENGINES, REFUSED, STOPPED
+from bench.studies.count_worker import DONE, REFUSED, SINGLE_PROCESS_ENGINES, STOPPED
 
 
 def test_every_engine_counts_the_same_open_tours_of_3x4():
-    counted = {engine: count_worker.count(engine, 3, 4, 10**6) for engine in ENGINES}
+    counted = {engine: count_worker.count(engine, 3, 4, 10**6) for engine in SINGLE_PROCESS_ENGINES}
     grids = {engine: grid for engine, (grid, *_) in counted.items() if grid is not None}
     assert set(grids) == {"dfs-plain", "dfs-pruned", "dp"}
     assert len({repr(grid) for grid in grids.values()}) == 1
@@ -19,7 +21,7 @@ def test_every_engine_counts_the_same_open_tours_of_3x4():
 
 
 def test_a_count_stops_itself_at_its_cap():
-    for engine in ENGINES:
+    for engine in SINGLE_PROCESS_ENGINES:
         answer = count_worker.answer(engine, 4, 5, seconds=0.0, budget=10**6)
         assert answer == {"status": STOPPED, "why": "stopped at its time cap of 0 s"}, engine
 
@@ -54,3 +56,31 @@ def test_the_worker_process_counts_and_is_killed_past_its_grace(monkeypatch):
     finally:
         worker.close()
     assert worker.process is None
+
+
+def test_the_cluster_engines_count_the_total_on_their_own_loopback_clusters():
+    worker = count_worker.Worker(clusters=(1, 2))
+    try:
+        single = worker.count("dp-total", 5, 5, seconds=60)
+        for engine in count_worker.CLUSTER_WORKERS:
+            answer = worker.count(engine, 5, 5, seconds=60)
+            assert answer["status"] == DONE and answer["grid"] is None
+            assert (answer["tours"], answer["work"]) == (single["tours"], single["work"]) and answer["tours"] == 1728
+        assert worker.count("dp-2-workers", 5, 5, seconds=0.0)["status"] == STOPPED
+        group = worker.process.pid
+    finally:
+        worker.close()
+    # the worker's process group, its clusters' worker processes in it, is
+    # gone once the orphans killed with it are reaped
+    deadline = time.monotonic() + 30
+    while _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(group)
+
+
+def _group_alive(group):
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True

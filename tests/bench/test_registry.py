@@ -41,9 +41,21 @@ def test_every_registered_study_runs_draws_and_writes_its_section(study):
 def test_names_files_and_meta_keys_are_unique_and_unchanged():
     # run folders made before the studies became units must stay readable:
     # the file names and meta.json's keys are what they were
-    assert [study.data_file for study in STUDIES] == ["versus.json", "corners.json", "overhead.json", "counts.json"]
-    assert [study.figure_file for study in STUDIES] == ["6-versus.png", "7-corners.png", None, "8-counts.png"]
-    assert [study.extra for study in STUDIES] == ["versus_rounds", "corners_largest", "overhead", "counts"]
+    assert [study.data_file for study in STUDIES] == [
+        "versus.json",
+        "corners.json",
+        "overhead.json",
+        "counts.json",
+        "dp_steps.json",
+    ]
+    assert [study.figure_file for study in STUDIES] == [
+        "6-versus.png",
+        "7-corners.png",
+        None,
+        "8-counts.png",
+        "9-dp-steps.png",
+    ]
+    assert [study.extra for study in STUDIES] == ["versus_rounds", "corners_largest", "overhead", "counts", "dp_steps"]
     assert len({study.name for study in STUDIES}) == len(STUDIES)
 
 
@@ -102,17 +114,20 @@ def test_only_preset_sweeps_plan_the_extras():
         "corners_largest": corners.LARGEST_QUICK,
         "overhead": "quick",
         "counts": "quick",
+        "dp_steps": "quick",
     }
     assert planned() == {
         "versus_rounds": 5,
         "corners_largest": corners.LARGEST,
         "overhead": "default",
         "counts": "default",
+        "dp_steps": "default",
     }
-    assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts") == {
+    assert planned("--no-versus", "--no-corners", "--no-overhead", "--no-counts", "--no-steps") == {
         "versus_rounds": None,
         "corners_largest": None,
         "overhead": None,
         "counts": None,
+        "dp_steps": None,
     }
     assert planned("--sizes", "5-6") is None

@@ -248,3 +248,16 @@ def test_the_memory_check_counts_the_json_buffer(monkeypatch, capsys):
     assert run("solve", "300", "300", "--method", "greedy")[0] == 0
     assert run("solve", "300", "300", "--method", "greedy", "--json")[0] == exit_status.EXIT_USAGE
     assert "needs about" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2, 64])
+def test_the_dp_progress_line_is_one_line_at_any_number_of_workers(workers):
+    rates = {f"tcp://10.0.0.{n}:40000": 1.5e6 + 1e4 * n for n in range(workers)}
+    line = cli.progress_text(1_234_567, 2_048, rates or None)
+    assert "\n" not in line and line.startswith("1,234,567 states, peak memory 2,048 MiB")
+    if workers == 1:
+        assert line.endswith(", 1 worker at 1.5M transitions/s")
+    elif workers:
+        assert f"{workers} workers at 1.5M-" in line and len(line) < 80
+    else:
+        assert "worker" not in line

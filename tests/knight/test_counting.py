@@ -135,7 +135,7 @@ def test_resume_after_the_run_is_killed(tmp_path, sig):
 def test_local_cluster_gives_the_local_answer():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         remote = count_tours(5, 6, closed=True, depth=6, scheduler=cluster.scheduler_address)
     local = count_tours(5, 6, closed=True, depth=6)

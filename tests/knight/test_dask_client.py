@@ -151,7 +151,7 @@ def test_a_scheduler_without_workers_is_one_line_after_the_stated_wait(monkeypat
     """Issue 19: a real scheduler with no workers made the count wait forever."""
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(executors, "DASK_WORKER_SECONDS", 1)
-    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=":0") as cluster:
         status, error, seconds = _count_error(cluster.scheduler_address, capsys)
     assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "has no workers (waited 1 s)" in error

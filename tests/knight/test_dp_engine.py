@@ -117,6 +117,30 @@ def test_threads_split_the_table_without_changing_it(monkeypatch, rows, cols, cl
     assert split == alone and split_work.held == alone_work.held and split_work.emitted == alone_work.emitted
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed"), [(4, 5, False), (5, 5, False), (6, 4, False), (3, 10, True), (5, 6, True)]
+)
+def test_the_count_does_not_depend_on_the_cell_order(rows, cols, closed):
+    """The order only decides how wide the frontier grows: random orders
+    within each column (as ``WITHIN_COLUMN`` tunes them) and, on a board
+    small enough for any frontier, random orders of all the squares, give
+    the default order's count, with a forced end too (open boards)."""
+    chooser = random.Random(rows * 100 + cols)
+    short = min(rows, cols)
+    default = cell_order.schedule(rows, cols)
+    forced = default.order[chooser.randrange(rows * cols)]
+    ends = (None,) if closed else (None, forced)
+    expected = [dp_run.count_hamiltonian(default, closed, end)[0] for end in ends]
+    assert expected[0] > 0
+    for _ in range(3):
+        shuffled = [chooser.sample(range(short), short) for _ in range(max(rows, cols))]
+        plan = cell_order.schedule(rows, cols, cell_order.column_order(rows, cols, shuffled.__getitem__))
+        assert [dp_run.count_hamiltonian(plan, closed, end)[0] for end in ends] == expected
+    squares = chooser.sample(range(12), 12)
+    anywhere = [dp_run.count_hamiltonian(cell_order.schedule(3, 4, order), False)[0] for order in (squares, None)]
+    assert anywhere[0] == anywhere[1] > 0
+
+
 def _rectangles_up_to(squares):
     return [(r, c) for r in range(3, 7) for c in range(3, 7) if r * c <= squares]
 
@@ -205,6 +229,46 @@ def test_cli_total_refuses_the_options_of_other_counts(capsys, options):
     assert error.count("\n") == 1 and error.startswith("knight: error: ")
 
 
+def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
+    """--memory (issue 23): the budget each step's room is taken from, at
+    the command line and in the API; refused in one line where it means
+    nothing (the dfs, a cluster) or cannot be met."""
+    budgets = []
+    real = dp_run.step_room
+    monkeypatch.setattr(dp_run, "step_room", lambda memory=None: budgets.append(memory) or real(memory))
+    assert cli.main(["count", "4", "5", "--total", "--memory", "1GiB"]) == 0
+    assert capsys.readouterr().out.split()[1] == str(count_total(4, 5))
+    assert cli.main(["count", "4", "5", "--method", "dp", "--memory", "300M", "--start", "1,1"]) == 0
+    assert budgets[0] == 1 << 30 and budgets[-1] == 300 << 20
+    assert count_tours(4, 5, method="dp", memory=2**30).total_tours == count_tours(4, 5, method="dfs").total_tours
+    for options in (["--memory", "1k"], ["--memory", "lots"], ["--method", "dfs", "--memory", "1G"]):
+        assert cli.main(["count", "4", "5", *options]) == exit_status.EXIT_USAGE
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and "memory" in error
+    with pytest.raises(InvalidArgument, match="each worker's own memory limit"):
+        count_total(4, 5, scheduler="tcp://127.0.0.1:1", memory=2**30)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    with pytest.raises(InvalidArgument, match="GiB of disk to run out of core"):
+        count_total(7, 8, closed=True, memory=2**28)
+
+
+def test_a_large_dp_run_first_prints_its_projection(capsys, monkeypatch):
+    """Issue 23: before a run projected past PROJECT_DP_STATES_FROM states,
+    one line on stderr names its peak states, memory, disk out of core
+    and time; smaller runs print none."""
+    assert cli.main(["count", "4", "5", "--total"]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cli, "PROJECT_DP_STATES_FROM", 0)
+    for options in (["--total"], ["--method", "dp"], ["--total", "--memory", "300M"]):
+        assert cli.main(["count", "4", "5", *options]) == 0
+        err = capsys.readouterr().err
+        assert err.startswith("knight: about ") and err.count("\n") == 1 and "states at the dp's peak" in err
+        assert "cores" in err
+    guess = dp_memory.projection(8, 8, closed=True)
+    assert guess.states == dp_memory.projected_peak_states(8, 8, True) and guess.disk_bytes > 0
+    assert dp_memory.projection(7, 7, runs=6).core_seconds == 6 * dp_memory.projection(7, 7).core_seconds
+
+
 # --- published values ---
 
 
@@ -275,12 +339,13 @@ def test_work_is_reported():
 
 def test_schedule_frontier_is_at_most_two_short_sides_and_one():
     # top to bottom in each column it is exactly that; the tuned orders
-    # within columns save a square on short sides 3, 4, 5 and 7
+    # within columns save a square on short sides 3, 4, 5, 7 and 8
     assert cell_order.widest_frontier(7, 7) == cell_order.widest_frontier(7, 100) == 14
     assert cell_order.widest_frontier(100, 6) == 13
-    assert cell_order.widest_frontier(8, 8) == dp_memory.MAX_SLOTS
-    top_to_bottom = cell_order.column_order(7, 7, lambda column: range(7))
-    assert cell_order.schedule(7, 7, top_to_bottom).widest == 15
+    assert cell_order.widest_frontier(8, 8) == dp_memory.MAX_SLOTS - 1
+    for short in (7, 8):
+        top_to_bottom = cell_order.column_order(short, short, lambda column, short=short: range(short))
+        assert cell_order.schedule(short, short, top_to_bottom).widest == 2 * short + 1
     plan = cell_order.schedule(4, 6)
     assert sorted(plan.order) == list(range(24))
     assert plan.frontiers[-1] == []
@@ -411,6 +476,12 @@ def test_resume_refuses_other_files(tmp_path):
     with pytest.raises(InvalidArgument, match="different count"):
         _dp(4, 5, closed=True, resume=path)
     assert not os.path.exists(f"{path}.tmp") and not list(tmp_path.glob(".*.tmp"))
+    with pytest.MonkeyPatch.context() as patch:
+        # a table made in another cell order (a checkpoint of older code)
+        patch.setattr(dp_checkpoint, "ORDER_NAME", "columns-across-short-side/another")
+        _dp(4, 6, resume=tmp_path / "4x6.npz")
+    with pytest.raises(InvalidArgument, match="different count: order"):
+        _dp(4, 6, resume=tmp_path / "4x6.npz")
     with pytest.raises(InvalidArgument, match="folder"):
         _dp(4, 5, resume=tmp_path)
     with pytest.raises(InvalidArgument, match="does not exist"):

@@ -385,7 +385,7 @@ def test_an_edited_checkpoint_is_refused_never_counted(tmp_path_factory, partial
     elif field in header:
         header[field] = value
     if resign:  # someone who read the code: the fields' and the table's own checks must hold
-        header["checksum"] = dp_checkpoint._checksum(header, keys, counts)
+        header["checksum"] = dp_checkpoint.checksum(header, keys, counts)
     path = tmp_path_factory.mktemp("edited") / "4x5.npz"
     _save(path, header, keys, counts)
     before = path.read_bytes()
@@ -498,7 +498,7 @@ def test_a_signed_checkpoint_with_an_impossible_key_is_refused_not_crashed(tmp_p
 
     header, keys, counts = _load(partial_checkpoint)
     keys[0] = np.uint64(2**64 - 2)
-    header["checksum"] = dp_checkpoint._checksum(header, keys, counts)
+    header["checksum"] = dp_checkpoint.checksum(header, keys, counts)
     path = tmp_path / "4x5.npz"
     _save(path, header, keys, counts)
     status, err = _run(["count", "4", "5", "--method", "dp", "--resume", str(path)], io.StringIO())
@@ -522,9 +522,13 @@ def test_ctrl_c_before_anything_was_kept_names_no_file(tmp_path, monkeypatch, me
     assert not path.exists()
 
 
-def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left(small_filesystem, monkeypatch, capsys):
+@pytest.mark.parametrize("table", ["hash", "partitioned"])
+def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left(
+    small_filesystem, monkeypatch, capsys, table
+):
     """Issue 19: a DP spill on a full disk was a traceback. Now one line
-    naming the spill folder, exit 74, and the folder removed."""
+    naming the spill folder, exit 74, and the folder removed: the hash
+    step's shards and the partitioned step's runs (issue 23) alike."""
     import tempfile
 
     from knight.counting.dp import cell_order, dp_run, dp_shards
@@ -532,6 +536,9 @@ def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**10)  # every step's tables to disk
     monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(dp_run, "TABLE", table)
+    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
     monkeypatch.setattr(tempfile, "tempdir", str(small_filesystem))
     fill(small_filesystem, 4096)
     plan = cell_order.schedule(5, 6)

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from knight import validate
 from knight.errors import InvalidArgument
@@ -56,3 +58,42 @@ def test_non_flags_are_refused(value):
 def test_choices_must_be_one_of_the_names(value):
     with pytest.raises(InvalidArgument, match="unknown method"):
         validate.choice(value, "method", validate.METHODS)
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("8GiB", 8 << 30),
+        ("8G", 8 << 30),
+        ("8 gib", 8 << 30),
+        ("16GB", 16 * 10**9),
+        ("500M", 500 << 20),
+        ("1.5G", 3 << 29),
+        ("268435456", 1 << 28),
+        ("2T", 2 << 40),
+        ("300mb", 300 * 10**6),
+    ],
+)
+def test_memory_sizes_in_binary_and_decimal_units(text, size):
+    assert validate.memory_text(text) == size
+
+
+@given(st.text(max_size=30))
+def test_any_memory_text_is_a_size_or_one_line(text):
+    """Whatever is typed: a size within the bounds, or a one-line refusal
+    naming --memory."""
+    try:
+        size = validate.memory_text(text)
+    except InvalidArgument as error:
+        assert str(error).startswith("--memory must be") and "\n" not in str(error)
+    else:
+        assert validate.MIN_MEMORY <= size <= validate.MAX_MEMORY
+
+
+@given(st.integers())
+def test_a_memory_budget_is_an_integer_in_range(value):
+    if validate.MIN_MEMORY <= value <= validate.MAX_MEMORY:
+        assert validate.memory(value) == value
+    else:
+        with pytest.raises(InvalidArgument, match="memory must be 256 MiB to"):
+            validate.memory(value)

@@ -53,23 +53,12 @@ class Checkpoint:
     @classmethod
     def open(cls, path, rows, cols, closed, starts):
         path = journal.followed(os.fspath(path), "a knight dp checkpoint")
-        identity = {
-            "format": CHECKPOINT_FORMAT,
-            "rows": rows,
-            "cols": cols,
-            "closed": closed,
-            "starts": sorted(int(s) for s in starts),
-            "order": ORDER_NAME,
-        }
+        identity = count_identity(CHECKPOINT_FORMAT, rows, cols, closed, starts)
         if not os.path.exists(path):
             return cls(path, identity, {}, None, None)
         header, keys, counts = _read_checkpoint(path)
-        found = {key: header.get(key) for key in identity}
-        if found != identity:
-            changed = [key for key in identity if found[key] != identity[key]]
-            differ = ", ".join(f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in changed)
-            raise InvalidArgument(f"{path} records a different count: {differ}")
-        finished, current = _checked_fields(path, header, keys, counts, rows * cols, closed, starts)
+        check_identity(path, header, identity)
+        finished, current = checked_fields(path, header, keys, counts, rows * cols, closed, starts)
         arrays = (keys, counts) if current is not None else None
         return cls(path, identity, finished, current, arrays)
 
@@ -102,7 +91,7 @@ class Checkpoint:
         header["finished"] = {str(key): value for key, value in self.finished.items()}
         header["current"] = None if self._current is None else list(self._current)
         keys, counts = np.ascontiguousarray(keys), np.ascontiguousarray(counts)
-        header["checksum"] = _checksum(header, keys, counts)
+        header["checksum"] = checksum(header, keys, counts)
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
         # a failure (a full disk) is an OSError naming the file: exit status
         # 74, and the last checkpoint is still there
@@ -112,7 +101,33 @@ class Checkpoint:
         self._saved = time.monotonic()
 
 
-def _checksum(header, keys, counts):
+def count_identity(format_name, rows, cols, closed, starts):
+    """What a checkpoint of ``format_name`` records of the count it belongs to."""
+    return {
+        "format": format_name,
+        "rows": rows,
+        "cols": cols,
+        "closed": closed,
+        "starts": sorted(int(s) for s in starts),
+        "order": ORDER_NAME,
+    }
+
+
+def check_identity(path, header, identity):
+    """InvalidArgument unless ``header`` records the count of ``identity``."""
+    found = {key: header.get(key) for key in identity}
+    if found != identity:
+        changed = [key for key in identity if found[key] != identity[key]]
+        differ = ", ".join(f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in changed)
+        raise InvalidArgument(f"{path} records a different count: {differ}")
+
+
+def damaged(path, what):
+    """The one refusal of a checkpoint changed since knight wrote it."""
+    return InvalidArgument(f"{path} is damaged or was edited ({what}); it is left untouched: resume into a new file")
+
+
+def checksum(header, keys, counts):
     """SHA-256 of the header (less its checksum) and the table's bytes: a
     file edited or damaged since knight wrote it is refused, not resumed
     into a count printed as exact."""
@@ -129,35 +144,30 @@ def _is_count(value):
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _checked_fields(path, header, keys, counts, squares, closed, starts):
+def checked_fields(path, header, keys, counts, squares, closed, starts):
     """``(finished, current)`` of a checkpoint's header, every field's type
     and range checked (a file is untrusted input), or InvalidArgument."""
 
-    def refuse(what):
-        return InvalidArgument(
-            f"{path} is damaged or was edited ({what}); it is left untouched: resume into a new file"
-        )
-
-    if header.get("checksum") != _checksum(header, keys, counts):
-        raise refuse("its checksum does not match")
+    if header.get("checksum") != checksum(header, keys, counts):
+        raise damaged(path, "its checksum does not match")
     # the runs a count can have: one per start, or -1, the one run of closed tours
     run_keys = {-1} if closed else {int(start) for start in starts}
     finished = header.get("finished")
     if not isinstance(finished, dict):
-        raise refuse("'finished' is not a mapping")
+        raise damaged(path, "'finished' is not a mapping")
     checked = {}
     for key, value in finished.items():
         if not (isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in run_keys) or not _is_count(value):
-            raise refuse(f"'finished' holds {_brief(key)}: {_brief(value)}")
+            raise damaged(path, f"'finished' holds {_brief(key)}: {_brief(value)}")
         checked[int(key)] = value
     current = header.get("current")
     if current is None:
         return checked, None
     if not (isinstance(current, list) and len(current) == 3 and all(isinstance(v, int) for v in current)):
-        raise refuse("'current' is not [run, step, tours]")
+        raise damaged(path, "'current' is not [run, step, tours]")
     run_key, step, completed = current
     if run_key not in run_keys or run_key in checked or not 0 <= step <= squares or not _is_count(completed):
-        raise refuse(f"'current' is {current}")
+        raise damaged(path, f"'current' is {current}")
     if not (
         keys.dtype == np.uint64
         and keys.ndim == 1
@@ -166,7 +176,7 @@ def _checked_fields(path, header, keys, counts, squares, closed, starts):
         and counts.shape[0] == keys.shape[0]
         and 1 <= counts.shape[1] <= MAX_LIMBS
     ):
-        raise refuse("its table's arrays have the wrong shape or type")
+        raise damaged(path, "its table's arrays have the wrong shape or type")
     return checked, (run_key, step, completed)
 
 

@@ -38,7 +38,10 @@ no partial answer is ever used.
 """
 
 import errno
+import hashlib
+import io
 import math
+import os
 import threading
 import time
 from collections import defaultdict
@@ -47,9 +50,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from knight import atomic_write
 from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory
 from knight.counting.dp.cell_order import schedule, widest_frontier
-from knight.counting.dp.dp_run import FIRST_LIMBS, MAX_LIMBS, Work, step_arguments
+from knight.counting.dp.dp_run import FIRST_LIMBS, MAX_LIMBS, Work, check_resumed, step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
 
@@ -174,6 +178,56 @@ def summary_of(partition):
     return partition[2]
 
 
+def save_partition(partition, folder, name):
+    """Write a partition to ``folder``/``name`` (atomically: a kill leaves
+    the old file or the new one); ``{"file", "sha256", "states"}`` of what
+    was written, the checksum over the file's bytes."""
+    keys, counts = partition[0], partition[1]
+    buffer = io.BytesIO()
+    np.savez(buffer, keys=keys, counts=counts)
+    data = buffer.getbuffer()
+    # a failure (a full disk, a folder the worker cannot reach) is an OSError naming the file
+    atomic_write.replace(os.path.join(folder, name), lambda file: file.write(data), binary=True)
+    return {"file": name, "sha256": hashlib.sha256(data).hexdigest(), "states": int(keys.shape[0])}
+
+
+def load_partition(folder, saved, limbs, rows, cols, closed, forced, step):
+    """A partition from its file (``saved``: what ``save_partition``
+    returned), as ``(keys, counts, summary)``: InvalidArgument naming the
+    file if it is missing, does not match its checksum, or holds a table
+    that is not one the step kernel may trust (``dp_run.check_resumed``)."""
+    path = os.path.join(folder, saved["file"])
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as error:
+        raise InvalidArgument(f"partition file {path} cannot be read: {error.strerror or error}") from None
+    if hashlib.sha256(data).hexdigest() != saved["sha256"]:
+        raise InvalidArgument(f"partition file {path} does not match its checksum")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            keys, counts = arrays["keys"], arrays["counts"]
+    except Exception:
+        raise InvalidArgument(f"partition file {path} is not a table of the dp's") from None
+    if not (
+        keys.dtype == np.uint64
+        and keys.ndim == 1
+        and keys.shape[0] == saved["states"]
+        and counts.dtype == np.uint64
+        and counts.shape == (keys.shape[0], limbs)
+    ):
+        raise InvalidArgument(f"partition file {path}: its arrays have the wrong shape or type")
+    context = _context(rows, cols, closed, forced)
+    plan, live = context["plan"], context["live"]
+    if step < len(plan.order):
+        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
+        try:
+            check_resumed(plan, step, keys, closed, forced, before)
+        except InvalidArgument as error:
+            raise InvalidArgument(f"partition file {path}: {error}") from None
+    return keys, np.ascontiguousarray(counts), {"states": int(keys.shape[0])}
+
+
 def widened(partition, limbs):
     """A partition's counts in ``limbs`` limbs (more than it has)."""
     keys, counts, summary = partition
@@ -239,9 +293,11 @@ class ClusterRun:
     """``count_hamiltonian``'s signature on the cluster of ``client``:
     ``run(plan, closed, forced, progress) -> (count, work)``, ``parts``
     partitions (None: one a worker thread). ``steps`` keeps each step's
-    summary (states, transitions, bytes moved, seconds per worker, wall
-    seconds) of the last run; ``on_step(step)``, when given, is called on
-    the client after each completed step (the fault test's hook)."""
+    summary (states, transitions, bytes moved, seconds and transitions a
+    second per worker, wall seconds) of the last run; ``on_step(step)``,
+    when given, is called on the client after each completed step (the
+    fault test's hook). ``progress(step, steps, held, rates)`` gets the
+    step's ``rates``, worker address to transitions a second of task time."""
 
     def __init__(self, client, parts=None, max_limbs=MAX_LIMBS, on_step=None):
         self.client = client
@@ -255,13 +311,18 @@ class ClusterRun:
         self._workers = []
 
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
-        if state is not None or on_step is not None:
-            raise InvalidArgument("the dp on a cluster keeps no checkpoint: leave out --resume with --scheduler")
+        """``state``: a ``cluster_checkpoint.SavedParts`` to resume from;
+        ``on_step``: a ``cluster_checkpoint.PartsSaver`` to save through."""
         steps = len(plan.order)
         run = _Run(plan, closed, forced)
         self._workers = sorted(cluster_workers(self.client))
         self.steps = []
-        current = self._launch(run, 0, [self.client.submit(first_partition, run.limbs, pure=False)])
+        if state is None:
+            first, sources = 0, [self.client.submit(first_partition, run.limbs, pure=False)]
+        else:
+            first, sources = state.step, self._load(run, state)
+            run.completed, run.limbs = state.completed, state.limbs
+        current = self._launch(run, first, sources) if first < steps else None
         ahead = None
         failures = 0
         while current is not None:
@@ -289,13 +350,59 @@ class ClusterRun:
                 continue
             failures = 0
             held = self._record(run, current, stats, summaries)
+            if on_step is not None and current.step + 1 < steps and on_step.due():
+                self._save(run, current, on_step)
             if progress is not None:
-                progress(current.step + 1, steps, held)
+                progress(current.step + 1, steps, held, self.steps[-1]["rates"])
             if self.on_step is not None:
                 self.on_step(current.step + 1)
             # the previous partitions (current.sources) are let go only now
             current, ahead = ahead, None
         return run.completed, run.work
+
+    def _load(self, run, saved):
+        """The partitions of a checkpoint, read by the workers (file ``j``
+        on worker ``j mod W``), every file checked before any step runs:
+        the next step splits them into ``self.parts`` by key hash, however
+        many there were."""
+        workers = self._workers
+        loaded = [
+            self.client.submit(
+                load_partition,
+                saved.folder,
+                part,
+                saved.limbs,
+                run.rows,
+                run.cols,
+                run.closed,
+                run.forced,
+                saved.step,
+                pure=False,
+                workers=[workers[index % len(workers)]] if workers else None,
+                allow_other_workers=bool(workers),
+            )
+            for index, part in enumerate(saved.parts)
+        ]
+        # a bad file is an InvalidArgument here, raised before any step
+        self.client.gather([self.client.submit(summary_of, partition, pure=False) for partition in loaded])
+        return loaded
+
+    def _save(self, run, current, saver):
+        """The workers write the step's partitions; then the checkpoint
+        names them (and the files it named before are removed)."""
+        folder = saver.folder()
+        step = current.step + 1
+        written = [
+            self.client.submit(save_partition, target, folder, saver.name(step, part), pure=False)
+            for part, target in enumerate(current.targets)
+        ]
+        try:
+            parts = self.client.gather(written)
+        except Exception as error:
+            if not _lost(error) or isinstance(error, OSError):
+                raise
+            return  # the work was lost, not the files' writing: the last checkpoint stands, the next save is due
+        saver.record(step, run.completed, run.limbs, parts)
 
     def _launch(self, run, step, sources):
         targets = self._submit_step(sources, run.rows, run.cols, run.closed, run.forced, step, run.ratio, run.limbs)
@@ -401,10 +508,13 @@ class _Launched:
 
 
 def _step_summary(step, held, emitted, stats, summaries, seconds):
-    """What the client keeps of a step: totals and seconds per worker."""
-    busy = defaultdict(float)
+    """What the client keeps of a step: totals, and per worker its seconds
+    of task time (``busy``) and ``rates``: the transitions its step tasks
+    made per second of its task time (steps and merges)."""
+    busy, made = defaultdict(float), defaultdict(int)
     for item in stats:
         busy[item["worker"]] += item["seconds"]
+        made[item["worker"]] += item["emitted"]
     for summary in summaries:
         busy[summary["worker"]] += summary["seconds"]
     return {
@@ -417,4 +527,5 @@ def _step_summary(step, held, emitted, stats, summaries, seconds):
         "step_seconds": sum(item["seconds"] for item in stats),
         "merge_seconds": sum(summary["seconds"] for summary in summaries),
         "busy": dict(busy),
+        "rates": {worker: made[worker] / seconds for worker, seconds in busy.items() if seconds > 0},
     }

@@ -14,10 +14,13 @@ Counts in knight's convention (directed tours, as the DFS counts them):
 """
 
 import contextlib
+import functools
+import inspect
 import time
 
 from knight.counting.dp.cell_order import schedule
-from knight.counting.dp.dp_checkpoint import Checkpoint
+from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
+from knight.counting.dp.dp_checkpoint import Checkpoint, damaged
 from knight.counting.dp.dp_run import Work, compile_kernels, count_hamiltonian
 from knight.counting.jobs import Tally
 from knight.errors import InvalidArgument
@@ -34,7 +37,7 @@ def count_by_dp(job, progress=None):
         with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
             return _count_runs(job, progress, run)
     compile_kernels()  # before the clock starts
-    return _count_runs(job, progress, count_hamiltonian)
+    return _count_runs(job, progress, functools.partial(count_hamiltonian, memory=job.memory))
 
 
 @contextlib.contextmanager
@@ -76,7 +79,9 @@ def _count_runs(job, progress, run):
         runs = {s: [s] for s in job.starts.searched(pruned=True)}
         fixed = {s: 0 for s in classes if s in job.starts.excluded}
     wanted = range(squares) if job.start is None else [job.start[0] * cols + job.start[1]]
-    store = None if job.resume is None else Checkpoint.open(job.resume, rows, cols, closed, wanted)
+    kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
+    store = None if job.resume is None else kind.open(job.resume, rows, cols, closed, wanted)
+    report = None if progress is None else reporter(progress)
     plan = schedule(rows, cols) if runs else None
     steps = len(plan.order) if plan else 0
     total_steps = steps * len(runs)
@@ -90,9 +95,9 @@ def _count_runs(job, progress, run):
                 progress((done_runs + 1) * steps, total_steps, 0)
         else:
 
-            def step_progress(step, _steps, held, offset=done_runs * steps):
-                if progress is not None:
-                    progress(offset + step, total_steps, held)
+            def step_progress(step, _steps, held, rates=None, offset=done_runs * steps):
+                if report is not None:
+                    report(offset + step, total_steps, held, rates)
 
             resume_state = store.resume_state(key) if store is not None else None
             on_step = store.saver(key) if store is not None else None
@@ -101,9 +106,7 @@ def _count_runs(job, progress, run):
             except InvalidArgument as error:  # the resumed table's keys, checked before its first step
                 if resume_state is None:
                     raise
-                raise InvalidArgument(
-                    f"{store.path} is damaged or was edited ({error}); it is left untouched: resume into a new file"
-                ) from None
+                raise damaged(store.path, error) from None
             work.add(run_work)
             if store is not None:
                 store.finish(key, found)
@@ -113,15 +116,16 @@ def _count_runs(job, progress, run):
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None, scheduler=None):
+def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None):
     """Directed tours from every start together, from one run with no
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
     squares. The grid's sum, at the cost of a single run (the public,
     validating wrapper is ``knight.count_total``); on the Dask cluster at
-    ``scheduler`` when one is given."""
+    ``scheduler`` when one is given; in at most ``memory`` bytes of memory
+    (``dp_run.count_hamiltonian``) when not."""
     if scheduler is None:
-        return total_with_work(rows, cols, closed, progress)[0]
+        return total_with_work(rows, cols, closed, progress, functools.partial(count_hamiltonian, memory=memory))[0]
     with on_cluster(scheduler, rows, cols, closed) as run:
         return total_with_work(rows, cols, closed, progress, run)[0]
 
@@ -133,5 +137,24 @@ def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):
     squares = rows * cols
     if squares == 1:
         return (0 if closed else 1), Work()
-    found, work = run(schedule(rows, cols), closed, progress=progress)
+    found, work = run(schedule(rows, cols), closed, progress=None if progress is None else reporter(progress))
     return 2 * found * (squares if closed else 1), work
+
+
+def reporter(progress):
+    """``progress`` as the runs call it, ``(step, steps, held, rates=None)``:
+    ``rates`` (a cluster run's transitions a second per worker) is passed
+    on only to a ``progress`` that takes a ``rates`` keyword, as the
+    command line's bar does; any other gets ``(step, steps, held)``."""
+    try:
+        takes_rates = "rates" in inspect.signature(progress).parameters
+    except (TypeError, ValueError):  # a callable with no signature to read
+        takes_rates = False
+
+    def report(step, steps, held, rates=None):
+        if takes_rates:
+            progress(step, steps, held, rates=rates)
+        else:
+            progress(step, steps, held)
+
+    return report

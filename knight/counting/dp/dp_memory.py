@@ -4,6 +4,7 @@ memory nor, sharded, on disk."""
 
 import shutil
 import tempfile
+from dataclasses import dataclass
 
 from knight.counting.dp import degree_relaxation, dp_kernels
 from knight.counting.dp.cell_order import widest_frontier
@@ -18,6 +19,7 @@ MAX_SLOTS = dp_kernels.MAX_SLOTS
 # state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
 # million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
+ENTRIES_ON_DISK = 4
 
 
 # Peak states held by one run with no forced end (the heaviest kind of
@@ -29,7 +31,9 @@ BYTES_PER_STATE = 80
 # no 6 x n open run longer than 6 x 8 was measured since. Closed
 # (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
 # 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (2026-12-01, the whole
-# count, top to bottom as before): 229,828,413 at step 44 of 64.
+# count, top to bottom as before): 229,828,413 at step 44 of 64. Short
+# side 8's tuned order held 19-35% fewer at steps 33-35 (measured no
+# further): the bound, top to bottom's, stays until a whole run sets one.
 # Past the last entry, the growth per extra row is extrapolated (7 x 8
 # closed over 6 x 8: 28x).
 _MEASURED_PEAK_STATES = {
@@ -46,6 +50,43 @@ def projected_peak_states(rows, cols, closed=False):
     if short <= known:
         return measured[short]
     return measured[known] * _GROWTH_PER_ROW ** (short - known)
+
+
+# the time a run takes, projected from its peak: transitions per state of
+# the peak (7 x 7 open: 579 million over 29.6 million, 19.6; 8 x 8 closed:
+# 5.27 billion over 230 million, 22.9) and one core's time per transition
+# (7 x 7 open, 2026-12-01, 41a9da3, the machine idle: 142 s of user CPU for
+# 579 million, 0.25 us)
+TRANSITIONS_PER_PEAK_STATE = 20
+CORE_SECONDS_PER_TRANSITION = 0.25e-6
+
+
+@dataclass(frozen=True)
+class Projection:
+    """What a run of the DP is projected to take: its peak states, the
+    memory they take in memory and the disk they take out of core, and
+    its work in transitions and core-seconds. Extrapolated from measured
+    runs: read it to a factor of a few."""
+
+    states: int
+    memory_bytes: int
+    disk_bytes: int
+    transitions: int
+    core_seconds: float
+
+
+def projection(rows, cols, closed=False, runs=1):
+    """The ``Projection`` of ``runs`` runs of the DP on ``rows`` x ``cols``
+    (a per-start grid of open tours: one per symmetry class)."""
+    states = projected_peak_states(rows, cols, closed)
+    transitions = runs * TRANSITIONS_PER_PEAK_STATE * states
+    return Projection(
+        states,
+        states * BYTES_PER_STATE,
+        ENTRIES_ON_DISK * 16 * states,
+        transitions,
+        transitions * CORE_SECONDS_PER_TRANSITION,
+    )
 
 
 def check_fits(rows, cols, available, closed=False):
@@ -69,15 +110,16 @@ def check_fits(rows, cols, available, closed=False):
     needed = states * BYTES_PER_STATE
     if needed <= available:
         return
-    # past memory, steps go to disk in shards (two dense tables: the one
-    # read and the one made)
-    on_disk = 2 * 16 * states
+    # past memory, steps run out of core (spill_step): the table read, the
+    # chunks' runs (merged within a chunk only: up to two entries a state)
+    # and the table made, 16 bytes an entry at one limb
+    on_disk = ENTRIES_ON_DISK * 16 * states
     free = spill_space()
     if on_disk > free:
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
             f"(~{states:.2g} states), but only {available / 2**30:.1f} GiB is available, and "
-            f"{on_disk / 2**30:.1f} GiB of disk to shard them but only {free / 2**30:.1f} GiB free in "
+            f"{on_disk / 2**30:.1f} GiB of disk to run out of core but only {free / 2**30:.1f} GiB free in "
             f"{tempfile.gettempdir()}"
         )
 

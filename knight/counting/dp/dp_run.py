@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import owned_files
-from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards, partition_step
+from knight import machine, owned_files
+from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards, partition_step, spill_step
 from knight.counting.dp.cell_order import schedule
 from knight.errors import InvalidArgument
 
@@ -66,8 +66,27 @@ TABLES = ("auto", "partitioned", "hash")
 # a million states: 16-32 MB of tables at one limb, past any core's L2
 PARTITIONED_STATES = 1_000_000
 
+# what a partitioned step may take of the memory available as it starts,
+# with no budget given (``--memory``): the rest is the system's and the
+# page cache's. A step whose tables would take more runs out of core
+# (``spill_step``), its tables on disk
+FREE_SHARE = 0.75
+# Whether a step fits its room is judged by a high guess of the states it
+# makes: the larger of the last step's ratio (states made over states read)
+# and that of the step a column before (the ratios repeat with the column:
+# on 8 x 8 closed, 1.82 at step 41 after 0.94 at step 40, and 2.38 a column
+# before), with this margin. The last ratio alone sent 8 x 8 closed's step
+# 41 in memory-sized chunks that made twice the states guessed: 10.3 GiB
+# held under a budget of 7
+HIGH_MARGIN = 1.25
+# the room a step is given however little is left of the budget: its
+# chunks' tables need some (the budget is then passed by this much)
+MIN_ROOM = 32 << 20
 
-def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS):
+
+def count_hamiltonian(
+    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, memory=None
+):
     """One DP over ``plan`` (a ``Schedule``): the number of undirected
     Hamiltonian paths (open; with ``forced``, those with that square as an
     end) or cycles (closed). Returns ``(count, work)``.
@@ -76,7 +95,10 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
     ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
     called after each step (checkpoints); ``progress(step, steps, held)``
     too. A step whose counts pass their limbs runs again with twice as
-    many; past ``max_limbs`` it is an ``OverflowError``.
+    many; past ``max_limbs`` it is an ``OverflowError``. ``memory``: the
+    bytes of anonymous memory (``RssAnon``) the run may hold, None for
+    ``FREE_SHARE`` of what is available at each step; steps past it run
+    out of core.
     """
     resumed = state is not None
     if state is None:
@@ -85,13 +107,16 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
         counts[0, 0] = 1
         state = (0, keys, counts, 0)
     step, keys, counts, completed = state
+    del state  # its arrays are the first step's input only
     live = degree_relaxation.live_patterns(plan, closed, forced, dp_shards.step_threads())
     start = degree_relaxation.start_bits(0 if closed else 2)
     if resumed and step < len(plan.order):
-        _check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
+        check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
     work = Work()
     steps = len(plan.order)
     ratio = 4.0
+    ratios = {}  # states made over states read, by step
+    period = min(plan.rows, plan.cols)  # a column's steps: the ratios repeat with it
     folder = []  # the run's spill folder, made on first need
 
     def spill():
@@ -102,15 +127,24 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
     try:
         while step < steps:
             expected = int(keys.shape[0] * ratio) + 1
+            high = int(keys.shape[0] * max(ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
             before = live[step - 1] if step else start
+            room = step_room(memory)
+            if _out_of_core(high, counts.shape[1], room) and not spill_step.is_mapped(keys):
+                # the input too leaves memory: the step's chunks get its room
+                keys, counts = spill_step.to_disk(keys, counts, spill())
+                room = step_room(memory)
             arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-            new_keys, new_counts, found, emitted, dead, overflow = run_step(arguments, expected, spill)
+            new_keys, new_counts, found, emitted, dead, overflow = run_step(
+                arguments, expected, spill, room=room, high=high
+            )
+            del arguments
             if overflow:
                 counts = _widen(counts, max_limbs, plan, step)
                 continue
             completed += found
             if keys.shape[0]:
-                ratio = max(new_keys.shape[0] / keys.shape[0], 0.5)
+                ratio = ratios[step] = max(new_keys.shape[0] / keys.shape[0], 0.5)
             keys, counts = new_keys, new_counts
             if step:
                 live[step - 1] = None  # a bitmap is read by the steps on either side of it only
@@ -129,7 +163,7 @@ def count_hamiltonian(plan, closed, forced=None, progress=None, state=None, on_s
     return completed, work
 
 
-def _check_resumed(plan, step, keys, closed, forced, before):
+def check_resumed(plan, step, keys, closed, forced, before):
     """InvalidArgument if a resumed table holds a key no step makes: the
     step kernel trusts its keys (a file's, here)."""
     forced_slot, _ = plan.forced_place(step, forced)
@@ -176,17 +210,40 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
     )
 
 
-def run_step(arguments, expected, spill, table=None):
-    """One step by the ``table`` way (default ``TABLE``), the hash step's
-    disk shards when its tables would not fit in memory."""
+def step_room(memory=None):
+    """The anonymous memory a step may take now: what is left of the
+    ``memory`` budget (bytes; None: ``FREE_SHARE`` of what is available),
+    never more than ``FREE_SHARE`` of what is available, nor less than
+    ``MIN_ROOM``."""
+    free = FREE_SHARE * machine.available_memory()
+    if memory is None:
+        return max(free, MIN_ROOM)
+    return max(min(memory - machine.anonymous_memory(), free), MIN_ROOM)
+
+
+def _out_of_core(expected, limbs, room):
+    """Whether a partitioned step of ``expected`` states must run out of core."""
+    return expected >= PARTITIONED_STATES and spill_step.step_bytes(expected, limbs) > room
+
+
+def run_step(arguments, expected, spill, table=None, room=None, high=None):
+    """One step by the ``table`` way (default ``TABLE``) in at most
+    ``room`` bytes (default ``step_room()``): the partitioned step in
+    memory, or out of core when the tables of ``high`` states (a high
+    guess of those it makes; default ``expected``) would take more; the
+    hash step's disk shards when the hash step's tables would not fit."""
+    high = expected if high is None else high
     table = TABLE if table is None else table
     keys, counts = arguments[0], arguments[1]
     threads = dp_shards.step_threads() if keys.shape[0] >= dp_shards.PARALLEL_STATES else 1
     if table == "auto":
         table = "partitioned" if expected >= PARTITIONED_STATES else "hash"
-    if table == "partitioned" and dp_shards.fits_in_memory(expected, counts.shape[1], threads):
+    if table == "hash":
+        return dp_shards.step_in_parts(arguments, expected, spill)
+    room = step_room() if room is None else room
+    if spill_step.step_bytes(high, counts.shape[1]) <= room:
         return partition_step.step_partitioned(arguments, expected, threads)
-    return dp_shards.step_in_parts(arguments, expected, spill)
+    return spill_step.step_out_of_core(arguments, high, threads, room, spill())
 
 
 def _widen(counts, max_limbs, plan, step):

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from knight import machine
-from knight.counting.dp import dp_kernels
+from knight.counting.dp import dp_kernels, spill_step
 from knight.exit_status import naming
 
 _MIN_CAPACITY_BITS = 10
@@ -53,11 +53,6 @@ def _shards(expected, limbs, threads):
     while expected * per_state * threads / shards > budget and shards < _MAX_SHARDS:
         shards *= 2
     return shards
-
-
-def fits_in_memory(expected, limbs, threads):
-    """Whether a step's tables fit in memory at once (no disk shards)."""
-    return _shards(expected, limbs, threads) <= threads
 
 
 def step_in_parts(arguments, expected, spill):
@@ -113,14 +108,7 @@ def step_in_parts(arguments, expected, spill):
     os.replace(key_path, os.path.join(folder, "keys"))
     os.replace(count_path, os.path.join(folder, "counts"))
     return (
-        _mapped(os.path.join(folder, "keys"), (held,)),
-        _mapped(os.path.join(folder, "counts"), (held, counts.shape[1])),
+        spill_step.mapped(os.path.join(folder, "keys"), (held,)),
+        spill_step.mapped(os.path.join(folder, "counts"), (held, counts.shape[1])),
         *tallies,
     )
-
-
-def _mapped(path, shape):
-    if shape[0] == 0:
-        return np.zeros(shape, dtype=np.uint64)
-    # copy-on-write: the kernel's argument type is a plain writable array
-    return np.asarray(np.memmap(path, dtype=np.uint64, mode="c", shape=shape))

@@ -59,6 +59,16 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
     ``expected``, the states it should make) of ``region`` entries a
     thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
     as ``dp_shards.step_in_parts``."""
+    out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region)
+    return (out_keys, out_counts, *tallies)
+
+
+def partition_tables(arguments, expected, threads, parts=None, region=None):
+    """``step_partitioned``'s step, returning ``(keys, counts, held,
+    tallies)``: the next table in partition order, ``held[p]`` the states
+    of partition ``p`` in it (``spill_step`` appends the partitions of
+    every chunk to its runs), ``tallies`` = ``[found, emitted, dead,
+    overflow]``."""
     keys, counts = arguments[0], arguments[1]
     step_rest, salt = arguments[2:-1], arguments[-1]
     entry = 1 + counts.shape[1]
@@ -126,7 +136,7 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
             chunks[0] += 1
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
-                return (keys[:0], counts[:0], *tallies)
+                return keys[:0], counts[:0], held[:0], tallies
         # the buffers go before the dense copy is made: the step's peak
         # holds the input, the tables and the output, not the buffers too
         buffers = None
@@ -142,4 +152,4 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
                 range(threads),
             )
         )
-    return (out_keys, out_counts, *tallies)
+    return out_keys, out_counts, held, tallies

@@ -1,0 +1,206 @@
+"""The DP step-engine study's worker (bench/studies/dp_step_study.py): one
+board's total by each way the DP runs a step, in a process of its own, so
+that the engine's settings it changes and the memory it measures are this
+process's alone.
+
+The three engines (``ENGINES``), each ``dp_engine.total_with_work`` of the
+board (one run, no forced end):
+
+* ``hash``: ``dp_run.TABLE = "hash"``, every step the hash step (one hash
+  table per thread), the engine before the partitioned step;
+* ``partitioned``: ``TABLE = "partitioned"``, every step partitioned in memory;
+* ``out-of-core``: ``TABLE = "partitioned"`` under a memory budget of one
+  byte, with ``MIN_ROOM`` (the least room a step gets) at ``room`` and
+  ``PARTITIONED_STATES`` at 0: every step gets ``room`` bytes, whatever
+  the process holds, and every step whose in-memory tables would pass it
+  runs through run files on disk (``spill_step``), its input mapped from
+  disk too. ``room`` is ``ROOM_SHARE`` of what the largest step of the
+  board takes in memory (``spill_step.step_bytes`` of the hash run's peak
+  states), so the large steps of every board, and only those, go to disk.
+  A budget of what the process holds plus ``room`` would leave each step
+  what the last count left in the heap: the steps that spill moved from
+  repeat to repeat.
+
+Memory: ``RssAnon`` (what the kernel cannot reclaim; mapped spill files are
+page cache, not in it), read before the count and then every
+``SAMPLE_SECONDS`` by a thread (the kernels release the GIL) and after each
+step; ``anon_peak`` is the largest reading, so a peak shorter than the
+interval can be missed. glibc's mmap threshold is pinned first
+(``named_search.pin_allocator``): a large array freed by one count goes
+back to the system instead of staying in the heap, where the next count
+would reuse it unseen.
+
+Started as ``python -m bench.studies.dp_step_worker``: it first runs each
+engine on 4x5 open and 5x6 closed (compiled or loaded from Numba's cache,
+every kernel the engines take), says ``{"warm_up_seconds": s}``, then for
+each request on stdin (``{"rows", "cols", "closed", "repeats",
+"repeat_below"}``) answers one line: ``{engine: measured}`` for every
+engine (``measure_board``).
+"""
+
+import json
+import statistics
+import sys
+import threading
+import time
+
+# what each engine is given of the memory its largest step takes in memory
+ROOM_SHARE = 0.25
+SAMPLE_SECONDS = 0.02
+ENGINES = ("hash", "partitioned", "out-of-core")
+
+
+class _Peak:
+    """The largest ``RssAnon`` read while it runs: a sampling thread, and
+    ``read`` for the readings the count itself makes (after each step)."""
+
+    def __init__(self):
+        from knight.harness_api import anonymous_memory
+
+        self._read = anonymous_memory
+        self.peak = self._read()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        # the sampler and the count's progress both read: no reading lost between them
+        self._lock = threading.Lock()
+
+    def read(self, *_):
+        reading = self._read()
+        with self._lock:
+            self.peak = max(self.peak, reading)
+
+    def _sample(self):
+        while not self._stop.wait(SAMPLE_SECONDS):
+            self.read()
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self._stop.set()
+        self._thread.join()
+        self.read()
+
+
+class _Settings:
+    """An engine's settings of ``dp_run`` for one count, and the count of
+    its steps that ran out of core (``spill_step.step_out_of_core`` wrapped
+    while it is set); the settings before, back on leaving."""
+
+    def __init__(self, engine, room):
+        from knight.harness_api import dp_run, spill_step
+
+        self.dp_run, self.spill_step = dp_run, spill_step
+        self.values = {"TABLE": "hash" if engine == "hash" else "partitioned"}
+        if engine == "out-of-core":
+            self.values |= {"PARTITIONED_STATES": 0, "MIN_ROOM": int(room)}
+        self.out_of_core = 0
+
+    def __enter__(self):
+        self.saved = {name: getattr(self.dp_run, name) for name in self.values}
+        for name, value in self.values.items():
+            setattr(self.dp_run, name, value)
+        self.original = self.spill_step.step_out_of_core
+
+        def counted(*arguments, **keywords):
+            self.out_of_core += 1
+            return self.original(*arguments, **keywords)
+
+        self.spill_step.step_out_of_core = counted
+        return self
+
+    def __exit__(self, *_):
+        self.spill_step.step_out_of_core = self.original
+        for name, value in self.saved.items():
+            setattr(self.dp_run, name, value)
+
+
+def room_for(states_peak):
+    """The out-of-core engine's room on a board whose largest table holds
+    ``states_peak`` states (one limb: every board of the study)."""
+    from knight.harness_api import spill_step
+
+    return max(int(ROOM_SHARE * spill_step.step_bytes(states_peak, 1)), 1)
+
+
+def count_once(engine, rows, cols, closed, room=None):
+    """One total by ``engine``: its count, time and memory (a dict)."""
+    import functools
+
+    from knight.harness_api import anonymous_memory, dp_run, total_with_work
+
+    with _Settings(engine, room) as settings:
+        before = anonymous_memory()
+        memory = 1 if engine == "out-of-core" else None  # every step at MIN_ROOM: ``room``
+        run = functools.partial(dp_run.count_hamiltonian, memory=memory)
+        with _Peak() as peak:
+            began, began_cpu = time.perf_counter(), time.process_time()
+            tours, work = total_with_work(rows, cols, closed, peak.read, run)
+            seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
+    return {
+        "tours": tours,
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "transitions": work.transitions,
+        "states_peak": work.states_peak,
+        "steps": len(work.held),
+        "out_of_core_steps": settings.out_of_core,
+        "anon_before": before,
+        "anon_peak": peak.peak,
+        "room": room if engine == "out-of-core" else None,
+    }
+
+
+def measure_engine(engine, rows, cols, closed, repeats, repeat_below, room=None):
+    """``engine`` on the board, repeated ``repeats`` times when the first
+    count took under ``repeat_below`` seconds: medians of the times, the
+    largest memory added; AssertionError if a repeat counted differently."""
+    runs = [count_once(engine, rows, cols, closed, room)]
+    if runs[0]["seconds"] < repeat_below:
+        runs += [count_once(engine, rows, cols, closed, room) for _ in range(repeats - 1)]
+    fixed = ("tours", "transitions", "states_peak", "steps", "out_of_core_steps")
+    for run in runs[1:]:
+        moved = {key: (runs[0][key], run[key]) for key in fixed if run[key] != runs[0][key]}
+        if moved:
+            raise AssertionError(f"{engine} on {rows}x{cols} counted differently when repeated: {moved}")
+    added = max(runs, key=lambda run: run["anon_peak"] - run["anon_before"])
+    return {key: runs[0][key] for key in fixed} | {
+        "seconds": statistics.median(run["seconds"] for run in runs),
+        "cpu_seconds": statistics.median(run["cpu_seconds"] for run in runs),
+        "repeats": len(runs),
+        "anon_before": added["anon_before"],
+        "anon_peak": added["anon_peak"],
+        "room": runs[0]["room"],
+    }
+
+
+def measure_board(rows, cols, closed, repeats=3, repeat_below=0.5):
+    """Every engine on one board, the hash step first: its peak states
+    size the out-of-core engine's room."""
+    measured = {"hash": measure_engine("hash", rows, cols, closed, repeats, repeat_below)}
+    room = room_for(measured["hash"]["states_peak"])
+    for engine in ENGINES[1:]:
+        measured[engine] = measure_engine(engine, rows, cols, closed, repeats, repeat_below, room)
+    return measured
+
+
+def warm_up():
+    """Compile (or load) every kernel the engines take; the seconds taken."""
+    began = time.perf_counter()
+    for rows, cols, closed in ((4, 5, False), (5, 6, True)):
+        measure_board(rows, cols, closed, repeats=1)
+    return time.perf_counter() - began
+
+
+def main():
+    from bench.commits.named_search import pin_allocator
+
+    pin_allocator()
+    print(json.dumps({"warm_up_seconds": warm_up()}), flush=True)
+    for line in sys.stdin:
+        print(json.dumps(measure_board(**json.loads(line))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""The frontier DP out of core (knight.counting.dp.spill_step): after every
+step the same table as the hash step's, as a multiset of (key, count),
+whatever the chunks; the same counts through the engine under a memory
+budget that sends every step to disk; carries between chunks caught; the
+run files gone after each step and the spill folder after the run."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knight import machine, owned_files
+from knight.counting.dp import cell_order, degree_relaxation, dp_run, dp_shards, spill_step
+
+
+def _entries(keys, counts):
+    """The table as a multiset of (key, count limbs), with no key twice."""
+    entries = sorted(zip(keys.tolist(), map(tuple, counts.tolist()), strict=True))
+    assert len({key for key, _ in entries}) == len(entries)
+    return entries
+
+
+def _every_step(rows, cols, closed, forced):
+    """Each step's arguments, from the hash step's tables."""
+    plan = cell_order.schedule(rows, cols)
+    live = degree_relaxation.live_patterns(plan, closed, forced)
+    keys = np.zeros(1, dtype=np.uint64)
+    counts = np.ones((1, 1), dtype=np.uint64)
+    for step in range(len(plan.order)):
+        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
+        arguments = dp_run.step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
+        made = dp_shards.step_in_parts(arguments, 100, None)
+        yield arguments, made
+        keys, counts = made[0], made[1]
+
+
+@pytest.mark.parametrize("room", [1, 2_000, 50_000, 10**9])
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "forced"),
+    [(4, 5, False, None), (5, 5, False, 6), (3, 8, True, None), (5, 6, True, None)],
+)
+def test_out_of_core_tables_equal_the_hash_tables(tmp_path, rows, cols, closed, forced, room):
+    """Chunks of one state (room 1), of a few, of tens, and the whole step
+    in one: every step's table and tallies are the hash step's, and the
+    step leaves only the next table in the folder."""
+    for arguments, made in _every_step(rows, cols, closed, forced):
+        spilled = spill_step.step_out_of_core(arguments, max(made[0].shape[0], 1), 2, room, str(tmp_path))
+        assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
+        assert spilled[2:] == tuple(int(value) for value in made[2:])
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["counts", "keys"]
+
+
+def _all_out_of_core(monkeypatch):
+    """Every step, however small, out of core in chunks of a few states."""
+    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "forced"),
+    [(5, 6, False, None), (6, 6, True, None), (5, 5, False, 0), (3, 40, False, None)],
+)
+def test_a_run_out_of_core_counts_as_one_in_memory(monkeypatch, tmp_path, rows, cols, closed, forced):
+    """Under a budget of one byte every step runs out of core: the same
+    count and states after every step as in memory. 3 x 40's counts pass
+    2^64, so some carry only when two chunks' counts are added."""
+    plan = cell_order.schedule(rows, cols)
+    in_memory, memory_work = dp_run.count_hamiltonian(plan, closed, forced)
+    _all_out_of_core(monkeypatch)
+    made = []
+
+    def mkdtemp(prefix):
+        made.append(tmp_path / f"{prefix}{len(made)}")
+        made[-1].mkdir()
+        return str(made[-1])
+
+    monkeypatch.setattr(owned_files.tempfile, "mkdtemp", mkdtemp)
+    on_disk, disk_work = dp_run.count_hamiltonian(plan, closed, forced, memory=1)
+    assert on_disk == in_memory and disk_work.held == memory_work.held
+    assert disk_work.emitted >= memory_work.emitted  # chunks merge less before the runs
+    assert len(made) == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_a_carry_between_chunks_widens_the_counts(tmp_path):
+    """Two chunks whose counts for one successor fit one limb each but not
+    their sum: the merge of the runs reports the carry, as the step in
+    memory does, so that the driver runs the step again wider."""
+    arguments = next(_every_step(3, 4, False, None))[0]
+    keys = np.zeros(2, dtype=np.uint64)  # the same state twice: two chunks of one state
+    counts = np.full((2, 1), 1 << 63, dtype=np.uint64)
+    spilled = spill_step.step_out_of_core((keys, counts, *arguments[2:]), 2, 1, 1, str(tmp_path))
+    assert spilled[5] == 1 and spilled[0].shape == (0,)
+    wide = np.zeros((2, 2), dtype=np.uint64)
+    wide[:, 0] = 1 << 63
+    spilled = spill_step.step_out_of_core((keys, wide, *arguments[2:]), 2, 1, 1, str(tmp_path))
+    assert spilled[5] == 0 and (spilled[1][:, 1] == 1).all() and (spilled[1][:, 0] == 0).all()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=200), st.integers(1, 60))
+def test_batches_cover_every_partition_in_order(rows, batch_rows):
+    """The merge's batches: consecutive, every partition once, each batch
+    within its rows but where one partition alone is more."""
+    batches = spill_step._batches(np.array(rows), batch_rows)
+    assert batches[0][0] == 0 and batches[-1][1] == len(rows)
+    assert all(first < end for first, end in batches)
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(batches))
+    assert all(sum(rows[first:end]) <= batch_rows or end - first == 1 for first, end in batches)
+
+
+def test_the_budget_sets_the_room(monkeypatch):
+    """A step gets what is left of the budget, never more than its share
+    of what is available, nor less than MIN_ROOM."""
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**30)
+    monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**28)
+    assert dp_run.step_room() == dp_run.FREE_SHARE * 2**30
+    assert dp_run.step_room(2**29) == 2**28
+    assert dp_run.step_room(2**40) == dp_run.FREE_SHARE * 2**30
+    assert dp_run.step_room(2**27) == dp_run.MIN_ROOM
+
+
+def test_a_table_written_to_disk_is_mapped_back(tmp_path):
+    keys = np.arange(5, dtype=np.uint64)
+    counts = np.arange(10, dtype=np.uint64).reshape(5, 2)
+    assert not spill_step.is_mapped(keys)
+    on_disk = spill_step.to_disk(keys, counts, str(tmp_path))
+    assert all(spill_step.is_mapped(array) for array in on_disk)
+    assert (on_disk[0] == keys).all() and (on_disk[1] == counts).all()
+
+
+def test_the_memory_is_judged_by_a_high_guess(monkeypatch):
+    """Whether a step runs out of core is judged by the larger of the last
+    step's ratio and that of the step a column before, with a margin:
+    never below the table's own guess, and above it where the column
+    before grew more."""
+    seen = []
+    real = dp_run.run_step
+
+    def recorded(arguments, expected, spill, table=None, room=None, high=None):
+        seen.append((expected, high))
+        return real(arguments, expected, spill, table, room, high)
+
+    monkeypatch.setattr(dp_run, "run_step", recorded)
+    dp_run.count_hamiltonian(cell_order.schedule(5, 6), False)
+    assert all(high >= expected for expected, high in seen)
+    assert any(high > dp_run.HIGH_MARGIN * expected + 1 for expected, high in seen)

@@ -278,7 +278,7 @@ def run_count(args, out):
     if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
         _print_projection(job)
     if job.method == "dp" and job.scheduler is None:
-        _print_dp_projection(rows, cols, job.closed, len(job.searched) if not job.closed else 1, job.memory)
+        _print_dp_projection(rows, cols, job.closed, 0 if job.closed else len(job.searched), job.memory)
     try:
         # the DFS reports work units; the DP reports steps and its table's size
         unit = "step" if job.method == "dp" else "unit"
@@ -370,13 +370,13 @@ def _print_projection(job):
 PROJECT_DP_STATES_FROM = 10_000_000
 
 
-def _print_dp_projection(rows, cols, closed, runs, memory):
+def _print_dp_projection(rows, cols, closed, forced_runs, memory):
     """One line on stderr before a large DP run: its peak states, memory,
     disk out of core, and time on this machine's cores."""
     from knight import machine
     from knight.counting.dp import dp_memory
 
-    guess = dp_memory.projection(rows, cols, closed, runs)
+    guess = dp_memory.projection(rows, cols, closed, forced_runs)
     if guess.states < PROJECT_DP_STATES_FROM:
         return
     room = machine.available_memory() if memory is None else min(memory, machine.available_memory())
@@ -464,7 +464,7 @@ def run_count_total(args, out):
 
     memory = _memory(args)
     if args.scheduler is None:
-        _print_dp_projection(rows, cols, args.closed, 1, memory)
+        _print_dp_projection(rows, cols, args.closed, 0, memory)
     total = _with_progress(
         lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler, memory), "step"
     )

@@ -31,14 +31,14 @@ ENTRIES_ON_DISK = 4
 # no 6 x n open run longer than 6 x 8 was measured since. Closed
 # (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
 # 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (2026-12-01, the whole
-# count, top to bottom as before): 229,828,413 at step 44 of 64. Short
-# side 8's tuned order held 19-35% fewer at steps 33-35 (measured no
-# further): the bound, top to bottom's, stays until a whole run sets one.
+# count, top to bottom as before): 229,828,413 at step 44 of 64; in short
+# side 8's tuned order (2026-12-01, aa47ab6, the whole count) 100,396,702
+# at step 42.
 # Past the last entry, the growth per extra row is extrapolated (7 x 8
 # closed over 6 x 8: 28x).
 _MEASURED_PEAK_STATES = {
     False: {1: 1, 2: 4, 3: 1_000, 4: 5_000, 5: 300_000, 6: 30_000_000, 7: 35_000_000},
-    True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 230_000_000},
+    True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 110_000_000},
 }
 _GROWTH_PER_ROW = 30
 
@@ -53,12 +53,16 @@ def projected_peak_states(rows, cols, closed=False):
 
 
 # the time a run takes, projected from its peak: transitions per state of
-# the peak (7 x 7 open: 579 million over 29.6 million, 19.6; 8 x 8 closed:
-# 5.27 billion over 230 million, 22.9) and one core's time per transition
-# (7 x 7 open, 2026-12-01, 41a9da3, the machine idle: 142 s of user CPU for
-# 579 million, 0.25 us)
-TRANSITIONS_PER_PEAK_STATE = 20
-CORE_SECONDS_PER_TRANSITION = 0.25e-6
+# the peak of a run with no forced end (7 x 7 open: 579 million over 29.6
+# million, 19.6; 8 x 8 closed, tuned order: 3.19 billion over 100.4
+# million, 31.7), a run with a forced end making FORCED_SHARE of those (the
+# 7 x 7 grid: 1.41 billion in 6 forced runs, 0.41 of the unforced run's
+# each), and one core's time per transition (2026-12-01, aa47ab6, the
+# machine quiet: 7 x 7 open 102 s of user CPU for 579 million, 0.18 us;
+# 8 x 8 closed 831 s for 3.19 billion out of core, 0.26 us)
+TRANSITIONS_PER_PEAK_STATE = 25
+FORCED_SHARE = 0.4
+CORE_SECONDS_PER_TRANSITION = 0.2e-6
 
 
 @dataclass(frozen=True)
@@ -75,11 +79,13 @@ class Projection:
     core_seconds: float
 
 
-def projection(rows, cols, closed=False, runs=1):
-    """The ``Projection`` of ``runs`` runs of the DP on ``rows`` x ``cols``
-    (a per-start grid of open tours: one per symmetry class)."""
+def projection(rows, cols, closed=False, forced_runs=0):
+    """The ``Projection`` of the DP on ``rows`` x ``cols``: one run with no
+    forced end, or ``forced_runs`` runs each with one (a per-start grid of
+    open tours: one per symmetry class)."""
     states = projected_peak_states(rows, cols, closed)
-    transitions = runs * TRANSITIONS_PER_PEAK_STATE * states
+    runs = FORCED_SHARE * forced_runs if forced_runs else 1
+    transitions = int(runs * TRANSITIONS_PER_PEAK_STATE * states)
     return Projection(
         states,
         states * BYTES_PER_STATE,

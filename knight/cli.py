@@ -366,8 +366,9 @@ def _print_projection(job):
 
 
 # the DP's projection is printed for runs projected to hold this many
-# states at their peak (7 x 7 open: 35 million), not for the small boards
-PROJECT_DP_STATES_FROM = 10_000_000
+# states at their peak (7 x 7 open: 35 million), not for boards that take
+# seconds (short side 6 open, bounded at 10 million; 7 x 8 closed, 8)
+PROJECT_DP_STATES_FROM = 20_000_000
 
 
 def _print_dp_projection(rows, cols, closed, forced_runs, memory):

@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_total, count_tours, exit_status, owned_files
+from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine, owned_files, validate
 from knight.counting.dp import (
     cell_order,
     degree_relaxation,
@@ -26,6 +26,7 @@ from knight.counting.dp import (
     dp_memory,
     dp_run,
     dp_shards,
+    spill_step,
 )
 
 
@@ -441,25 +442,41 @@ def test_auto_picks_the_engine(monkeypatch):
 # --- resume ---
 
 
-def test_resume_after_an_interruption(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("stop", "out_of_core"), [(40, False), (40, True), (31, True)])
+def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
+    """Stopped after any step, in memory or with every step out of core
+    (issue 23: the table then comes from mapped files), a resumed count
+    equals the uninterrupted one and does not redo finished work."""
     monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
     path = tmp_path / "4x6.npz"
     expected = _dp(4, 6).tours
+    memory = None
+    if out_of_core:
+        monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+        monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+        monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)  # past any budget
+        memory = validate.MIN_MEMORY  # so every step gets MIN_ROOM
+    spilled = []
+    real = spill_step.step_out_of_core
+    monkeypatch.setattr(spill_step, "step_out_of_core", lambda *arguments: spilled.append(1) or real(*arguments))
 
     def interrupt(done, total, held):
-        if done == 40:
+        if done == stop:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        count_tours(4, 6, method="dp", resume=path, progress=interrupt)
+        count_tours(4, 6, method="dp", resume=path, progress=interrupt, memory=memory)
     with np.load(path) as saved:
         header = json.loads(bytes(saved["header"]).decode())
     assert header["finished"] and header["current"] is not None
     steps = []
-    resumed = count_tours(4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done))
+    resumed = count_tours(
+        4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done), memory=memory
+    )
     assert (resumed.tours == expected).all()
     runs, squares = resumed.runs, 24
     assert len(steps) < runs * squares - squares  # finished runs and steps were not done again
+    assert bool(spilled) == out_of_core
     again = count_tours(4, 6, method="dp", resume=path)
     assert (again.tours == expected).all() and again.transitions == 0
 

@@ -26,9 +26,11 @@ ENTRIES_ON_DISK = 4
 # each), with the degree relaxation, on long boards of each short side,
 # rounded up: the basis of the memory projection. Open (2026-12-01, tuned
 # cell order): 3 x 40: 719; 4 x 40: 4,001; 5 x 16 and 5 x 40: 254,855;
-# 6 x 8: 4,916,820; 7 x 7: 29,635,356. Short side 6 keeps the bound
-# measured before the relaxation (6 x 6 held 5,644,449 then, 6 x 8 more):
-# no 6 x n open run longer than 6 x 8 was measured since. Closed
+# 6 x 8: 4,916,820; 7 x 7: 29,635,356. Short side 6 is bounded at twice
+# 6 x 8's peak: no 6 x n open run longer than 6 x 8 was measured (short
+# side 5 reached its longest boards' peak by 5 x 16), and the bound of
+# 30 million kept from before the relaxation projected minutes and GiB
+# for 6 x 6, which holds 0.36 million. Closed
 # (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
 # 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (2026-12-01, the whole
 # count, top to bottom as before): 229,828,413 at step 44 of 64; in short
@@ -37,7 +39,7 @@ ENTRIES_ON_DISK = 4
 # Past the last entry, the growth per extra row is extrapolated (7 x 8
 # closed over 6 x 8: 28x).
 _MEASURED_PEAK_STATES = {
-    False: {1: 1, 2: 4, 3: 1_000, 4: 5_000, 5: 300_000, 6: 30_000_000, 7: 35_000_000},
+    False: {1: 1, 2: 4, 3: 1_000, 4: 5_000, 5: 300_000, 6: 10_000_000, 7: 35_000_000},
     True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 110_000_000},
 }
 _GROWTH_PER_ROW = 30

@@ -309,9 +309,7 @@ def merge_runs(run_keys, run_counts, starts, ends, first_part, end_part, table, 
         rows = 0
         for run in range(starts.shape[0]):
             rows += ends[run, part] - starts[run, part]
-        capacity = 1 << _MIN_RUN_BITS
-        while 3 * capacity < 4 * rows:
-            capacity <<= 1
+        capacity = run_capacity(rows)
         _mark_empty(table, 0, capacity, entry)
         mask = np.intp(capacity - 1)
         for run in range(starts.shape[0]):
@@ -330,20 +328,21 @@ def merge_runs(run_keys, run_counts, starts, ends, first_part, end_part, table, 
                             table[word + 1 + limb] = run_counts[source, limb]
                         break
                     index = (index + 1) & mask
-        for index in range(capacity):
-            key = table[entry * index]
-            if key != EMPTY:
-                out_keys[row] = key
-                for limb in range(limbs):
-                    out_counts[row, limb] = table[entry * index + 1 + limb]
-                row += 1
+        row = compact_partitions(table[: capacity * entry], 0, entry, out_keys, out_counts, row)
     return row, overflow
+
+
+@jit(inline="always")
+def run_capacity(rows):
+    """The entries of ``merge_runs``' table for a partition of ``rows``
+    rows: a power of two, at a load of at most 3/4."""
+    capacity = 1 << _MIN_RUN_BITS
+    while 3 * capacity < 4 * rows:
+        capacity <<= 1
+    return capacity
 
 
 def run_table(rows, entry):
     """A table for ``merge_runs`` with room for a partition of ``rows``
-    rows at a load of at most 3/4."""
-    capacity = 1 << _MIN_RUN_BITS
-    while 3 * capacity < 4 * rows:
-        capacity <<= 1
-    return np.empty(capacity * entry, dtype=np.uint64)
+    rows."""
+    return np.empty(run_capacity(rows) * entry, dtype=np.uint64)

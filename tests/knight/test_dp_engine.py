@@ -442,7 +442,7 @@ def test_auto_picks_the_engine(monkeypatch):
 # --- resume ---
 
 
-@pytest.mark.parametrize(("stop", "out_of_core"), [(40, False), (40, True), (31, True)])
+@pytest.mark.parametrize(("stop", "out_of_core"), [(40, False), (40, True), (36, True)])
 def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     """Stopped after any step, in memory or with every step out of core
     (issue 23: the table then comes from mapped files), a resumed count
@@ -468,7 +468,16 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
         count_tours(4, 6, method="dp", resume=path, progress=interrupt, memory=memory)
     with np.load(path) as saved:
         header = json.loads(bytes(saved["header"]).decode())
+        embedded = saved["keys"].shape[0]
     assert header["finished"] and header["current"] is not None
+    # out of core, the checkpoint links the step's table files, not a copy
+    tables = tmp_path / "4x6.npz.tables"
+    assert (header["table"] is not None) == out_of_core == tables.is_dir()
+    assert (embedded == 0) == out_of_core
+    if out_of_core:
+        assert sorted(p.name for p in tables.iterdir()) == sorted(
+            [header["table"]["keys"], header["table"]["counts"], "knight-dp-tables"]
+        )
     steps = []
     resumed = count_tours(
         4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done), memory=memory
@@ -479,6 +488,43 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     assert bool(spilled) == out_of_core
     again = count_tours(4, 6, method="dp", resume=path)
     assert (again.tours == expected).all() and again.transitions == 0
+    assert not tables.exists()  # the count ended: its links went with it
+
+
+def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypatch):
+    """Issue 23: a checkpoint whose table is linked files beside it is
+    checked as an embedded one: a byte changed in them, or a file gone, is
+    refused in one line naming the checkpoint, and nothing is deleted; a
+    folder of that name that is not knight's is refused before a count."""
+    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+    monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)
+    path = tmp_path / "c.npz"
+
+    def interrupt(done, total, held):
+        if done == 16:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_tours(4, 6, method="dp", resume=path, progress=interrupt, memory=validate.MIN_MEMORY)
+    tables = tmp_path / "c.npz.tables"
+    counts_file = next(tables.glob("*.counts"))
+    data = bytearray(counts_file.read_bytes())
+    data[3] ^= 1
+    counts_file.write_bytes(bytes(data))
+    before = sorted(p.name for p in tables.iterdir())
+    with pytest.raises(InvalidArgument, match="damaged or was edited") as refused:
+        count_tours(4, 6, method="dp", resume=path)
+    assert "\n" not in str(refused.value) and sorted(p.name for p in tables.iterdir()) == before
+    counts_file.unlink()
+    with pytest.raises(InvalidArgument, match="is missing"):
+        count_tours(4, 6, method="dp", resume=path)
+    stranger = tmp_path / "d.npz.tables"
+    stranger.mkdir()
+    with pytest.raises(InvalidArgument, match="not a table folder of knight's"):
+        count_tours(4, 6, method="dp", resume=tmp_path / "d.npz")
+    assert stranger.is_dir()
 
 
 def test_resume_refuses_other_files(tmp_path):

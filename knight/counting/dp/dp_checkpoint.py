@@ -10,13 +10,15 @@ import time
 import numpy as np
 
 from knight import atomic_write, journal
+from knight.counting.dp import linked_table, spill_step
 from knight.counting.dp.cell_order import ORDER_NAME
 from knight.counting.dp.dp_run import MAX_LIMBS
 from knight.errors import InvalidArgument
 
-# /3: a checksum over the header and the table; /2 had none; a /1 file
-# holds base-16 keys
-CHECKPOINT_FORMAT = "knight-dp-checkpoint/3"
+# /4: the table may be linked files beside it (``linked_table``); /3 had a
+# checksum over the header and the table; /2 had none; a /1 file holds
+# base-16 keys
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/4"
 # a checkpoint is written at most this often: a 7x7 table is a few GB, and
 # writing it after every step would cost more than the steps
 CHECKPOINT_SECONDS = 60.0
@@ -48,6 +50,7 @@ class Checkpoint:
         path = journal.usable_path(path, "a knight dp checkpoint", replaced=True)
         if os.path.exists(path):
             _read_checkpoint(path)
+        linked_table.check_folder(linked_table.folder_of(path))
         return path
 
     @classmethod
@@ -56,8 +59,15 @@ class Checkpoint:
         identity = count_identity(CHECKPOINT_FORMAT, rows, cols, closed, starts)
         if not os.path.exists(path):
             return cls(path, identity, {}, None, None)
+        linked_table.check_folder(linked_table.folder_of(path))
         header, keys, counts = _read_checkpoint(path)
         check_identity(path, header, identity)
+        if header.get("table") is not None:
+            # the table is in linked files beside the checkpoint: mapped, and
+            # checked by the checksum below like an embedded one
+            keys, counts = linked_table.load(
+                linked_table.folder_of(path), header["table"], lambda what: damaged(path, what)
+            )
         finished, current = checked_fields(path, header, keys, counts, rows * cols, closed, starts)
         arrays = (keys, counts) if current is not None else None
         return cls(path, identity, finished, current, arrays)
@@ -71,11 +81,13 @@ class Checkpoint:
         return step, keys, counts, completed
 
     def saver(self, run_key):
-        """An ``on_step`` for ``dp_run.count_hamiltonian``: saves the table at most every
-        ``CHECKPOINT_SECONDS``."""
+        """An ``on_step`` for ``dp_run.count_hamiltonian``: saves the table
+        after every step it made on disk (``linked_table``), else at most
+        every ``CHECKPOINT_SECONDS``."""
 
         def on_step(step, keys, counts, completed):
-            if time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
+            # a table on disk is saved after every step: linked, it costs no copy
+            if spill_step.is_mapped(keys) or time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
                 self._current = (run_key, step, completed)
                 self._write(keys, counts)
 
@@ -90,14 +102,24 @@ class Checkpoint:
         header = dict(self.identity)
         header["finished"] = {str(key): value for key, value in self.finished.items()}
         header["current"] = None if self._current is None else list(self._current)
+        folder = linked_table.folder_of(self.path)
+        linked = None
+        if self._current is not None and keys.shape[0]:
+            linked = linked_table.link(folder, self._current[0], self._current[1], keys, counts)
+        header["table"] = linked
         keys, counts = np.ascontiguousarray(keys), np.ascontiguousarray(counts)
+        # the checksum covers the table's bytes wherever they are kept
         header["checksum"] = checksum(header, keys, counts)
+        if linked is not None:
+            keys, counts = keys[:0], counts[:0]
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
         # a failure (a full disk) is an OSError naming the file: exit status
         # 74, and the last checkpoint is still there
         atomic_write.replace(
             self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts), binary=True
         )
+        # the links the new checkpoint does not name go only after it is written
+        linked_table.remove_unnamed(folder, linked)
         self._saved = time.monotonic()
 
 

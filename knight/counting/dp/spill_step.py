@@ -216,3 +216,12 @@ def to_disk(keys, counts, folder):
         mapped(os.path.join(folder, "keys"), keys.shape),
         mapped(os.path.join(folder, "counts"), counts.shape),
     )
+
+
+def mapped_file(array):
+    """The file ``array``'s data is mapped from (``mapped`` made it), or None."""
+    while array is not None:
+        if isinstance(array, np.memmap):
+            return array.filename
+        array = getattr(array, "base", None)
+    return None

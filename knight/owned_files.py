@@ -17,6 +17,8 @@ import re
 import shutil
 import tempfile
 
+from knight.errors import InvalidArgument
+
 # a spill folder holds this file, so that a folder merely named like one is not taken for one
 SPILL_MARK = "knight-dp-spill"
 _SPILL = re.compile(r"knight-dp-(\d+)-[A-Za-z0-9_]+")
@@ -82,3 +84,47 @@ def remove_stale_spill_folders(parent=None):
                 continue
             if os.path.isfile(os.path.join(entry.path, SPILL_MARK)) and _dead(int(found[1])):
                 shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def check_marked_folder(folder, mark, what):
+    """InvalidArgument if ``folder`` is there and is not one of knight's:
+    a real folder holding the file ``mark`` (``what`` names its kind in the
+    refusal: a folder merely named like one stays the user's)."""
+    if os.path.lexists(folder) and not (
+        os.path.isdir(folder) and not os.path.islink(folder) and os.path.isfile(os.path.join(folder, mark))
+    ):
+        raise InvalidArgument(
+            f"{folder} is there and is not {what} of knight's; it is left untouched: give another checkpoint file"
+        )
+
+
+def make_marked_folder(folder, mark, what, text):
+    """``folder``, made with its ``mark`` file (holding ``text``: what the
+    folder is for) if it is not there; refused as ``check_marked_folder``
+    refuses."""
+    check_marked_folder(folder, mark, what)
+    if not os.path.isdir(folder):
+        os.mkdir(folder)
+        with open(os.path.join(folder, mark), "w") as handle:
+            handle.write(text)
+    return folder
+
+
+def remove_unnamed(folder, pattern, named):
+    """Remove the files in ``folder`` whose names match ``pattern`` (a
+    compiled regex: the names knight gives) and are not in ``named``;
+    nothing else in it is touched."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if pattern.fullmatch(entry.name) and entry.name not in named and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def remove_if_only_mark(folder, mark):
+    """Remove ``folder`` when only its ``mark`` is left in it: a file of
+    the user's keeps it, and the mark with it."""
+    with contextlib.suppress(OSError):
+        if os.listdir(folder) == [mark]:
+            os.unlink(os.path.join(folder, mark))
+            os.rmdir(folder)

@@ -18,7 +18,6 @@ checkpoint must be one of ours, the folder carries a mark file of ours
 named as partitions are ever removed.
 """
 
-import contextlib
 import json
 import os
 import re
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import atomic_write, journal
+from knight import atomic_write, journal, owned_files
 from knight.counting.dp import dp_checkpoint
 from knight.counting.dp.dp_run import MAX_LIMBS
 from knight.errors import InvalidArgument
@@ -38,6 +37,7 @@ KIND = "a knight dp cluster checkpoint"
 PARTS_SUFFIX = ".parts"
 # a folder of ours holds this file, so that one merely named like it is not taken for ours
 PARTS_MARK = "knight-dp-cluster-parts"
+_FOLDER_KIND = "a partition folder"
 _PART_FILE = re.compile(r"run-?\d+-step\d+-part\d+\.npz")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 # the header's checksum covers no table: the partitions have their own
@@ -123,23 +123,19 @@ class ClusterCheckpoint:
         self._current = None
         self._write()
         self._remove_unnamed()
-        with contextlib.suppress(OSError):
-            # only when nothing else is there: a file of the user's stays, and the marked folder with it
-            if os.listdir(self.folder) == [PARTS_MARK]:
-                os.unlink(os.path.join(self.folder, PARTS_MARK))
-                os.rmdir(self.folder)
+        owned_files.remove_if_only_mark(self.folder, PARTS_MARK)
 
     def due(self):
         return time.monotonic() - self._saved >= self.every
 
     def make_folder(self):
         """The partition folder, made and marked if it is not there."""
-        _check_folder(self.folder)
-        if not os.path.isdir(self.folder):
-            os.mkdir(self.folder)
-            with open(os.path.join(self.folder, PARTS_MARK), "w") as mark:
-                mark.write("the partition files of a knight dp count on a cluster; removed when it ends\n")
-        return self.folder
+        return owned_files.make_marked_folder(
+            self.folder,
+            PARTS_MARK,
+            _FOLDER_KIND,
+            "the partition files of a knight dp count on a cluster; removed when it ends\n",
+        )
 
     def record(self, run_key, saved):
         """Write the checkpoint naming ``saved`` (a ``SavedParts``), then
@@ -166,15 +162,7 @@ class ClusterCheckpoint:
     def _remove_unnamed(self):
         """Remove the partition files of ours the checkpoint does not name."""
         named = set() if self._current is None else {part["file"] for part in self._current[1].parts}
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(self.folder):
-                if (
-                    _PART_FILE.fullmatch(entry.name)
-                    and entry.name not in named
-                    and entry.is_file(follow_symlinks=False)
-                ):
-                    with contextlib.suppress(OSError):
-                        os.unlink(entry.path)
+        owned_files.remove_unnamed(self.folder, _PART_FILE, named)
 
 
 class PartsSaver:
@@ -201,13 +189,7 @@ class PartsSaver:
 
 
 def _check_folder(folder):
-    if os.path.lexists(folder) and not (
-        os.path.isdir(folder) and not os.path.islink(folder) and os.path.isfile(os.path.join(folder, PARTS_MARK))
-    ):
-        raise InvalidArgument(
-            f"{folder} is there and is not a partition folder of knight's; it is left untouched: "
-            "give another checkpoint file"
-        )
+    owned_files.check_marked_folder(folder, PARTS_MARK, _FOLDER_KIND)
 
 
 def _read(path):

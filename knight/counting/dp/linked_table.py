@@ -18,11 +18,12 @@ import re
 
 import numpy as np
 
+from knight import owned_files
 from knight.counting.dp import spill_step
-from knight.errors import InvalidArgument
 
 TABLES_SUFFIX = ".tables"
 TABLES_MARK = "knight-dp-tables"
+_FOLDER_KIND = "a table folder"
 _TABLE_FILE = re.compile(r"run-?\d+-step\d+\.(keys|counts)")
 
 
@@ -33,13 +34,7 @@ def folder_of(path):
 
 def check_folder(folder):
     """InvalidArgument if ``folder`` is there and is not a tables folder of ours."""
-    if os.path.lexists(folder) and not (
-        os.path.isdir(folder) and not os.path.islink(folder) and os.path.isfile(os.path.join(folder, TABLES_MARK))
-    ):
-        raise InvalidArgument(
-            f"{folder} is there and is not a table folder of knight's; it is left untouched: "
-            "give another checkpoint file"
-        )
+    owned_files.check_marked_folder(folder, TABLES_MARK, _FOLDER_KIND)
 
 
 def link(folder, run_key, step, keys, counts):
@@ -50,11 +45,9 @@ def link(folder, run_key, step, keys, counts):
     sources = [spill_step.mapped_file(array) for array in (keys, counts)]
     if None in sources:
         return None
-    check_folder(folder)
-    if not os.path.isdir(folder):
-        os.mkdir(folder)
-        with open(os.path.join(folder, TABLES_MARK), "w") as mark:
-            mark.write("the tables of a knight dp checkpoint; removed when its count ends\n")
+    owned_files.make_marked_folder(
+        folder, TABLES_MARK, _FOLDER_KIND, "the tables of a knight dp checkpoint; removed when its count ends\n"
+    )
     names = {kind: f"run{run_key}-step{step}.{kind}" for kind in ("keys", "counts")}
     try:
         for source, kind in zip(sources, ("keys", "counts"), strict=True):
@@ -96,11 +89,5 @@ def remove_unnamed(folder, table):
     header's field, or None) does not name; the folder too once only its
     mark is left."""
     named = set() if table is None else {table["keys"], table["counts"]}
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(folder):
-            if _TABLE_FILE.fullmatch(entry.name) and entry.name not in named and entry.is_file(follow_symlinks=False):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
-        if os.listdir(folder) == [TABLES_MARK]:
-            os.unlink(os.path.join(folder, TABLES_MARK))
-            os.rmdir(folder)
+    owned_files.remove_unnamed(folder, _TABLE_FILE, named)
+    owned_files.remove_if_only_mark(folder, TABLES_MARK)

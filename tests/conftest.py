@@ -6,6 +6,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 # A shell without job control starts `cmd &` with SIGINT ignored, and an
@@ -66,3 +67,35 @@ def fill(folder, leave):
     free = os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize
     with open(Path(folder) / "filler", "wb") as filler:
         filler.write(b"\0" * max(free - leave, 0))
+
+
+@pytest.fixture
+def spill_folders(tmp_path, monkeypatch):
+    """The DP's spill folders made in ``tmp_path`` (a list, filled as they
+    are made), so that a test sees each one and that none is left."""
+    made = []
+
+    def mkdtemp(prefix):
+        made.append(tmp_path / f"{prefix}{len(made)}")
+        made[-1].mkdir()
+        return str(made[-1])
+
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    return made
+
+
+def dp_steps(rows, cols, closed, forced):
+    """Each step of a DP run on ``rows`` x ``cols`` by the hash step, as
+    ``(arguments, made)``: the step's arguments and what the step made."""
+    from knight.counting.dp import cell_order, degree_relaxation, dp_run, dp_shards
+
+    plan = cell_order.schedule(rows, cols)
+    live = degree_relaxation.live_patterns(plan, closed, forced)
+    keys = np.zeros(1, dtype=np.uint64)
+    counts = np.ones((1, 1), dtype=np.uint64)
+    for step in range(len(plan.order)):
+        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
+        arguments = dp_run.step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
+        made = dp_shards.step_in_parts(arguments, 100, None)
+        yield arguments, made
+        keys, counts = made[0], made[1]

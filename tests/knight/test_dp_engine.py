@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine, owned_files, validate
+from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine, validate
 from knight.counting.dp import (
     cell_order,
     degree_relaxation,
@@ -608,7 +608,7 @@ def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True)])
-def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, rows, cols, closed):
+def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, spill_folders, rows, cols, closed):
     """With (pretend) little memory a step runs in shards whose tables are
     written to disk and read back mapped: the same counts, the same tables,
     and the spill folder removed."""
@@ -618,14 +618,7 @@ def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, r
     in_memory, memory_work = dp_run.count_hamiltonian(plan, closed)
     monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
     monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
-    made = []
-
-    def mkdtemp(prefix):
-        made.append(tmp_path / f"{prefix}{len(made)}")
-        made[-1].mkdir()
-        return str(made[-1])
-
-    monkeypatch.setattr(owned_files.tempfile, "mkdtemp", mkdtemp)
+    made = spill_folders
     assert dp_shards._shards(10**6, 1, 2) == dp_shards._MAX_SHARDS
     on_disk, disk_work = dp_run.count_hamiltonian(plan, closed)
     assert on_disk == in_memory and disk_work.held == memory_work.held

@@ -17,6 +17,7 @@ from knight.counting.dp import (
     partition_step,
 )
 from knight.counting.dp.degree_relaxation import MOST_OPTIONS
+from tests.conftest import dp_steps
 
 
 def _entries(keys, counts):
@@ -29,16 +30,8 @@ def _entries(keys, counts):
 def _step_by_step(rows, cols, closed, forced, check):
     """Run the hash step over every step of the board, calling
     ``check(arguments, made)`` with each step's arguments and its result."""
-    plan = cell_order.schedule(rows, cols)
-    live = degree_relaxation.live_patterns(plan, closed, forced)
-    keys = np.zeros(1, dtype=np.uint64)
-    counts = np.ones((1, 1), dtype=np.uint64)
-    for step in range(len(plan.order)):
-        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
-        arguments = dp_run.step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-        made = dp_shards.step_in_parts(arguments, 100, None)
+    for arguments, made in dp_steps(rows, cols, closed, forced):
         check(arguments, made)
-        keys, counts = made[0], made[1]
 
 
 @pytest.mark.parametrize(

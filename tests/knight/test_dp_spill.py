@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight import machine, owned_files
-from knight.counting.dp import cell_order, degree_relaxation, dp_run, dp_shards, spill_step
+from knight import machine
+from knight.counting.dp import cell_order, dp_run, spill_step
+from tests.conftest import dp_steps
 
 
 def _entries(keys, counts):
@@ -20,20 +21,6 @@ def _entries(keys, counts):
     entries = sorted(zip(keys.tolist(), map(tuple, counts.tolist()), strict=True))
     assert len({key for key, _ in entries}) == len(entries)
     return entries
-
-
-def _every_step(rows, cols, closed, forced):
-    """Each step's arguments, from the hash step's tables."""
-    plan = cell_order.schedule(rows, cols)
-    live = degree_relaxation.live_patterns(plan, closed, forced)
-    keys = np.zeros(1, dtype=np.uint64)
-    counts = np.ones((1, 1), dtype=np.uint64)
-    for step in range(len(plan.order)):
-        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
-        arguments = dp_run.step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-        made = dp_shards.step_in_parts(arguments, 100, None)
-        yield arguments, made
-        keys, counts = made[0], made[1]
 
 
 @pytest.mark.parametrize("room", [1, 2_000, 50_000, 10**9])
@@ -45,7 +32,7 @@ def test_out_of_core_tables_equal_the_hash_tables(tmp_path, rows, cols, closed, 
     """Chunks of one state (room 1), of a few, of tens, and the whole step
     in one: every step's table and tallies are the hash step's, and the
     step leaves only the next table in the folder."""
-    for arguments, made in _every_step(rows, cols, closed, forced):
+    for arguments, made in dp_steps(rows, cols, closed, forced):
         spilled = spill_step.step_out_of_core(arguments, max(made[0].shape[0], 1), 2, room, str(tmp_path))
         assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
         assert spilled[2:] == tuple(int(value) for value in made[2:])
@@ -62,21 +49,14 @@ def _all_out_of_core(monkeypatch):
     ("rows", "cols", "closed", "forced"),
     [(5, 6, False, None), (6, 6, True, None), (5, 5, False, 0), (3, 40, False, None)],
 )
-def test_a_run_out_of_core_counts_as_one_in_memory(monkeypatch, tmp_path, rows, cols, closed, forced):
+def test_a_run_out_of_core_counts_as_one_in_memory(monkeypatch, tmp_path, spill_folders, rows, cols, closed, forced):
     """Under a budget of one byte every step runs out of core: the same
     count and states after every step as in memory. 3 x 40's counts pass
     2^64, so some carry only when two chunks' counts are added."""
     plan = cell_order.schedule(rows, cols)
     in_memory, memory_work = dp_run.count_hamiltonian(plan, closed, forced)
     _all_out_of_core(monkeypatch)
-    made = []
-
-    def mkdtemp(prefix):
-        made.append(tmp_path / f"{prefix}{len(made)}")
-        made[-1].mkdir()
-        return str(made[-1])
-
-    monkeypatch.setattr(owned_files.tempfile, "mkdtemp", mkdtemp)
+    made = spill_folders
     on_disk, disk_work = dp_run.count_hamiltonian(plan, closed, forced, memory=1)
     assert on_disk == in_memory and disk_work.held == memory_work.held
     assert disk_work.emitted >= memory_work.emitted  # chunks merge less before the runs
@@ -87,7 +67,7 @@ def test_a_carry_between_chunks_widens_the_counts(tmp_path):
     """Two chunks whose counts for one successor fit one limb each but not
     their sum: the merge of the runs reports the carry, as the step in
     memory does, so that the driver runs the step again wider."""
-    arguments = next(_every_step(3, 4, False, None))[0]
+    arguments = next(dp_steps(3, 4, False, None))[0]
     keys = np.zeros(2, dtype=np.uint64)  # the same state twice: two chunks of one state
     counts = np.full((2, 1), 1 << 63, dtype=np.uint64)
     spilled = spill_step.step_out_of_core((keys, counts, *arguments[2:]), 2, 1, 1, str(tmp_path))

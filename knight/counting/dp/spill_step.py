@@ -19,7 +19,6 @@ every count added (carry-checked).
 """
 
 import contextlib
-import mmap
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -197,11 +196,7 @@ def mapped(path, shape):
 
 def is_mapped(array):
     """Whether ``array``'s data is a mapped file (page cache), not memory."""
-    while array is not None:
-        if isinstance(array, (np.memmap, mmap.mmap)):
-            return True
-        array = getattr(array, "base", None)
-    return False
+    return mapped_file(array) is not None
 
 
 def to_disk(keys, counts, folder):

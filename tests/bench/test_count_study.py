@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from bench.report import run_report
-from bench.studies import count_study, count_worker
-from bench.studies.count_study import PAST_CAP, CountPlan, Engine, Series
-from bench.studies.count_worker import DONE, STOPPED
+from bench.studies.counts import count_study, count_worker
+from bench.studies.counts.count_study import PAST_CAP, CountPlan, Engine, Series
+from bench.studies.counts.count_worker import DONE, STOPPED
 
 
 def _grid(board, tours):
@@ -363,7 +363,7 @@ def test_the_counting_table_has_a_line_per_board_some_engine_ran():
 def test_a_run_with_counts_json_gets_figure_8_and_the_section_in_both_pages(tmp_path):
     from bench.__main__ import main
     from bench.run_folder import record
-    from bench.studies import count_study
+    from bench.studies.counts import count_study
 
     assert main(["--sizes", "5", "--methods", "greedy", "--repeats", "1", "--no-plots", "--out", str(tmp_path)]) == 0
     folder = (tmp_path / "latest").resolve()

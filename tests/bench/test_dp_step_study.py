@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bench.report import run_report
-from bench.studies import dp_step_study, dp_step_worker
-from bench.studies.dp_step_study import DONE, STOPPED, StepPlan
-from bench.studies.dp_step_worker import ENGINES
+from bench.studies.dp_steps import dp_step_study, dp_step_worker
+from bench.studies.dp_steps.dp_step_study import DONE, STOPPED, StepPlan
+from bench.studies.dp_steps.dp_step_worker import ENGINES
 from knight.harness_api import dp_run, spill_step
 
 

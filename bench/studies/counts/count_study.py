@@ -13,7 +13,7 @@ process (``cluster_overhead``).
 Each engine has a cap: a time cap and, for the DFS, a node budget per work
 unit. Within a series, once an engine's count stops at its cap or finishes
 past it, that engine's later boards of the series are not run: reported as
-``PAST_CAP``. Each count runs in a worker process (bench/studies/count_worker.py)
+``PAST_CAP``. Each count runs in a worker process (bench/studies/counts/count_worker.py)
 that compiles every engine before the first count; a count under
 ``CountPlan.repeat_below`` seconds is repeated and its medians kept, a longer
 one runs once (``repeats`` says which). Every count is checked against
@@ -31,8 +31,8 @@ from matplotlib.ticker import NullFormatter
 from bench.report import figure_style
 from bench.report.figure_style import plt
 from bench.report.text_cells import markdown_table, rate_text, seconds_text
-from bench.studies import count_worker
-from bench.studies.count_worker import DONE, ENGINES, STOPPED
+from bench.studies.counts import count_worker
+from bench.studies.counts.count_worker import DONE, ENGINES, STOPPED
 from bench.studies.study import Study
 
 COUNTS = "counts.json"

@@ -5,7 +5,7 @@ transitions per second and the anonymous memory they add per state held
 (figure 9 and a section of REPORT.md).
 
 Each board is measured by a worker process of its own
-(bench/studies/dp_step_worker.py: what the engines are, how memory is
+(bench/studies/dp_steps/dp_step_worker.py: what the engines are, how memory is
 sampled), which warms every engine up first, so no time includes
 compilation; a count under ``StepPlan.repeat_below`` seconds is repeated
 and its median kept. Every engine's total of a board must equal the
@@ -31,8 +31,8 @@ import numpy as np
 from bench.report import figure_style
 from bench.report.figure_style import plt
 from bench.report.text_cells import markdown_table, seconds_text
-from bench.studies import count_worker
-from bench.studies.dp_step_worker import ENGINES, ROOM_SHARE, SAMPLE_SECONDS
+from bench.studies.counts import count_worker
+from bench.studies.dp_steps.dp_step_worker import ENGINES, ROOM_SHARE, SAMPLE_SECONDS
 from bench.studies.study import Study
 from knight.harness_api import usable_cores
 
@@ -124,7 +124,7 @@ def measure(study, worker=None, show=None):
     """Run ``study`` (a ``StepPlan``); what dp_steps.json holds.
     ``show(board)`` is called before each board."""
     own = worker is None
-    worker = count_worker.Worker(module="bench.studies.dp_step_worker") if own else worker
+    worker = count_worker.Worker(module="bench.studies.dp_steps.dp_step_worker") if own else worker
     began, load = time.perf_counter(), os.getloadavg()
     rows = []
     try:

@@ -1,0 +1,6 @@
+"""The DP's step engines against each other: the study (dp_step_study)
+and the worker process it runs them in (dp_step_worker)."""
+
+from bench.studies.dp_steps.dp_step_study import STUDY
+
+__all__ = ["STUDY"]

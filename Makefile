@@ -29,7 +29,7 @@ lint: $(STAMP)  ## ruff check and ruff format --check (rules in pyproject.toml)
 format: $(STAMP)  ## ruff format: rewrite the Python files in the house style (make lint checks it)
 	$(BIN)/ruff format .
 
-bench: $(STAMP)  ## run the default benchmark sweep (3 min 49 s on the 2-core machine, otherwise idle, 2026-12-01) into results/DATE-COMMIT/
+bench: $(STAMP)  ## run the default benchmark sweep (a few minutes: docs/measurements.md) into results/DATE-COMMIT/
 	$(BIN)/python -m bench
 
 bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs

@@ -1,5 +1,5 @@
-"""The counting study: the study (count_study) and the worker process
-each count runs in (count_worker)."""
+"""The counting study: the study (count_study), the worker process each
+count runs in (count_worker), and its figure and section (count_report)."""
 
 from bench.studies.counts.count_study import STUDY
 

@@ -2,7 +2,7 @@
 before), the partitioned step in memory and the partitioned step out of
 core, each counting the same totals on a few boards of 0.1-3 s; their
 transitions per second and the anonymous memory they add per state held
-(figure 9 and a section of REPORT.md).
+(figure 9 and a section of REPORT.md: bench/studies/dp_steps/dp_step_report.py).
 
 Each board is measured by a worker process of its own
 (bench/studies/dp_steps/dp_step_worker.py: what the engines are, how memory is
@@ -26,19 +26,14 @@ import os
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
-from bench.report import figure_style
-from bench.report.figure_style import plt
-from bench.report.text_cells import markdown_table, seconds_text
 from bench.studies.counts import count_worker
+from bench.studies.dp_steps import dp_step_report
+from bench.studies.dp_steps.dp_step_report import DONE, STOPPED, board_name
 from bench.studies.dp_steps.dp_step_worker import ENGINES, ROOM_SHARE, SAMPLE_SECONDS
 from bench.studies.study import Study
 from knight.harness_api import usable_cores
 
 DP_STEPS = "dp_steps.json"
-DONE, STOPPED = "done", "stopped"
-LABELS = {"hash": "hash (before)", "partitioned": "partitioned", "out-of-core": "out of core"}
 # directed totals, as the tests hold them (tests/knight/test_dp_engine.py,
 # test_dp_partition.py): (rows, cols, closed) -> (total, source)
 PUBLISHED = {
@@ -71,10 +66,6 @@ def preset(quick=False):
     if quick:
         return StepPlan(((5, 5, False), (6, 6, True)), seconds=30.0)
     return StepPlan(((6, 6, False), (5, 9, False), (6, 8, True), (5, 10, True)))
-
-
-def board_name(rows, cols, closed):
-    return f"{rows}x{cols} {'closed' if closed else 'open'}"
 
 
 def check_agreement(board, answers):
@@ -154,175 +145,6 @@ def measure(study, worker=None, show=None):
     }
 
 
-def boards_of(measured):
-    """The boards in the order they ran, ``(rows, cols, closed)``."""
-    seen = []
-    for row in measured["rows"]:
-        board = (row["rows"], row["cols"], row["closed"])
-        if board not in seen:
-            seen.append(board)
-    return seen
-
-
-def _cell(measured, board, engine):
-    return next(
-        row
-        for row in measured["rows"]
-        if (row["rows"], row["cols"], row["closed"]) == board and row["engine"] == engine
-    )
-
-
-def draw(measured, path):
-    """Figure 9: transitions per second (left) and anonymous bytes added
-    per peak state (right) of each step engine, grouped bars by board."""
-    figure, (rated, held) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained")
-    figure.suptitle("The DP's step engines: hash (before) against partitioned, in memory and out of core")
-    boards = boards_of(measured)
-    width = 0.8 / len(measured["engines"])
-    where = np.arange(len(boards))
-    drawn = False
-    for i, engine in enumerate(measured["engines"]):
-        cells = [_cell(measured, board, engine) for board in boards]
-        done = [(x, cell) for x, cell in zip(where, cells, strict=True) if cell["status"] == DONE]
-        drawn = drawn or bool(done)
-        style = dict(width=width, color=figure_style.PALETTE[i], label=LABELS[engine])
-        offsets = [x + (i - (len(measured["engines"]) - 1) / 2) * width for x, _ in done]
-        bars = rated.bar(offsets, [cell["transitions_per_second"] / 1e6 for _, cell in done], **style)
-        rated.bar_label(bars, fmt="%.2f", fontsize="x-small")
-        cpu = [cell["transitions_per_cpu_second"] / 1e6 for _, cell in done]
-        rated.plot(offsets, cpu, "D", color="black", markersize=4)
-        sized = [(x, cell) for x, (_, cell) in zip(offsets, done, strict=True) if cell["bytes_per_state"] is not None]
-        bars = held.bar([x for x, _ in sized], [cell["bytes_per_state"] for _, cell in sized], **style)
-        held.bar_label(bars, fmt="%.0f", fontsize="x-small")
-    labels = [f"{board_name(*board)}\n{_peak(measured, board)}" for board in boards]
-    for axes, ylabel in (
-        (rated, "million transitions per second"),
-        (held, "bytes of RssAnon added per peak state"),
-    ):
-        axes.set_xticks(where, labels, fontsize="small")
-        axes.set_ylabel(ylabel)
-        axes.grid(True, axis="y", alpha=0.3)
-    if not drawn:
-        figure_style.nothing_to_show(rated, "no board was measured in this run")
-    rated.set_title("speed: the total's transitions over its wall time (bars) and CPU time (\u25c6)", fontsize="small")
-    held.set_title(f"memory (out of core: {ROOM_SHARE:g} of the largest step's tables as its room)", fontsize="small")
-    if drawn:  # outside the axes: no bar's label under it
-        handles = held.get_legend_handles_labels()[0]
-        handles.append(
-            plt.Line2D([], [], marker="D", color="black", linestyle="", label="per CPU second (every thread)")
-        )
-        figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize="small")
-    return figure_style.save(figure, path)
-
-
-def _peak(measured, board):
-    done = [
-        row for row in measured["rows"] if (row["rows"], row["cols"], row["closed"]) == board and row["status"] == DONE
-    ]
-    return f"{done[0]['states_peak']:,} states" if done else "not measured"
-
-
-def _megabytes(count):
-    return f"{count / 2**20:.1f} MiB"
-
-
-def steps_table(measured):
-    """One line per board and engine."""
-    lines = []
-    for board in boards_of(measured):
-        for engine in measured["engines"]:
-            row = _cell(measured, board, engine)
-            if row["status"] != DONE:
-                lines.append((board_name(*board), LABELS[engine], row["status"], "", "", "", "", ""))
-                continue
-            single = "\u00b9" if row["repeats"] == 1 else ""
-            published = f" ({row['published']})" if row["published"] else ""
-            per_state = "-" if row["bytes_per_state"] is None else f"{row['bytes_per_state']:.0f}"
-            lines.append(
-                (
-                    board_name(*board),
-                    LABELS[engine],
-                    f"{row['tours']:,}{published}",
-                    f"{seconds_text(row['seconds'])}{single} ({seconds_text(row['cpu_seconds'])})",
-                    f"{row['transitions']:,}",
-                    f"{row['transitions_per_second'] / 1e6:.2f} ({row['transitions_per_cpu_second'] / 1e6:.2f})",
-                    f"{_megabytes(row['anon_added'])} \u00b7 {per_state}",
-                    f"{row['out_of_core_steps']} of {row['steps']}",
-                )
-            )
-    header = (
-        "board",
-        "step",
-        "total",
-        "seconds (CPU)",
-        "transitions",
-        "M transitions/s (per CPU s)",
-        "RssAnon added \u00b7 bytes/state",
-        "steps out of core",
-    )
-    return markdown_table(header, lines)
-
-
-def _ratios(measured):
-    """The partitioned engines' rate over the hash step's, per board, in words."""
-    parts = []
-    for board in boards_of(measured):
-        cells = {engine: _cell(measured, board, engine) for engine in measured["engines"]}
-        if any(cell["status"] != DONE for cell in cells.values()):
-            continue
-        wall, cpu = (cells["hash"][key] for key in ("transitions_per_second", "transitions_per_cpu_second"))
-        shown = ", ".join(
-            f"{LABELS[engine]} {cells[engine]['transitions_per_second'] / wall:.2f}x "
-            f"({cells[engine]['transitions_per_cpu_second'] / cpu:.2f}x)"
-            for engine in measured["engines"][1:]
-        )
-        parts.append(f"{board_name(*board)}: {shown}")
-    return "; ".join(parts) or "no board was measured"
-
-
-def _largest(measured):
-    return max((row["states_peak"] for row in measured["rows"] if row["status"] == DONE), default=0)
-
-
-def section(measured, figure):
-    """REPORT.md's part on the DP's step engines."""
-    load = measured["load_average"]
-    return [
-        "## The DP's step engines: hash against partitioned, in memory and out of core",
-        "",
-        "The frontier DP's open or closed total of each board (`total_with_work`: one run, no forced end, "
-        'every core), once with every step the hash step (`dp_run.TABLE = "hash"`, the engine before), '
-        'once with every step partitioned in memory (`"partitioned"`), once partitioned with each step '
-        f"given {ROOM_SHARE:g} of what the board's largest step takes in memory (`dp_run.MIN_ROOM`, under "
-        "a one-byte budget), so that every large step runs out of core, through run files on disk "
-        "(`spill_step`). Speed is the run's transitions over its wall seconds (compilation excluded); "
-        "memory is the peak of the process's `RssAnon` (sampled every "
-        f"{SAMPLE_SECONDS * 1000:g} ms and after each step) less its value as the count started, over "
-        "the run's peak states: page cache of the mapped spill files is not in it. Every engine's total "
-        "equals the others' and the published value where one is named (a difference fails the study).",
-        "",
-        f"**Rate over the hash step's**, per wall second (per CPU second, every thread): {_ratios(measured)}.",
-        "",
-        f"Times depend on the machine and its load: {measured['cores']} cores usable, load average "
-        f"{load['start'][0]:.1f} as the study started and {load['end'][0]:.1f} as it ended "
-        f"({seconds_text(measured['wall_seconds'])} in all). On a loaded machine wall time stretches and the "
-        "ratios between engines move from run to run by tens of percent (docs/counting-dp.md); the bytes "
-        "per state do not depend on the load. The largest table of these boards holds "
-        f"{_largest(measured):,} states ({_megabytes(16 * _largest(measured))} at 16 bytes a state), within "
-        "the caches or nearly: past them, "
-        "at 7x7 open and 8x8 closed, the partitioned step's lead over the hash step is larger "
-        "(docs/counting-dp.md).",
-        "",
-        f"![DP step engines]({figure.name})" if figure is not None else "",
-        "",
-        steps_table(measured),
-        "",
-        "\u00b9 a single run; the others are medians of "
-        f"{measured['repeats']} (counts under {measured['repeat_below']:g} s).",
-        "",
-    ]
-
-
 class DpStepsStudy(Study):
     name = "steps"
     data_file = DP_STEPS
@@ -338,10 +160,10 @@ class DpStepsStudy(Study):
         return measure(preset(quick=setting == "quick"))
 
     def figure(self, measured, path):
-        return draw(measured, path)
+        return dp_step_report.draw(measured, path)
 
     def section(self, measured, figure, studied):
-        return section(measured, figure)
+        return dp_step_report.section(measured, figure)
 
 
 STUDY = DpStepsStudy()
@@ -365,7 +187,8 @@ def main(argv=None):
     args.folder.mkdir(parents=True, exist_ok=True)
     measured = measure(preset(args.quick), show=lambda board: print(f"dp steps: {board_name(*board)}", flush=True))
     record.write_json(args.folder / DP_STEPS, measured)
-    print("\n".join(section(measured, draw(measured, args.folder / STUDY.figure_file))))
+    figure = dp_step_report.draw(measured, args.folder / STUDY.figure_file)
+    print("\n".join(dp_step_report.section(measured, figure)))
 
 
 if __name__ == "__main__":

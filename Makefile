@@ -29,7 +29,7 @@ lint: $(STAMP)  ## ruff check and ruff format --check (rules in pyproject.toml)
 format: $(STAMP)  ## ruff format: rewrite the Python files in the house style (make lint checks it)
 	$(BIN)/ruff format .
 
-bench: $(STAMP)  ## run the default benchmark sweep (3 min 49 s on the 2-core machine, otherwise idle, 2026-12-01) into results/DATE-COMMIT/
+bench: $(STAMP)  ## run the default benchmark sweep (a few minutes: docs/measurements.md) into results/DATE-COMMIT/
 	$(BIN)/python -m bench
 
 bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
@@ -37,7 +37,7 @@ bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
 
 NUMBA ?= 0.59 0.62 0.65 0.68
 bench-matrix: $(STAMP)  ## knight's kernels under each Numba release (NUMBA="0.59 0.62 0.65 0.68"; a cached venv each) against C compiled once -> results/numba-matrix/DATE-COMMIT/
-	$(BIN)/python -m bench.studies.numba_matrix $(NUMBA) $(if $(ROUNDS),--rounds $(ROUNDS))
+	$(BIN)/python -m bench.experiments.numba_matrix $(NUMBA) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)

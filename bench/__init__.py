@@ -4,6 +4,7 @@ documented internal surface, knight/harness_api.py.
 
 A folder per job: sweep/ (what is searched), run_folder/ (the files of a
 run), guard/ (the speed guard), commits/ (other revisions: A/B, history,
-bisection), studies/ (each study one unit, listed in studies/registry.py),
-report/ (figures, REPORT.md, index.html); the rest is shared.
+bisection), studies/ (each study one package, listed in studies/registry.py),
+experiments/ (measurements run by hand, outside the sweep), report/
+(figures, REPORT.md, index.html); the rest is shared.
 """

@@ -36,9 +36,9 @@ knight says:
   engine (``knight.count_total`` gives the total without them); with
   ``ClusterRun`` (a runner for it on a Dask client), the same total on a
   cluster, with the per-step summaries that say where its time goes
-  (bench/studies/dp_cluster_overhead.py).
+  (bench/experiments/dp_cluster_overhead.py).
 - ``dp_run`` and ``spill_step``: the DP's ways to run a step, for the
-  step-engine study (bench/studies/dp_step_worker.py), which compares
+  step-engine study (bench/studies/dp_steps/dp_step_worker.py), which compares
   them on the same boards: it sets ``dp_run.TABLE`` (the hash step or the
   partitioned one), ``dp_run.PARTITIONED_STATES`` and ``dp_run.MIN_ROOM``
   in its own worker process, passes a one-byte budget to
@@ -52,7 +52,7 @@ knight says:
   bitboard kernel, so the C baseline searches with the same kind of kernel.
 - ``search_kernels`` and ``neighbour_table``: the compiled searches themselves,
   their scratch makers and their inputs, so that the toolchain comparison
-  (bench/studies/versus.py) hands Numba, C and Cython the same prepared
+  (bench/studies/versus/versus_study.py) hands Numba, C and Cython the same prepared
   arrays and times the kernel call alone, as no public call can.
 - ``jit``: the one compile policy (knight/_jit.py), so that the empty
   function that measures Numba's fixed call cost is dispatched as the

@@ -10,7 +10,7 @@
  * Each search is a `*_in` kernel over scratch the caller allocated and
  * touched, of the dtypes of knight.kernels' scratch, and does inside the
  * call what the Numba kernel does inside its call (zeroing, the degree
- * table), so that the toolchain comparison (bench/studies/versus.py) times
+ * table), so that the toolchain comparison (bench/studies/versus/versus_study.py) times
  * the same work; the answer goes to `out`, status first. The older entry
  * points (knight_backtrack, ...) allocate that scratch and call the kernel:
  * the speed guard's C reference times them, whole call, as it always has.

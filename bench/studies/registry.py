@@ -1,13 +1,16 @@
 """Every study of a preset sweep, in the order ``python -m bench`` runs them
 and REPORT.md shows them: the one list of studies (bench/studies/study.py
-says what a study provides). Adding a study is one line here."""
+says what a study provides). Each study is a package of bench/studies/
+that exports its ``STUDY``; adding one is its folder and its line here."""
 
-from bench.studies import corners, count_study, dp_step_study, overhead, versus
+import importlib
 
-STUDIES = (
-    versus.STUDY,
-    corners.STUDY,
-    overhead.STUDY,
-    count_study.STUDY,
-    dp_step_study.STUDY,
+PACKAGES = (
+    "bench.studies.versus",
+    "bench.studies.corners",
+    "bench.studies.overhead",
+    "bench.studies.counts",
+    "bench.studies.dp_steps",
 )
+
+STUDIES = tuple(importlib.import_module(package).STUDY for package in PACKAGES)

@@ -1,10 +1,9 @@
 """The named sweeps: ``default`` (make bench) and ``quick`` (make bench-quick).
 
-Sized by measurement on the project's 2-core machine (docs/outputs.md has
-the figures: on 2026-11-30 the default run took 3 min 14 s, the quick one
-15 s, on the idle machine; with the counting study added, 5 min 1 s and
-20 s at a load average of 2.5 to 4, the study 47 s and 4 s of it). Budgets
-are what makes that possible: plain backtracking from a bad start square
+Sized by measurement on the project's 2-core machine, so that the default
+run takes minutes and the quick one seconds (docs/measurements.md has the
+figures, each with its date, commit and load). Budgets are what makes that
+possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """
 

@@ -203,7 +203,7 @@ def count_prepared(job, progress=None):
 ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
 
 # Measured crossover (per-start grids, `seconds`, medians of 3-5, the
-# 2-core machine quiet, 2026-12-01; docs/counting-dp.md): with a side of
+# 2-core machine quiet; dated in docs/measurements.md): with a side of
 # 3 or 4 the DFS finishes first up to 30 squares (4x7: 0.023 s against
 # the DP's 0.068; 3x10: 0.032 / 0.048), 3x11 is a tie and the DP wins from
 # 4x8 (0.078 / 0.062) and 3x12; with both sides 5 or more the DFS wins up to

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from bench.report import run_report
-from bench.studies import count_study, count_worker
-from bench.studies.count_study import PAST_CAP, CountPlan, Engine, Series
-from bench.studies.count_worker import DONE, STOPPED
+from bench.studies.counts import count_report, count_study, count_worker
+from bench.studies.counts.count_report import PAST_CAP
+from bench.studies.counts.count_study import CountPlan, Engine, Series
+from bench.studies.counts.count_worker import DONE, STOPPED
 
 
 def _grid(board, tours):
@@ -62,7 +63,7 @@ def test_the_presets_plan_every_series_with_the_dfs_shorter_than_the_dp():
     assert planned["n x n", (7, 7)] == list(count_worker.SINGLE_PROCESS_ENGINES)
     assert planned["3 x k", (3, 12)] == list(count_worker.SINGLE_PROCESS_ENGINES)
     # the cluster engines on two small boards only: a cluster run each
-    assert planned["n x n", (6, 6)] == list(count_study.ENGINES)
+    assert planned["n x n", (6, 6)] == list(count_worker.ENGINES)
     assert {board for _, board, engines in count_study.plan(study) if "dp-2-workers" in engines} == {(5, 5), (6, 6)}
     assert planned["3 x k", (3, 13)] == ["dp", "dp-total"]
     assert max(board[1] for (name, board) in planned if name == "4 x k") == 20
@@ -209,7 +210,7 @@ def _measured(times):
     ],
 )
 def test_the_crossover_is_where_the_dp_wins_every_board_from_then_on(times, expected):
-    assert count_study.crossover(_measured(times), "4 x k") == expected
+    assert count_report.crossover(_measured(times), "4 x k") == expected
 
 
 def test_past_cap_reads_the_engines_own_cap():
@@ -273,9 +274,9 @@ def test_the_counting_figure_draws_every_engine_and_series(tmp_path, assert_png)
         },
         "n x n": {("dfs-pruned", 5, 5): 0.02, ("dp", 5, 5): 0.05, ("dp", 6, 6): None, ("dp", 7, 7): "past"},
     }
-    assert_png(count_study.draw(_counts_file(times), tmp_path / count_study.STUDY.figure_file))
+    assert_png(count_report.draw(_counts_file(times), tmp_path / count_study.STUDY.figure_file))
     nothing = _counts_file({"n x n": {("dp", 6, 6): None}})
-    assert_png(count_study.draw(nothing, tmp_path / "empty.png"))
+    assert_png(count_report.draw(nothing, tmp_path / "empty.png"))
 
 
 def _count_row(series, engine, board, seconds, work=1000, repeats=3):
@@ -326,7 +327,7 @@ def _counted():
 
 
 def test_the_counting_section_leads_with_the_crossover():
-    lines = count_study.section(_counted(), Path("8-counts.png"))
+    lines = count_report.section(_counted(), Path("8-counts.png"))
     assert lines[0] == "## Counting: the DFS against the frontier DP"
     assert lines[2] == (
         "**Where the DP's grid overtakes the pruned DFS** (time, per series): n x n: not within the caps (the DP "
@@ -343,13 +344,13 @@ def test_a_series_without_a_crossover_says_which_engine_won_its_last_board():
     measured = _counted()
     measured["rows"] = [row for row in measured["rows"] if row["series"] == "n x n" and row["cols"] == 5]
     measured["series"] = ["n x n"]
-    assert count_study.section(measured, Path("8-counts.png"))[2].endswith(
+    assert count_report.section(measured, Path("8-counts.png"))[2].endswith(
         "n x n: not on these boards (DFS pruned still faster at 5x5)."
     )
 
 
 def test_the_counting_table_has_a_line_per_board_some_engine_ran():
-    table = count_study.counts_table(_counted()).splitlines()
+    table = count_report.counts_table(_counted()).splitlines()
     assert table[0] == "| series | board | squares | open tours | DFS pruned | DP grid |"
     assert "| 4 x k | 4x8 | 32 | 64 | 70 ms (70 ms) \u00b7 1k | 180 ms\u00b9 (180 ms) \u00b7 1k |" in table
     assert "| 4 x k | 4x9 | 36 | 72 | 560 ms (560 ms) \u00b7 1k | 370 ms (370 ms) \u00b7 946k |" in table
@@ -363,7 +364,7 @@ def test_the_counting_table_has_a_line_per_board_some_engine_ran():
 def test_a_run_with_counts_json_gets_figure_8_and_the_section_in_both_pages(tmp_path):
     from bench.__main__ import main
     from bench.run_folder import record
-    from bench.studies import count_study
+    from bench.studies.counts import count_study
 
     assert main(["--sizes", "5", "--methods", "greedy", "--repeats", "1", "--no-plots", "--out", str(tmp_path)]) == 0
     folder = (tmp_path / "latest").resolve()
@@ -391,6 +392,6 @@ def test_the_cluster_engines_get_a_worker_with_their_clusters_and_a_line_each(mo
     engines = ("dp-total", "dp-1-worker", "dp-2-workers")
     measured = count_study.measure(_study([Series("n x n", ((6, 6),))], engines=engines))
     assert started == [[1, 2]]
-    assert count_study.cluster_overhead(measured) == [
+    assert count_report.cluster_overhead(measured) == [
         "- 6x6 open total on a loopback cluster: 2.4 s on 1 (2.0x), 3 s on 2 (2.5x) against 1.2 s in one process."
     ]

@@ -5,8 +5,8 @@ import os
 import time
 from pathlib import Path
 
-from bench.studies import count_worker
-from bench.studies.count_worker import DONE, REFUSED, SINGLE_PROCESS_ENGINES, STOPPED
+from bench.studies.counts import count_worker
+from bench.studies.counts.count_worker import DONE, REFUSED, SINGLE_PROCESS_ENGINES, STOPPED
 
 
 def test_every_engine_counts_the_same_open_tours_of_3x4():

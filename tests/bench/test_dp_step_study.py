@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bench.report import run_report
-from bench.studies import dp_step_study, dp_step_worker
-from bench.studies.dp_step_study import DONE, STOPPED, StepPlan
-from bench.studies.dp_step_worker import ENGINES
+from bench.studies.dp_steps import dp_step_report, dp_step_study, dp_step_worker
+from bench.studies.dp_steps.dp_step_study import DONE, STOPPED, StepPlan
+from bench.studies.dp_steps.dp_step_worker import ENGINES
 from knight.harness_api import dp_run, spill_step
 
 
@@ -135,13 +135,13 @@ def _measured():
 
 
 def test_the_figure_draws_what_was_measured(tmp_path, assert_png):
-    assert_png(dp_step_study.draw(_measured(), tmp_path / dp_step_study.STUDY.figure_file))
+    assert_png(dp_step_report.draw(_measured(), tmp_path / dp_step_study.STUDY.figure_file))
     nothing = dp_step_study.measure(StepPlan(((6, 6, True),)), ScriptedWorker({(6, 6, True): None}))
-    assert_png(dp_step_study.draw(nothing, tmp_path / "empty.png"))
+    assert_png(dp_step_report.draw(nothing, tmp_path / "empty.png"))
 
 
 def test_the_section_gives_the_ratios_the_load_and_a_line_per_engine():
-    lines = dp_step_study.section(_measured(), Path("9-dp-steps.png"))
+    lines = dp_step_report.section(_measured(), Path("9-dp-steps.png"))
     text = "\n".join(lines)
     assert lines[0] == "## The DP's step engines: hash against partitioned, in memory and out of core"
     assert (

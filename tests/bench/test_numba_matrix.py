@@ -8,7 +8,7 @@ import pytest
 
 from bench.baselines import c as c_baseline
 from bench.commits.named_search import Search
-from bench.studies import matrix_report, numba_environments, numba_matrix
+from bench.experiments.numba_matrix import matrix_report, matrix_run, numba_environments
 
 TINY = (
     Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),
@@ -29,11 +29,11 @@ def _fake_environments(monkeypatch, tmp_path):
 
 def test_a_release_that_does_not_install_is_reported_not_fatal(monkeypatch, tmp_path):
     try:
-        numba_matrix._c_side()
+        matrix_run._c_side()
     except c_baseline.CompilerMissing as missing:
         pytest.skip(str(missing))
     _fake_environments(monkeypatch, tmp_path)
-    measured = numba_matrix.measure(["0.0", "here"], rounds=1, workloads=TINY, say=lambda line: None)
+    measured = matrix_run.measure(["0.0", "here"], rounds=1, workloads=TINY, say=lambda line: None)
     assert measured["missing"] == {"0.0": "numba 0.0 does not install for this Python: planted"}
     assert set(measured["loaded"]) == {"here"} and measured["loaded"]["here"]["numba"]
     for row in measured["workloads"]:
@@ -50,7 +50,7 @@ def test_a_release_that_does_not_install_is_reported_not_fatal(monkeypatch, tmp_
 @pytest.mark.parametrize("argv", [["0.x"], ["--rounds", "0"], ["0.59;rm"]])
 def test_bad_arguments_exit_2_before_anything_runs(argv, capsys):
     with pytest.raises(SystemExit) as stopped:
-        numba_matrix._arguments(argv)
+        matrix_run._arguments(argv)
     assert stopped.value.code == 2
     assert "versions are like 0.59" in capsys.readouterr().err or "--rounds" in " ".join(argv)
 

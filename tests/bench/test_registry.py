@@ -1,6 +1,7 @@
 """The one list of studies (bench/studies/registry.py): every study in it
-is a whole unit (it runs, draws and writes its section), every study
-module is in it, and nothing else in bench/ lists studies."""
+is a whole unit (it runs, draws and writes its section) in a package of
+its own, every study module is in it, and nothing else in bench/ lists
+studies."""
 
 import ast
 import importlib
@@ -9,21 +10,28 @@ import pytest
 
 from bench import repo_paths
 from bench.__main__ import _extras, build_parser
-from bench.studies import corners
-from bench.studies.registry import STUDIES
+from bench.studies.corners import corners_study
+from bench.studies.registry import PACKAGES, STUDIES
 from bench.studies.study import Study
 
 STUDIES_FOLDER = repo_paths.ROOT / "bench" / "studies"
 
 
+def _module_name(path):
+    parts = path.relative_to(repo_paths.ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def _study_modules():
-    """The modules of bench/studies/ that define a study (an instance of a Study subclass)."""
+    """``{module: its studies}`` for the modules of bench/studies/ (its
+    packages included) that hold a study (an instance of a Study subclass)."""
     found = {}
-    for path in sorted(STUDIES_FOLDER.glob("*.py")):
-        module = importlib.import_module(f"bench.studies.{path.stem}")
+    for path in sorted(STUDIES_FOLDER.rglob("*.py")):
+        name = _module_name(path)
+        module = importlib.import_module(name)
         studies = [value for value in vars(module).values() if isinstance(value, Study)]
-        if studies and path.stem != "registry":
-            found[path.stem] = studies
+        if studies and name != "bench.studies.registry":
+            found[name] = studies
     return found
 
 
@@ -65,26 +73,48 @@ def test_every_study_module_is_registered_once():
     assert modules, "no study modules found"
     for name, studies in modules.items():
         for study in studies:
-            assert registered.count(id(study)) == 1, f"bench/studies/{name}.py's study is not in STUDIES"
+            assert registered.count(id(study)) == 1, f"{name}'s study is not in STUDIES"
+
+
+def test_each_study_is_a_package_of_its_own():
+    """A study's package exports it as ``STUDY``; every module that holds a
+    study is inside the package the registry names for it."""
+    for package, study in zip(PACKAGES, STUDIES, strict=True):
+        assert importlib.import_module(package).STUDY is study
+        assert package.count(".") == 2, f"{package} is not a package of bench/studies/"
+    for name, studies in _study_modules().items():
+        owners = [p for p, study in zip(PACKAGES, STUDIES, strict=True) if study in studies]
+        assert owners and all(name == p or name.startswith(f"{p}.") for p in owners), name
+
+
+def _imported(node):
+    """The dotted names an import statement reaches (``from a import b``: ``a.b``)."""
+    if isinstance(node, ast.ImportFrom):
+        return [f"{node.module}.{alias.name}" for alias in node.names]
+    return [alias.name for alias in node.names]
 
 
 def test_the_registry_is_the_only_list_of_studies():
-    """No module of bench/ but the registry imports a study module: the
-    harness and the report reach the studies through STUDIES alone."""
-    studies = set(_study_modules())
+    """No module of bench/ outside a study's package but the registry
+    imports that package or its study module: the harness and the report
+    reach the studies through STUDIES alone. (An experiment may borrow a
+    study's searches: bench/experiments/numba_matrix imports versus_workloads.)"""
+    holders = set(_study_modules())
+    modules = {_module_name(path) for path in STUDIES_FOLDER.rglob("*.py")}
     offenders = []
     for path in sorted((repo_paths.ROOT / "bench").rglob("*.py")):
-        if path in (STUDIES_FOLDER / "registry.py", *(STUDIES_FOLDER / f"{name}.py" for name in studies)):
+        name = _module_name(path)
+        if name == "bench.studies.registry":
             continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.ImportFrom) and node.module == "bench.studies":
-                named = {alias.name for alias in node.names} & studies
-            elif isinstance(node, ast.ImportFrom | ast.Import):
-                modules = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
-                named = {m for m in modules if m and m.removeprefix("bench.studies.") in studies}
-            else:
+            if not isinstance(node, ast.ImportFrom | ast.Import):
                 continue
-            offenders += [f"{path.relative_to(repo_paths.ROOT)} imports {name}" for name in sorted(named)]
+            for imported in _imported(node):
+                # the holder itself, or a name in it (``from bench.studies.versus import STUDY``)
+                held = imported in holders or (imported.rpartition(".")[0] in holders and imported not in modules)
+                package = ".".join(imported.split(".")[:3])
+                if held and not (name == package or name.startswith(f"{package}.")):
+                    offenders.append(f"{path.relative_to(repo_paths.ROOT)} imports {imported}")
     assert offenders == []
 
 
@@ -111,14 +141,14 @@ def test_only_preset_sweeps_plan_the_extras():
 
     assert planned("--quick") == {
         "versus_rounds": 1,
-        "corners_largest": corners.LARGEST_QUICK,
+        "corners_largest": corners_study.LARGEST_QUICK,
         "overhead": "quick",
         "counts": "quick",
         "dp_steps": "quick",
     }
     assert planned() == {
         "versus_rounds": 5,
-        "corners_largest": corners.LARGEST,
+        "corners_largest": corners_study.LARGEST,
         "overhead": "default",
         "counts": "default",
         "dp_steps": "default",

@@ -7,7 +7,7 @@ import pytest
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, cython_build, prepared, pypy_runner, python_bound
 from bench.commits.named_search import Search
-from bench.studies import versus, versus_report
+from bench.studies.versus import versus_report, versus_study
 
 TINY = (
     Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),
@@ -20,34 +20,34 @@ TINY = (
 
 @pytest.fixture(scope="module")
 def measured():
-    return versus.measure(rounds=1, workloads=TINY)
+    return versus_study.measure(rounds=1, workloads=TINY)
 
 
 def test_every_side_searches_the_same_tree(measured):
     assert len(measured["workloads"]) == len(TINY)
     found = set(measured["versions"]) | {"python"}
     # every side is either measured or left out with its reason
-    assert found | set(measured["missing"]) == set(versus.SIDES)
+    assert found | set(measured["missing"]) == set(versus_study.SIDES)
     for row in measured["workloads"]:
         sides = row["sides"]
         assert set(sides) == found
-        for name in found & set(versus.COMPILED):
+        for name in found & set(versus_study.COMPILED):
             assert (sides[name]["nodes"], sides[name]["status"]) == (sides["numba"]["nodes"], sides["numba"]["status"])
         # plain Python stops at its own budget, on the same search
-        for name in found & set(versus.INTERPRETED):
-            assert sides[name]["nodes"] == min(sides["numba"]["nodes"], versus.PYTHON_BUDGET)
+        for name in found & set(versus_study.INTERPRETED):
+            assert sides[name]["nodes"] == min(sides["numba"]["nodes"], versus_study.PYTHON_BUDGET)
         assert versus_report.ratio(row, "numba", "python")[0] > 0
-        assert row["headline"] == (max(row["call_share"].values()) < versus.HEADLINE_SHARE)
+        assert row["headline"] == (max(row["call_share"].values()) < versus_study.HEADLINE_SHARE)
 
 
 def test_a_side_on_another_tree_is_refused():
     sides = {"numba": {"nodes": 41, "status": "found"}, "clang": {"nodes": 40, "status": "found"}}
     with pytest.raises(AssertionError, match="clang placed 40 nodes"):
-        versus.check_same_tree("backtrack 5x5", sides)
+        versus_study.check_same_tree("backtrack 5x5", sides)
 
 
 def test_the_section_splits_headline_from_short_searches(measured, tmp_path, assert_png):
-    figure = versus_report.draw(measured, tmp_path / versus.STUDY.figure_file)
+    figure = versus_report.draw(measured, tmp_path / versus_study.STUDY.figure_file)
     assert_png(figure)
     text = "\n".join(versus_report.section(measured, figure))
     headline, short = text.split("### Call overhead")
@@ -60,7 +60,7 @@ def test_the_section_splits_headline_from_short_searches(measured, tmp_path, ass
 def test_missing_toolchains_are_one_line_reasons(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setenv("PYPY", "")
-    opened, missing = versus.toolchains(("clang", "pypy"))
+    opened, missing = versus_study.toolchains(("clang", "pypy"))
     assert opened == {}
     assert "clang not on PATH" in missing["clang"] and "pypy3 not on PATH" in missing["pypy"]
     assert all("\n" not in why for why in missing.values())
@@ -115,7 +115,7 @@ def test_cpython_and_pypy_answer_alike():
 @pytest.mark.parametrize("closed", [False, True])
 def test_cython_and_both_compilers_place_numba_s_nodes_and_paths(rows, cols, closed):
     """Beyond the study's node check: every kernel kind, its path too."""
-    opened, _ = versus.toolchains(("numba", "gcc", "clang", "cython"))
+    opened, _ = versus_study.toolchains(("numba", "gcc", "clang", "cython"))
     if len(opened) < 2:
         pytest.skip("no second compiled toolchain here")
     searches = [

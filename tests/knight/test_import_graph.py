@@ -1,7 +1,8 @@
-"""knight's import graph, read from the source with ``ast``: no cycles
-(function-level imports included, so that none hides one), no arrow from
-knight/ into bench/, and no two modules of one name across knight/ and
-bench/ (a name says which is which)."""
+"""knight's and bench's import graphs, read from the source with ``ast``:
+no cycles (function-level imports included, so that none hides one), none
+between bench/'s folders but two known pairs, no arrow from knight/ into
+bench/, and no two modules of one name across knight/ and bench/ (a name
+says which is which)."""
 
 import ast
 import re
@@ -11,6 +12,7 @@ import knight
 
 PACKAGE = Path(knight.__file__).parent
 ROOT = PACKAGE.parent
+BENCH = ROOT / "bench"
 
 
 def _module_name(path):
@@ -18,7 +20,12 @@ def _module_name(path):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+def _modules(folder):
+    return {_module_name(path): path for path in sorted(folder.rglob("*.py"))}
+
+
+MODULES = _modules(PACKAGE)
+BENCH_MODULES = _modules(BENCH)
 
 
 def _target(name, modules):
@@ -49,13 +56,14 @@ def imported_names(tree):
 
 
 def import_graph(modules):
-    """``{module: set of our modules it imports}``."""
+    """``{module: set of the modules of ``modules`` it imports}``."""
+    ours = {name.split(".")[0] for name in modules}
     graph = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(), str(path))
         targets = set()
         for imported in imported_names(tree):
-            if imported.split(".")[0] != "knight":
+            if imported.split(".")[0] not in ours:
                 continue
             # ``from knight.x import y``: y a submodule, or a name in x
             found = imported if imported in modules else _target(imported.rpartition(".")[0], modules)
@@ -90,6 +98,44 @@ def find_cycle(graph):
 
 def test_knight_has_no_import_cycle():
     graph = import_graph(MODULES)
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+def test_bench_has_no_import_cycle():
+    graph = import_graph(BENCH_MODULES)
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+def folder_graph(graph):
+    """The import graph between bench/'s folders: a module of a subpackage
+    stands for its folder (``bench.guard.paired`` for ``bench.guard``), one
+    of the flat core for itself."""
+
+    def folder(name):
+        parts = name.split(".")
+        return ".".join(parts[:2]) if len(parts) > 1 and (BENCH / parts[1]).is_dir() else name
+
+    folders = {}
+    for name, targets in graph.items():
+        folders.setdefault(folder(name), set()).update(folder(t) for t in targets)
+    return {name: targets - {name} for name, targets in folders.items()}
+
+
+# Two pairs of bench/'s folders import each other, each with no module
+# cycle (test_bench_has_no_import_cycle holds that). guard/ and commits/:
+# commits/named_search.py holds bench-wide types (Search, Outcome,
+# cpu_clock, pin_allocator) that guard/ imports, and commits/ imports
+# guard/'s workloads and checks. report/ and studies/: report/run_report.py
+# walks the registry, and the studies draw with report/figure_style.py and
+# report/text_cells.py. Drop a pair once its shared part lives in a folder
+# neither owns (issue 28); any other folder cycle fails now.
+KNOWN_FOLDER_PAIRS = (("bench.commits", "bench.guard"), ("bench.report", "bench.studies"))
+
+
+def test_bench_folders_import_one_way_but_the_known_pairs():
+    graph = folder_graph(import_graph(BENCH_MODULES))
+    for first, second in KNOWN_FOLDER_PAIRS:
+        graph[first].discard(second)
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 
 

@@ -47,13 +47,13 @@ class Schedule:
 
 
 # The order of the cells within each column, per short side: the one that
-# made the DP's work least, found by search on 2026-12-01 (every order, up
+# made the DP's work least, found by search (docs/measurements.md; every order, up
 # to mirror image, for short sides 3 to 6, by successors emitted on 3 x 30,
 # 4 x 14, 5 x 10 and 6 x 6 open; short side 7 by a hill-climb of swaps on
 # the live patterns' count, which ranks the 6 x 6 orders like the work
 # does: Spearman 0.96). Against top-to-bottom, successors emitted: 3 x 30
 # -45%, 4 x 14 -10%, 5 x 10 -52%, 6 x 6 -27%, 6 x 6 closed -23%; live
-# patterns on 7 x 7 -27%. Short side 8 (2026-12-01, one thread, load 5-9
+# patterns on 7 x 7 -27%. Short side 8 (one thread, load 5-9
 # on the 2 shared cores): all 20,160 orders ranked by the frontier's
 # slots summed over 8 x 8's steps (which ranks 6 x 8 closed's 360 orders
 # like the live patterns do, Spearman 0.99; 0.87 on 30 of 7 x 8's); the 7

@@ -24,17 +24,17 @@ ENTRIES_ON_DISK = 4
 
 # Peak states held by one run with no forced end (the heaviest kind of
 # each), with the degree relaxation, on long boards of each short side,
-# rounded up: the basis of the memory projection. Open (2026-12-01, tuned
+# rounded up: the basis of the memory projection (dated in docs/measurements.md). Open (tuned
 # cell order): 3 x 40: 719; 4 x 40: 4,001; 5 x 16 and 5 x 40: 254,855;
 # 6 x 8: 4,916,820; 7 x 7: 29,635,356. Short side 6 is bounded at twice
 # 6 x 8's peak: no 6 x n open run longer than 6 x 8 was measured (short
 # side 5 reached its longest boards' peak by 5 x 16), and the bound of
 # 30 million kept from before the relaxation projected minutes and GiB
 # for 6 x 6, which holds 0.36 million. Closed
-# (2026-11-30, top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
-# 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (2026-12-01, the whole
+# (top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
+# 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (the whole
 # count, top to bottom as before): 229,828,413 at step 44 of 64; in short
-# side 8's tuned order (2026-12-01, aa47ab6, the whole count) 100,396,702
+# side 8's tuned order (the whole count) 100,396,702
 # at step 42.
 # Past the last entry, the growth per extra row is extrapolated (7 x 8
 # closed over 6 x 8: 28x).
@@ -59,7 +59,7 @@ def projected_peak_states(rows, cols, closed=False):
 # million, 19.6; 8 x 8 closed, tuned order: 3.19 billion over 100.4
 # million, 31.7), a run with a forced end making FORCED_SHARE of those (the
 # 7 x 7 grid: 1.41 billion in 6 forced runs, 0.41 of the unforced run's
-# each), and one core's time per transition (2026-12-01, aa47ab6, the
+# each), and one core's time per transition (docs/measurements.md, the
 # machine quiet: 7 x 7 open 102 s of user CPU for 579 million, 0.18 us;
 # 8 x 8 closed 831 s for 3.19 billion out of core, 0.26 us)
 TRANSITIONS_PER_PEAK_STATE = 25

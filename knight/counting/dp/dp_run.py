@@ -57,7 +57,7 @@ MAX_LIMBS = 16
 # hash table per thread, the step before it), or "auto": partitioned for a
 # step expected to make at least PARTITIONED_STATES states, hash below.
 # Both stay callable so that one run can compare them. Measured
-# (2026-12-01, docs/counting-dp.md): where the tables fit in cache (6 x 6
+# (docs/measurements.md): where the tables fit in cache (6 x 6
 # open, 0.36 M states at most) the hash step was 4% faster; past them
 # (7 x 7 open, 7 x 8 closed) the partitioned one 1.1-2.7x. Past memory,
 # steps go to disk in shards of the hash step either way

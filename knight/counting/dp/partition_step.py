@@ -21,7 +21,7 @@ MAX_PARTS = 1 << 14
 # available. Each chunk after the first streams every table through the
 # cache once more and back (sequential, but 2 x 32..64 bytes a state);
 # chunks of one step's states hold memory like the dense table made and
-# make one or two chunks a step. On 6 x 8 open (2026-12-01, loaded),
+# make one or two chunks a step. On 6 x 8 open (loaded; docs/measurements.md),
 # whose tables fit the host's cache, chunks of 1/4, 1/2 and 2 took the same
 # time within the spread of runs (0.61, 0.68 and 0.95 GB resident)
 CHUNK_SHARE = 1.0

@@ -1,8 +1,8 @@
 """``make bench-matrix NUMBA="0.59 0.62 0.65 0.68"``: knight's kernels under
 several Numba releases, against C compiled once, in one interleaved run.
 
-Each release gets its environment (bench/studies/numba_environments.py) and
-a worker in it (bench/studies/matrix_worker.py) kept for the whole run, so
+Each release gets its environment (numba_environments.py, beside this
+module) and a worker in it (matrix_worker.py) kept for the whole run, so
 that each compiles once; the C side (knight.c by clang, else gcc, at the
 toolchain comparison's flags) runs in this process. Every side gets the
 toolchain comparison's prepared arrays and timing, and the sides run
@@ -19,17 +19,17 @@ import argparse
 import datetime
 import json
 import subprocess
-import sys
 
 from bench import repo_paths
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, prepared
 from bench.commits.named_search import Outcome
+from bench.experiments.numba_matrix import matrix_report, numba_environments
 from bench.guard import paired
 from bench.run_folder import environment, folders, record
-from bench.studies import matrix_report, numba_environments, versus_workloads
+from bench.studies.versus import versus_workloads
 
-WORKER = repo_paths.ROOT / "bench" / "studies" / "matrix_worker.py"
+WORKER = repo_paths.ROOT / "bench" / "experiments" / "numba_matrix" / "matrix_worker.py"
 DEFAULT_VERSIONS = ("0.59", "0.62", "0.65", "0.68")
 ROUNDS = 5
 # the toolchain comparison's headline searches
@@ -172,7 +172,9 @@ def _row(search, samples, loaded):
 
 
 def _arguments(argv):
-    parser = argparse.ArgumentParser(prog="python -m bench.studies.numba_matrix", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.experiments.numba_matrix", description=__doc__.split("\n")[0]
+    )
     parser.add_argument(
         "versions",
         nargs="*",
@@ -199,7 +201,3 @@ def main(argv=None):
     matrix_report.write(measured, folder)
     print(f"wrote {folder / 'MATRIX.md'}")
     return 0 if measured["loaded"] else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

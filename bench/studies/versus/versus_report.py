@@ -1,5 +1,5 @@
 """Figure 6 and REPORT.md's section of the toolchain comparison, from
-versus.json alone (bench/studies/versus.py measures it).
+versus.json alone (bench/studies/versus/versus_study.py measures it).
 
 A file of the first format (sides numba, c and python; no call costs, no
 per-round rates) still reads: every search is a headline one, and a ratio

@@ -1,5 +1,5 @@
 """MATRIX.md and matrix.png of a Numba matrix run, from matrix.json alone
-(bench/studies/numba_matrix.py measures it)."""
+(bench/experiments/numba_matrix/matrix_run.py measures it)."""
 
 import statistics
 
@@ -39,7 +39,7 @@ def text(measured, figure_name):
         f"Nodes per CPU second of the kernel call under each release, against C ({measured['c']}) compiled once, "
         f"interleaved over {rounds}; a ratio is the median of the rounds' ratios (each round's "
         "pair ran back to back), its range in brackets. Every release placed C's nodes on every search (checked). "
-        "The same prepared arrays and timing as the toolchain comparison (bench/studies/versus.py).",
+        "The same prepared arrays and timing as the toolchain comparison (bench/studies/versus/versus_study.py).",
         "",
     ]
     lines += [

@@ -1,5 +1,5 @@
 """One count at a time in a process of its own: the counting study's worker
-(bench/studies/count_study.py), and the handle the study holds on it.
+(bench/studies/counts/count_study.py), and the handle the study holds on it.
 
 A count cannot be interrupted from outside once its kernels run, and a count
 one board past an engine's reach can take days. So each count runs in this
@@ -9,7 +9,7 @@ of work units), and a worker that has not answered ``GRACE`` after the cap
 (a batch of huge units) is killed by the study; the next count starts a
 fresh one.
 
-Started as ``python -m bench.studies.count_worker [SIZES]``. It first compiles
+Started as ``python -m bench.studies.counts.count_worker [SIZES]``. It first compiles
 (or loads) every engine on 3x4 and starts a loopback cluster of each of the
 comma-separated SIZES (for the cluster engines), so that no count's time
 includes either, and says how long that took: ``{"warm_up_seconds": s}``. Then, for each request on stdin
@@ -173,7 +173,7 @@ class Worker:
     it runs in a process group of its own, killed whole, its clusters'
     worker processes with it."""
 
-    def __init__(self, python=sys.executable, clusters=(), module="bench.studies.count_worker"):
+    def __init__(self, python=sys.executable, clusters=(), module="bench.studies.counts.count_worker"):
         self.python = python
         self.clusters = tuple(sorted(set(clusters)))
         # the worker's module: this one, or another that speaks the same

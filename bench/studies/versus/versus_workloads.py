@@ -1,5 +1,5 @@
-"""The searches of the toolchain comparison (bench/studies/versus.py), also
-timed by the Numba matrix (bench/studies/numba_matrix.py): a module of its
+"""The searches of the toolchain comparison (bench/studies/versus/versus_study.py), also
+timed by the Numba matrix (bench/experiments/numba_matrix/matrix_run.py): a module of its
 own, so that the matrix takes them without importing a study. The list is
 append-only, like asv benchmarks: a search keeps its place.
 """

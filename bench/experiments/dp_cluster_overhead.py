@@ -5,7 +5,7 @@ processes, with where the cluster's time goes, from its per-step
 summaries: the step kernel, the merges, and the rest (scheduling,
 serialisation, transfer). Not part of a sweep: run it by hand,
 
-    python -m bench.studies.dp_cluster_overhead 6x6 6x7
+    python -m bench.experiments.dp_cluster_overhead 6x6 6x7
 
 and read ``uptime`` beside it (the numbers move with the machine's load).
 

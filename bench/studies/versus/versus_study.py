@@ -22,8 +22,8 @@ is the median of the rounds' ratios, with their range. Every compiled side
 must place exactly Numba's nodes, with its status, and plain Python
 Numba's nodes capped at its budget. A side whose toolchain is missing is
 left out with a one-line reason. The result, versus.json in the run folder,
-feeds figure 6 and a section of REPORT.md (bench/studies/versus_report.py).
-The workloads are bench/studies/versus_workloads.py's.
+feeds figure 6 and a section of REPORT.md (bench/studies/versus/versus_report.py).
+The workloads are bench/studies/versus/versus_workloads.py's.
 """
 
 import functools
@@ -33,9 +33,9 @@ from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, cython_build, numba_bound, prepared, pypy_runner, python_bound
 from bench.commits.named_search import Outcome
 from bench.guard import paired
-from bench.studies import versus_report
 from bench.studies.study import Study
-from bench.studies.versus_workloads import WORKLOADS
+from bench.studies.versus import versus_report
+from bench.studies.versus.versus_workloads import WORKLOADS
 
 VERSUS = "versus.json"
 # what versus.json holds: 2 is this module's; a file without "format" is the

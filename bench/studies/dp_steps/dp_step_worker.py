@@ -1,4 +1,4 @@
-"""The DP step-engine study's worker (bench/studies/dp_step_study.py): one
+"""The DP step-engine study's worker (bench/studies/dp_steps/dp_step_study.py): one
 board's total by each way the DP runs a step, in a process of its own, so
 that the engine's settings it changes and the memory it measures are this
 process's alone.
@@ -30,7 +30,7 @@ interval can be missed. glibc's mmap threshold is pinned first
 back to the system instead of staying in the heap, where the next count
 would reuse it unseen.
 
-Started as ``python -m bench.studies.dp_step_worker``: it first runs each
+Started as ``python -m bench.studies.dp_steps.dp_step_worker``: it first runs each
 engine on 4x5 open and 5x6 closed (compiled or loaded from Numba's cache,
 every kernel the engines take), says ``{"warm_up_seconds": s}``, then for
 each request on stdin (``{"rows", "cols", "closed", "repeats",

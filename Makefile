@@ -16,8 +16,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-test: $(STAMP)  ## run the test suite (slow checks excluded)
-	$(BIN)/python -m pytest -m "not slow"
+# make test's workers (pytest-xdist): one a core; a test file stays on one
+# worker (its module fixtures, a loopback cluster, start once)
+TEST_WORKERS ?= auto
+test: $(STAMP)  ## run the test suite on every core (slow checks excluded; TEST_WORKERS=1 for one process), the 15 slowest listed
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
 	$(BIN)/python -m pytest

@@ -270,6 +270,14 @@ class Journal:
         if time.monotonic() - self._synced > SYNC_SECONDS:
             self._sync()
 
+    def flush(self):
+        """Push the appended lines to the file, without fsync, so that a
+        reader of its path sees them: the count of what is in the file
+        whatever ``appended`` says (an interrupt between a write and its
+        count leaves them one apart)."""
+        with self._named():
+            self._file.flush()
+
     def _sync(self):
         with self._named():
             self._file.flush()

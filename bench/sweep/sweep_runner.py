@@ -134,7 +134,11 @@ def execute(folder, show_progress=None, after_run=None):
             ended = "interrupted"
             raise
         finally:
-            rows_done = len(done) + out.appended
+            # counted from the file, not ``len(done) + out.appended``: a
+            # Ctrl-C between a row's write and its count made meta.json say
+            # one row fewer than runs.csv held
+            out.flush()
+            rows_done = len(record.read_runs(out.path))
             _end_session(folder, meta, session, ended, rows_done)
     return rows_done, len(planned)
 

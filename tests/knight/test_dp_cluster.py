@@ -39,8 +39,9 @@ def client(cluster):
 
 
 def test_per_start_grid_equals_the_single_process_one(cluster):
-    remote = count_tours(5, 6, method="dp", scheduler=cluster.scheduler_address)
-    local = count_tours(5, 6, method="dp")
+    # 5x5: the square board's eight symmetries, 6 runs of 25 steps
+    remote = count_tours(5, 5, method="dp", scheduler=cluster.scheduler_address)
+    local = count_tours(5, 5, method="dp")
     assert (remote.tours == local.tours).all() and remote.method == "dp"
     assert remote.states_peak == local.states_peak and remote.transitions == local.transitions
 
@@ -137,45 +138,48 @@ def every_step(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def local_5x6():
-    return count_tours(5, 6, method="dp").tours
+def local_4x5():
+    # 4x5, not a larger board: 6 runs of 20 steps, which is every case a
+    # resume meets (a finished run, a run cut mid-way, runs not begun) at
+    # a fifth of 5x6's cluster round trips
+    return count_tours(4, 5, method="dp").tours
 
 
 def _stopped_count(cluster, path, done_steps):
-    """A 5x6 per-start count stopped after ``done_steps`` steps in all (the
+    """A 4x5 per-start count stopped after ``done_steps`` steps in all (the
     checkpoint saved then): the names in the partition folder it left."""
     with pytest.raises(_Stop):
         count_tours(
-            5, 6, method="dp", scheduler=cluster.scheduler_address, resume=path, progress=_stopped_at(done_steps)
+            4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path, progress=_stopped_at(done_steps)
         )
     return os.listdir(path + cluster_checkpoint.PARTS_SUFFIX)
 
 
-def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_path, every_step, local_5x6):
+def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_path, every_step, local_4x5):
     path = str(tmp_path / "count.ckpt")
-    # 30 steps a run: stopped in the second run, the first one finished
-    parts = _stopped_count(cluster, path, 45)
+    # 20 steps a run: stopped in the second run, the first one finished
+    parts = _stopped_count(cluster, path, 35)
     header = json.loads(pathlib.Path(path).read_text())
     assert len(header["finished"]) == 1 and header["current"][1] == 15
     assert sorted(part["file"] for part in header["parts"]) == sorted(set(parts) - {cluster_checkpoint.PARTS_MARK})
-    resumed = count_tours(5, 6, method="dp", scheduler=cluster.scheduler_address, resume=path)
-    assert (resumed.tours == local_5x6).all()
+    resumed = count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path)
+    assert (resumed.tours == local_4x5).all()
     # the count done, the partition folder goes; the checkpoint records every run
     assert os.listdir(tmp_path) == ["count.ckpt"]
     assert json.loads(pathlib.Path(path).read_text())["current"] is None
-    again = count_tours(5, 6, method="dp", scheduler=cluster.scheduler_address, resume=path)
-    assert (again.tours == local_5x6).all() and again.transitions == 0
+    again = count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path)
+    assert (again.tours == local_4x5).all() and again.transitions == 0
 
 
-def test_a_count_resumes_on_a_cluster_of_another_size(cluster, tmp_path, every_step, local_5x6):
+def test_a_count_resumes_on_a_cluster_of_another_size(cluster, tmp_path, every_step, local_4x5):
     path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 20)  # two partitions, one a worker
+    _stopped_count(cluster, path, 15)  # two partitions, one a worker
     # a dashboard on any free port: the module's cluster may hold the default one
     with distributed.LocalCluster(
         n_workers=1, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as smaller:
-        resumed = count_tours(5, 6, method="dp", scheduler=smaller.scheduler_address, resume=path)
-    assert (resumed.tours == local_5x6).all()
+        resumed = count_tours(4, 5, method="dp", scheduler=smaller.scheduler_address, resume=path)
+    assert (resumed.tours == local_4x5).all()
 
 
 def test_a_resumed_table_split_in_any_number_of_parts_counts_the_same(client, tmp_path):
@@ -198,7 +202,7 @@ def test_a_resumed_table_split_in_any_number_of_parts_counts_the_same(client, tm
 @pytest.mark.parametrize("damage", ["flip", "remove", "bad key"])
 def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(cluster, tmp_path, every_step, damage):
     path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 40)
+    _stopped_count(cluster, path, 30)
     folder = pathlib.Path(path + cluster_checkpoint.PARTS_SUFFIX)
     header = json.loads(pathlib.Path(path).read_text())
     victim = folder / header["parts"][0]["file"]
@@ -223,7 +227,7 @@ def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(clu
         pathlib.Path(path).write_text(json.dumps(header))
     before = {item: item.read_bytes() for item in [pathlib.Path(path), *folder.iterdir()]}
     with pytest.raises(InvalidArgument) as refused:
-        count_tours(5, 6, method="dp", scheduler=cluster.scheduler_address, resume=path)
+        count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path)
     message = str(refused.value)
     assert "\n" not in message and str(victim) in message and "left untouched" in message
     assert {item: item.read_bytes() for item in [pathlib.Path(path), *folder.iterdir()]} == before
@@ -235,7 +239,7 @@ def test_a_folder_of_another_name_owner_is_refused_before_the_count(cluster, tmp
     stranger.mkdir()
     (stranger / "notes.txt").write_text("mine")
     with pytest.raises(InvalidArgument, match="not a partition folder of knight's"):
-        count_tours(5, 6, method="dp", scheduler=cluster.scheduler_address, resume=str(path))
+        count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=str(path))
     assert os.listdir(stranger) == ["notes.txt"] and not path.exists()
 
 
@@ -248,15 +252,15 @@ def test_a_single_process_checkpoint_is_not_taken_for_a_cluster_one(cluster, tmp
     assert path.read_bytes() == data
 
 
-def test_the_command_line_resumes_a_count_on_the_cluster(cluster, tmp_path, every_step, local_5x6):
+def test_the_command_line_resumes_a_count_on_the_cluster(cluster, tmp_path, every_step, local_4x5):
     path = str(tmp_path / "count.ckpt")
     _stopped_count(cluster, path, 50)
-    argv = ["count", "5", "6", "--method", "dp", "--scheduler", cluster.scheduler_address, "--resume", path]
+    argv = ["count", "4", "5", "--method", "dp", "--scheduler", cluster.scheduler_address, "--resume", path]
     done = subprocess.run(
         [sys.executable, "-m", "knight", *argv, "--json"], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["grid"] == local_5x6.tolist()
+    assert json.loads(done.stdout)["grid"] == local_4x5.tolist()
     assert os.listdir(tmp_path) == ["count.ckpt"]
     # a damaged checkpoint: exit status 2, one line
     pathlib.Path(path).write_text(pathlib.Path(path).read_text().replace('"finished": {', '"finished": {"3": 1, '))

@@ -289,7 +289,7 @@ def test_resume_refuses_junk_in_runs_csv_and_a_foreign_runs_csv(tiny, tmp_path, 
     runs = folder / record.RUNS
     lines = runs.read_text().splitlines(keepends=True)
     runs.write_text("".join([*lines[:5], "junk\n", *lines[5:]]))
-    assert "runs.csv, line 6: not a record" in _refused(capsys, "--resume", str(folder))
+    assert "runs.csv, line 6: a damaged line" in _refused(capsys, "--resume", str(folder))
     runs.write_text("my notes")
     assert "is not a runs.csv" in _refused(capsys, "--resume", str(folder))
     assert runs.read_text() == "my notes"

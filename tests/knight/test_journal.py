@@ -27,7 +27,7 @@ def test_records_round_trip_and_a_torn_last_line_is_trimmed(tmp_path):
         file.write(b"3")  # cut short: no newline
     assert journal.read(path, FORMAT) == [1, 2]
     _write(path, ["4"])
-    assert path.read_text() == "test journal v1\n1\n2\n4\n"
+    assert path.read_text() == "".join(f"{line}\n" for line in ["test journal v1", *map(FORMAT.line, "124")])
 
 
 def test_a_torn_header_is_ours_and_restarts(tmp_path):
@@ -69,7 +69,7 @@ def test_a_huge_foreign_file_is_refused_without_reading_it_all(tmp_path):
 @pytest.mark.parametrize("line", ["x", "", "1.5", "[1]"])
 def test_a_bad_line_in_the_middle_names_file_and_line(tmp_path, line):
     path = tmp_path / "j"
-    path.write_text(f"test journal v1\n1\n{line}\n3\n")
+    path.write_text(f"test journal v1\n{FORMAT.line('1')}\n{FORMAT.line(line)}\n{FORMAT.line('3')}\n")
     before = path.read_bytes()
     with pytest.raises(InvalidArgument, match=r"j, line 3: not a record of a test journal"):
         journal.Journal.open(path, FORMAT)

@@ -7,3 +7,9 @@ run), guard/ (the speed guard), commits/ (other revisions: A/B, history,
 bisection), studies/ (each study one unit, listed in studies/registry.py),
 report/ (figures, REPORT.md, index.html); the rest is shared.
 """
+
+from knight.harness_api import exit_status
+
+# every entry point of the harness imports this package first, and its
+# modules import Numba at import: a setting Numba fails on is one line here
+exit_status.check_environment("bench")

@@ -89,9 +89,12 @@ class Format:
 
 def _path(path):
     try:
-        return os.fspath(path)
+        path = os.fspath(path)
     except TypeError:
         raise InvalidArgument(f"a file name must be a path, got {type(path).__name__}") from None
+    if not path:  # no file: refused here, before any work, not when first written
+        raise InvalidArgument("a file name must not be empty")
+    return path
 
 
 def followed(path, kind):

@@ -168,6 +168,14 @@ def test_resume_after_a_crash_mid_line(tmp_path):
         (["--resume", "/nonexistent/run"], "does not exist"),
         (["--quick", "--sizes", "5"], "--quick is a preset"),
         (["--resume", "x", "--sizes", "5"], "drop --sizes"),
+        # issue 29, item 8: empty values ran the default sweep, a negative
+        # size was reported as ''
+        (["--sizes", ""], "--sizes needs a value, got ''"),
+        (["--methods", ""], "--methods needs a value, got ''"),
+        (["--sizes", " "], "--sizes needs a value, got ' '"),
+        (["--sizes=-3"], "board size must be in 1..46340, got -3"),
+        (["--sizes", "5-"], "size range '5-' needs a size after the dash"),
+        (["--resume", ""], "--resume needs a value, got ''"),
     ],
 )
 def test_bad_settings_fail_in_one_line_before_any_work(tmp_path, capsys, argv, message):
@@ -175,6 +183,24 @@ def test_bad_settings_fail_in_one_line_before_any_work(tmp_path, capsys, argv, m
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and err.startswith("bench: error: ")
     assert not (tmp_path / "results").exists()
+
+
+def test_an_empty_out_is_refused_and_writes_nothing_here(tmp_path, capsys, monkeypatch):
+    """Issue 29, item 8: ``--out ''`` wrote the run into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["--sizes", "5", "--out", ""]) == 2
+    assert "--out needs a value, got ''" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_meta_nested_at_any_depth_is_one_line(tiny, tmp_path, capsys):
+    """Issue 29, item 5: a RecursionError traceback under --resume."""
+    folder = _copy(tiny, tmp_path)
+    for depth in (40, 100_000):
+        meta = "[" * depth + "]" * depth
+        (folder / record.META).write_text(meta)
+        assert "is not JSON: nested deeper than 32 levels" in _refused(capsys, "--resume", str(folder))
+        assert (folder / record.META).read_text() == meta
 
 
 def test_resume_refuses_a_folder_without_meta(tmp_path, capsys):

@@ -58,6 +58,23 @@ def test_item_4_paths_that_cannot_hold_a_resume_file(tmp_path, capsys, unwritabl
     assert "Permission denied" in _refused(capsys, "--resume", "units.jsonl")
 
 
+@pytest.mark.parametrize("method", ["dfs", "dp"])
+def test_an_empty_resume_name_is_refused_before_the_work(capsys, monkeypatch, method):
+    """Issue 29, item 7: ``--resume ''`` is refused before any unit runs,
+    on the command line and through the API alike."""
+    from knight import count_tours
+    from knight.counting import driver
+    from knight.errors import InvalidArgument
+
+    def no_count(*args):
+        raise AssertionError("counted before refusing")
+
+    monkeypatch.setattr(driver, "count_prepared", no_count)
+    assert "--resume needs a value, got ''" in _refused(capsys, "--method", method, "--resume", "")
+    with pytest.raises(InvalidArgument, match="a file name must not be empty"):
+        count_tours(3, 4, method=method, resume="")
+
+
 @pytest.mark.parametrize("content", ["my notes", "my notes\n", "[1,2,3]\n", "42\n", "null\n", '{"rows": 3}\n'])
 def test_item_5_and_6_a_file_that_is_not_a_resume_file_is_never_written(tmp_path, capsys, content):
     path = tmp_path / "notes.txt"

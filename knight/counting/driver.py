@@ -191,6 +191,13 @@ def count_prepared(job, progress=None):
         square = job.start[0] * job.cols + job.start[1]
         tours, nodes = int(tours[square]), int(nodes[square])
     complete = all(tally.complete.values())
+    return _count_of(
+        job, tours, nodes, complete, tally.seconds, depth=tally.depth, units=tally.units, **(tally.work or {})
+    )
+
+
+def _count_of(job, tours, nodes, complete, seconds, **fields):
+    """The ``Count`` of ``job`` with these answers and work ``fields``."""
     return Count(
         job.rows,
         job.cols,
@@ -200,12 +207,10 @@ def count_prepared(job, progress=None):
         tours,
         nodes,
         complete,
-        tally.seconds,
+        seconds,
         pruned=job.pruned,
-        depth=tally.depth,
-        units=tally.units,
         method=job.method,
-        **(tally.work or {}),
+        **fields,
     )
 
 
@@ -223,20 +228,7 @@ def _answered_by_theory(job):
         tours, nodes = np.zeros((job.rows, job.cols), np.int64), np.zeros((job.rows, job.cols), np.int64)
     else:
         tours, nodes = 0, 0
-    return Count(
-        job.rows,
-        job.cols,
-        job.start,
-        job.closed,
-        job.budget,
-        tours,
-        nodes,
-        True,
-        0.0,
-        pruned=job.pruned,
-        method=job.method,
-        ruled_out=job.ruled_out,
-    )
+    return _count_of(job, tours, nodes, True, 0.0, ruled_out=job.ruled_out)
 
 
 # the engines ``count_tours(method=...)`` can run: each takes a ``Job`` and

@@ -88,11 +88,15 @@ def test_junk_in_the_middle_is_refused_naming_the_line(tmp_path, junk):
     with open(path, "a") as stream:
         # sealed with its checksum, as a writer would: the row itself is refused
         stream.write(record.RUNS_FORMAT.line(junk) + "\n" + record.RUNS_FORMAT.line(record.to_line(_row())[:-1]))
+    _refused_and_untouched(path, r"runs\.csv, line 3: not a record")
+
+
+def _refused_and_untouched(path, message):
+    """Both readers of runs.csv refuse ``path`` with ``message``; it is left as it was."""
     before = path.read_bytes()
-    with pytest.raises(InvalidArgument, match=r"runs\.csv, line 3: not a record"):
-        record.read_runs(path)
-    with pytest.raises(InvalidArgument, match="line 3"):
-        record.RunsFile.open(path)
+    for read in (record.read_runs, record.RunsFile.open):
+        with pytest.raises(InvalidArgument, match=message):
+            read(path)
     assert path.read_bytes() == before
 
 
@@ -106,12 +110,7 @@ def test_a_row_edited_or_without_its_checksum_is_damage(tmp_path, edit):
         out.append(_row(start_col=2))
     lines = path.read_text().splitlines()
     path.write_text("\n".join([lines[0], edit(lines[1]), lines[2]]) + "\n")
-    before = path.read_bytes()
-    with pytest.raises(InvalidArgument, match=r"runs\.csv, line 2: a damaged line of a runs\.csv"):
-        record.read_runs(path)
-    with pytest.raises(InvalidArgument, match="line 2: a damaged line"):
-        record.RunsFile.open(path)
-    assert path.read_bytes() == before
+    _refused_and_untouched(path, r"runs\.csv, line 2: a damaged line of a runs\.csv")
 
 
 def test_a_runs_csv_without_checksums_is_another_version(tmp_path):

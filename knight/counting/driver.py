@@ -140,6 +140,9 @@ def prepare(
     if depth is not None:
         depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
     workers = validate.workers(workers)
+    if workers is not None and scheduler is not None:
+        # it was ignored: the cluster's own workers run the units
+        raise InvalidArgument("workers: the local threads of a count; on a cluster its workers run it: leave it out")
     if scheduler is not None:
         scheduler = address(scheduler)
     if resume is not None:

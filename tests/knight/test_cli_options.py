@@ -61,9 +61,14 @@ MODES = {
     "estimate": (["estimate", "5", "5"], {"--start", "--closed", "--probes", "--seed", "--json"}),
     "exists": (["exists", "5", "5"], {"--closed", "--json"}),
 }
-# pairs a mode takes alone but not together, refused as such elsewhere
-# (tests/knight/test_cli_svg.py): --svg draws every start's count
-NOT_TOGETHER = {("count dfs grid", "--svg", "--start"), ("count dp", "--svg", "--start")}
+# pairs a mode takes alone but not together: --svg draws every start's
+# count (tests/knight/test_cli_svg.py)
+NOT_TOGETHER = {
+    ("count dfs grid", "--svg", "--start"),
+    ("count dp", "--svg", "--start"),
+    # local threads are the dfs's only off a cluster: they were ignored on one
+    ("count dfs grid", "--workers", "--scheduler"),
+}
 
 
 def _options(command):

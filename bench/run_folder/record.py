@@ -134,6 +134,11 @@ def _parse(line):
 
 
 def _differs(line):
+    if line == ",".join(COLUMNS):
+        return (
+            "is a runs.csv of the unchecked format (no checksum column: its rows cannot be checked): "
+            "finish it with the version that wrote it, or start a new run"
+        )
     if line.startswith("rows,cols,"):
         return "has the columns of another version of the harness: finish it with that version, or start a new run"
     return None

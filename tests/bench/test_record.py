@@ -116,7 +116,7 @@ def test_a_row_edited_or_without_its_checksum_is_damage(tmp_path, edit):
 def test_a_runs_csv_without_checksums_is_another_version(tmp_path):
     path = tmp_path / "runs.csv"
     path.write_text(HEADER + "\n" + record.to_line(_row()))
-    with pytest.raises(InvalidArgument, match="has the columns of another version of the harness"):
+    with pytest.raises(InvalidArgument, match=r"is a runs\.csv of the unchecked format"):
         record.read_runs(path)
 
 

@@ -547,8 +547,11 @@ def run_estimate(args, out):
     from knight.counting import driver
     from knight.counting.dfs.tree_estimate import estimate_count
 
-    # it estimates the DFS's tree, whichever engine a count would pick
-    guess = estimate_count(driver.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)
+    # it estimates the DFS's trees, plain and pruned, whichever engine a count
+    # would pick: planned as for the plain search, which the theorems do not
+    # answer (a pruned count on a board without tours places no node)
+    job = driver.prepare(rows, cols, start, args.closed, method="dfs", pruned=False)
+    guess = estimate_count(job, probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))

@@ -97,3 +97,11 @@ def test_a_grid_too_large_to_print_is_refused_whatever_the_board(no_work):
 def test_the_plain_search_is_still_run_node_by_node():
     counted = count_tours(3, 3, pruned=False)
     assert not counted.ruled_out and counted.total_nodes > 0
+
+
+def test_the_estimate_still_estimates_the_search_trees_of_a_board_without_tours():
+    """``knight estimate`` is of the DFS's trees, which the theorems do not
+    shrink: 4 x 4 has no tour, and its plain and pruned trees have nodes."""
+    status, out, err = _run(["estimate", "4", "4", "--probes", "50", "--json"])
+    record = json.loads(out)
+    assert status == 0 and record["plain_nodes"] > record["pruned_nodes"] > 0 and record["tours"] == 0, err

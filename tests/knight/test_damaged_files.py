@@ -119,6 +119,9 @@ def test_a_resume_file_of_the_unchecked_format_is_refused_naming_it(tmp_path_fac
     status, err = _resumed(tmp_path_factory, old.encode())
     assert status == exit_status.EXIT_USAGE
     assert "is a resume file of version 1, whose records carry no checksum" in err
+    later = "\n".join([json.dumps({**header, "version": 3}), *lines[1:]]) + "\n"
+    status, err = _resumed(tmp_path_factory, later.encode())
+    assert status == exit_status.EXIT_USAGE and "of version 3; this knight reads version 2" in err
 
 
 def test_a_torn_last_line_is_still_recovered(tmp_path_factory, finished):

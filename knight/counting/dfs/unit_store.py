@@ -15,6 +15,7 @@ import operator
 
 from knight import journal, status, strict_json
 from knight.errors import InvalidArgument
+from knight.validate import shown
 
 # the first key of every resume file's header: what tells ours from a stranger's
 FILE = "knight count resume"
@@ -88,10 +89,12 @@ def _differs(header, line):
         if {"rows", "cols", "units"} <= set(found):
             return "is a resume file of an older knight, which did not record the node budget: resume into a new file"
         return None
-    if found.get("version") != VERSION:
+    version = found.get("version", 1)
+    if version == 1:
+        return "is a resume file of version 1, whose records carry no checksum: resume into a new file"
+    if version != VERSION:
         return (
-            f"is a resume file of version {found.get('version', 1)}, whose records carry no checksum "
-            f"(this knight writes version {VERSION}): resume into a new file"
+            f"is a resume file of version {shown(version)}; this knight reads version {VERSION}: resume into a new file"
         )
     differ = ", ".join(
         f"{key} {found.get(key)} (now {value})" for key, value in header.items() if found.get(key) != value

@@ -39,6 +39,8 @@ def dumps(value, **options):
 def check_depth(text, most=MAX_DEPTH):
     """ValueError if ``text`` nests arrays and objects deeper than ``most``,
     found by one scan without recursion (brackets inside strings skipped)."""
+    if text.count("[") + text.count("{") <= most:  # cannot nest deeper: no scan (a resume record has two)
+        return
     depth = 0
     for token in _TOKENS.finditer(text):
         found = token.group()

@@ -8,3 +8,9 @@ bisection), studies/ (each study one package, listed in studies/registry.py),
 experiments/ (measurements run by hand, outside the sweep), report/
 (figures, REPORT.md, index.html); the rest is shared.
 """
+
+from knight.harness_api import exit_status
+
+# every entry point of the harness imports this package first, and its
+# modules import Numba at import: a setting Numba fails on is one line here
+exit_status.check_environment("bench")

@@ -33,7 +33,11 @@ def parse_sizes(text):
     for item in text.split(","):
         item = item.strip()
         span, _, step = item.partition(":")
-        low, dash, high = span.partition("-")
+        # a range's dash follows its first side: "-3" is one side, negative
+        low, dash, high = span[1:].partition("-")
+        low = span[:1] + low
+        if dash and not high:
+            raise InvalidArgument(f"size range {item!r} needs a size after the dash")
         # sides checked before a range is expanded: 1-10**12 must not fill memory
         low = validate.integer_text(low, "board size", maximum=LARGEST_SIDE)
         high = validate.integer_text(high, "board size", maximum=LARGEST_SIDE) if dash else low

@@ -6,8 +6,12 @@ turning on ``boundscheck`` to hunt a bug) is one edit, not a search.
 
 import functools
 
-import numba
-import numpy as np
+from knight import machine
+
+machine.check_numba_threads()  # before Numba reads it: one line, not its traceback
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
 
 # cache=True: a fresh process loads machine code from __pycache__ instead of
 #   recompiling, which keeps `knight solve` start-up well under a second.

@@ -61,7 +61,9 @@ def build_parser():
     _board_args(solve)
     solve.add_argument("--start", default="1,1", help="R,C (1-based) or chess notation like e4; default 1,1")
     solve.add_argument("--method", default="warnsdorff", help=f"{'|'.join(validate.METHODS)}; default warnsdorff")
-    solve.add_argument("--tiebreak", default="first", help="first|roth: order among equal onward degrees")
+    solve.add_argument(
+        "--tiebreak", help="first|roth: order among equal onward degrees (not backtrack, which has no tie rule)"
+    )
     solve.add_argument("--budget", help=f"most nodes to place before giving up; default {validate.DEFAULT_BUDGET}")
     solve.add_argument("--closed", action="store_true", help="require the last square to be a move from the first")
     _json_arg(solve)
@@ -133,14 +135,16 @@ def run_solve(args, out):
     rows, cols = _board(args)
     start = validate.start_text(args.start, rows, cols)
     validate.choice(args.method, "method", validate.METHODS)
-    validate.choice(args.tiebreak, "tiebreak", validate.TIEBREAKS)
+    if args.tiebreak is not None and args.method == "backtrack":
+        raise InvalidArgument("--tiebreak: backtrack tries moves in one fixed order and has no tie rule; leave it out")
+    tiebreak = validate.choice("first" if args.tiebreak is None else args.tiebreak, "tiebreak", validate.TIEBREAKS)
     budget = _budget(args)
     validate.fits_in_memory(rows, cols, args.method, held=JSON_TOUR_CHUNK_BYTES if args.json else 0)
     svg = _svg_target(args, rows, cols)
 
     from knight.search.solver import solve
 
-    result = solve(rows, cols, start, args.method, budget, args.closed, args.tiebreak)
+    result = solve(rows, cols, start, args.method, budget, args.closed, tiebreak)
     if svg is not None:
         out = _draw(svg, result, out)
     if args.json:
@@ -253,10 +257,11 @@ def run_count(args, out):
         return run_count_total(args, out)
     rows, cols = _board(args)
     start = None if args.start is None else validate.start_text(args.start, rows, cols)
+    if start is None:
+        _check_grid_printable(rows, cols, args.closed)
     budget = _budget(args)
     depth = _optional_integer(args.depth, "depth", 0, rows * cols - 1)
     workers = _optional_integer(args.workers, "workers", 1, validate.MAX_WORKERS)
-    validate.fits_in_memory(rows, cols, "count")
     svg = _svg_target(args, rows, cols, grid=True)
 
     from knight.counting import driver
@@ -275,10 +280,8 @@ def run_count(args, out):
         method=args.method,
         memory=_memory(args),
     )
-    if job.method == "dfs" and rows * cols > PROJECT_COUNTS_ABOVE:
-        _print_projection(job)
-    if job.method == "dp" and job.scheduler is None:
-        _print_dp_projection(rows, cols, job.closed, 0 if job.closed else len(job.searched), job.memory)
+    if not job.ruled_out:
+        _print_projections(job)
     try:
         # the DFS reports work units; the DP reports steps and its table's size
         unit = "step" if job.method == "dp" else "unit"
@@ -294,6 +297,8 @@ def run_count(args, out):
         raise
     if svg is not None:
         out = _draw(svg, counted, out)
+    if counted.ruled_out:
+        return _print_ruled_out(counted, start, args.json, out)
     if counted.method == "dp":
         return _print_dp_count(counted, start, args.json, out)
     if args.json:
@@ -318,11 +323,52 @@ def run_count(args, out):
     return 0
 
 
+def _check_grid_printable(rows, cols, closed):
+    """Refuse, before the work, a grid of every start's count too large to
+    print (or to hold as JSON): at ``MAX_PRINTED_SQUARES``, a per-start
+    count by the DP is already hours (4 x 2500: ~2500 runs of ~26 s) to
+    weeks (5 x 2000: of ~18 min), measured one run at a time."""
+    from knight import theory
+
+    squares = rows * cols
+    if squares <= MAX_PRINTED_SQUARES:
+        return
+    reason = theory.no_tour_reason(rows, cols, closed)
+    known = f"; {reason}, so every count is 0" if reason else ""
+    raise InvalidArgument(
+        f"a grid of every start's count on {rows}x{cols} is {squares} squares, too large to print "
+        f"(at most {MAX_PRINTED_SQUARES}){known}: give --start R,C or --total for one number"
+    )
+
+
+def _print_projections(job):
+    """What a long count will take, on stderr, before it starts."""
+    if job.method == "dfs" and job.rows * job.cols > PROJECT_COUNTS_ABOVE:
+        _print_projection(job)
+    if job.method == "dp" and job.scheduler is None:
+        _print_dp_projection(job.rows, job.cols, job.closed, 0 if job.closed else len(job.searched), job.memory)
+
+
 def _print_grid(counted, start, out):
     if start is None:
         width = max(len(str(value)) for value in counted.tours.flat)
         for line in counted.tours:
             print(" ".join(f"{value:>{width}}" for value in line), file=out)
+
+
+def _print_ruled_out(counted, start, as_json, out):
+    """A count the theorems answered: 0 from every start, no work done."""
+    if as_json:
+        record = _json_head(counted.rows, counted.cols, counted.closed, start, method="theory")
+        if start is None:
+            record["grid"] = counted.tours.tolist()
+        record.update(tours=0, ruled_out=counted.ruled_out, complete=True, seconds=0.0)
+        _print_json(record, out)
+        return 0
+    _print_grid(counted, start, out)
+    kind = "closed" if counted.closed else "open"
+    _print_fields(out, ("tours", f"0 directed {kind} tours"), ("theory", f"{counted.ruled_out}: nothing searched"))
+    return 0
 
 
 def _print_dp_count(counted, start, as_json, out):
@@ -438,8 +484,9 @@ def _rate(value):
     return f"{value:.3g}"
 
 
-# what --total takes: the options of a per-start or a DFS count are refused
-_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume")
+# what --total takes: the options of a per-start or a DFS count are refused,
+# and --svg (a heatmap of every start's count: --total has one number)
+_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume", "svg")
 
 
 def _memory(args):
@@ -459,20 +506,26 @@ def run_count_total(args, out):
             "--total is one dp run over every start: it takes --closed, --scheduler, --memory and --json, "
             f"not {refused}"
         )
-    validate.fits_in_memory(rows, cols, "count")
-
+    from knight import theory
     from knight.counting import driver
 
     memory = _memory(args)
-    if args.scheduler is None:
+    if args.scheduler is None and not theory.no_tour_reason(rows, cols, args.closed):  # else nothing is run
         _print_dp_projection(rows, cols, args.closed, 0, memory)
     total = _with_progress(
         lambda progress: driver.count_total(rows, cols, args.closed, progress, args.scheduler, memory), "step"
     )
+    reason = theory.no_tour_reason(rows, cols, args.closed)
     if args.json:
-        _print_json(_json_head(rows, cols, args.closed, None, method="dp", tours=total), out)
+        fields = (
+            {"method": "theory", "tours": total, "ruled_out": reason} if reason else {"method": "dp", "tours": total}
+        )
+        _print_json(_json_head(rows, cols, args.closed, None, **fields), out)
         return 0
     kind = "closed" if args.closed else "open"
+    if reason:
+        _print_fields(out, ("tours", f"{total} directed {kind} tours"), ("theory", f"{reason}: nothing searched"))
+        return 0
     _print_fields(out, ("tours", f"{total} directed {kind} tours from every start together (frontier dynamic program)"))
     return 0
 
@@ -494,8 +547,11 @@ def run_estimate(args, out):
     from knight.counting import driver
     from knight.counting.dfs.tree_estimate import estimate_count
 
-    # it estimates the DFS's tree, whichever engine a count would pick
-    guess = estimate_count(driver.prepare(rows, cols, start, args.closed, method="dfs"), probes, seed)
+    # it estimates the DFS's trees, plain and pruned, whichever engine a count
+    # would pick: planned as for the plain search, which the theorems do not
+    # answer (a pruned count on a board without tours places no node)
+    job = driver.prepare(rows, cols, start, args.closed, method="dfs", pruned=False)
+    guess = estimate_count(job, probes, seed)
     if args.json:
         record = _json_head(rows, cols, guess.closed, start, probes=probes, seed=seed)
         record.update(_fields(guess, "plain_nodes", "pruned_nodes", "tours", "rate", "workers", "seconds"))

@@ -26,6 +26,7 @@ import signal
 import sys
 import threading
 
+from knight import machine
 from knight.errors import InvalidArgument
 from knight.validate import one_line
 
@@ -44,6 +45,18 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message):
         # argparse prints the whole usage block; one line is what we promise
         raise InvalidArgument(f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(self, args=None, namespace=None):
+        """As argparse's, but an option given an empty (or blank) value is
+        refused: read as "not given", it silently ran the default
+        (``bench --sizes ''`` the default sweep, ``--out ''`` the current
+        folder). Subcommands' parsers are of this class too."""
+        namespace, extras = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            value = getattr(namespace, action.dest, None)
+            if action.option_strings and isinstance(value, str) and not value.strip():
+                self.error(f"{action.option_strings[0]} needs a value, got {value!r}")
+        return namespace, extras
 
 
 class Terminated(BaseException):
@@ -142,6 +155,18 @@ def _ending(prog, error):
     return None
 
 
+def check_environment(prog):
+    """End the process in one line and exit status 2 if the environment
+    holds a setting Numba fails on (``machine.check_numba_threads``): for a
+    command whose modules import Numba before ``run_command`` runs (the
+    harness's). ``run_command`` checks the same for the rest."""
+    try:
+        machine.check_numba_threads()
+    except InvalidArgument as error:
+        _say(prog, f"error: {error}")
+        raise SystemExit(EXIT_USAGE) from None
+
+
 def run_command(prog, body):
     """``body()``'s exit status, or the status of the failure it ended in.
 
@@ -153,6 +178,8 @@ def run_command(prog, body):
     sys.unraisablehook = _keeping_signals(swallowed, unraisable_hook)
     try:
         try:
+            # before anything imports Numba, which reads it at import
+            machine.check_numba_threads()
             status = body()
         finally:
             # the streams are flushed here, inside the handlers below, not at

@@ -16,9 +16,11 @@ knight says:
   figures and the references of the speed guard spell a status as
   ``Result.status`` does.
 - ``journal``: the append-only, crash-safe file format of knight's unit
-  store, which a run folder's runs.csv uses for ``--resume``.
+  store, each line under its own checksum, which a run folder's runs.csv
+  uses for ``--resume``.
 - ``strict_json``: JSON that refuses NaN and infinity, for meta.json and
-  the committed baselines.
+  the committed baselines, and the reader bounded in depth that reads them
+  back.
 - ``exit_status``: the exit statuses and the one-line argument parser of
   the ``knight`` command, so that ``python -m bench`` ends as it does.
 - ``atomic_write``: a file written whole or not at all, under a temporary

@@ -7,10 +7,19 @@ opened, checked, locked, appended to and read back.
   else is refused with one line and never written to: a journal of the same
   kind for other work (the caller's ``differs`` says how it differs), or a
   file that is no journal of this kind at all ("my notes").
-* Every line after the header must parse as a record; one that does not is
-  refused, naming the file and the line. The one recovery: a last line
-  without its newline, cut short by a crash, is dropped (and trimmed from
-  the file before appending, once the header has shown the file is ours).
+* Every line after the header ends in its own checksum: the first 16 hex
+  digits of the SHA-256 of the header and the line, so a record cannot be
+  altered, nor moved into a journal for other work, without its check
+  failing. A complete line whose checksum fails is damage: the file is
+  refused, naming the file and the line, and none of its records counts.
+  The line must then parse as a record; one that does not is refused the
+  same way. The one recovery: a last line without its newline, cut short
+  by a crash, is dropped (and trimmed from the file before appending, once
+  the header has shown the file is ours).
+* The checksum catches accidents (a flipped bit, a torn or spliced write,
+  a record copied from another file), not a deliberate edit: whoever can
+  edit the file can recompute it, and a secret key to make it a MAC would
+  have to be kept where the same user can read it.
 * An open journal holds an exclusive ``flock``: a second writer is refused
   at once, and the OS releases the lock when the holder dies, even by
   SIGKILL.
@@ -23,6 +32,7 @@ opened, checked, locked, appended to and read back.
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import stat
 import time
@@ -38,6 +48,9 @@ MALFORMED = (ValueError, KeyError, TypeError, IndexError, AttributeError)
 # a first line longer than the header by this much is not the header: the
 # file is refused without reading the rest of it (it may be huge)
 _PEEK_BYTES = 1 << 16
+# hex digits of a record's SHA-256 kept on its line: 64 bits, so a damaged
+# line passes by chance once in 2^64
+CHECKSUM_DIGITS = 16
 
 
 @dataclass(frozen=True)
@@ -48,19 +61,40 @@ class Format:
     ``MALFORMED`` for a line that is not one; ``differs``, given the first
     line of a file with another header, says how that journal differs (for
     a journal of this kind made for other work) or returns None (for a file
-    that is not of this kind)."""
+    that is not of this kind). ``separator`` comes between a record's text
+    and its checksum (a CSV journal names the checksum as a last column)."""
 
     kind: str
     header: str
     parse: Callable
     differs: Callable | None = None
+    separator: str = "\t"
+
+    def checksum(self, text):
+        """The checksum of record ``text`` in a journal with this header."""
+        digest = hashlib.sha256(self.header.encode("utf-8") + b"\n" + text.encode("utf-8"))
+        return digest.hexdigest()[:CHECKSUM_DIGITS]
+
+    def line(self, text):
+        """Record ``text`` as its line is written (no newline): text, separator, checksum."""
+        return f"{text}{self.separator}{self.checksum(text)}"
+
+    def unsealed(self, line):
+        """The record text of a line whose checksum holds; ValueError if it does not."""
+        text, separator, checksum = line.rpartition(self.separator)
+        if not separator or checksum != self.checksum(text):
+            raise ValueError("its checksum does not match: the file was damaged or edited")
+        return text
 
 
 def _path(path):
     try:
-        return os.fspath(path)
+        path = os.fspath(path)
     except TypeError:
         raise InvalidArgument(f"a file name must be a path, got {type(path).__name__}") from None
+    if not path:  # no file: refused here, before any work, not when first written
+        raise InvalidArgument("a file name must not be empty")
+    return path
 
 
 def followed(path, kind):
@@ -102,7 +136,14 @@ def _records(path, format_, data):
     records = []
     for number, line in enumerate(lines[1:], start=2):
         try:
-            records.append(format_.parse(line.decode("utf-8")))
+            text = format_.unsealed(line.decode("utf-8"))
+        except ValueError as error:  # UnicodeDecodeError too: damage, before any parsing
+            raise InvalidArgument(
+                f"{path}, line {number}: a damaged line of {format_.kind} ({_why(error)}); "
+                "nothing in the file is used, and it is left untouched"
+            ) from None
+        try:
+            records.append(format_.parse(text))
         except MALFORMED as error:
             raise InvalidArgument(f"{path}, line {number}: not a record of {format_.kind} ({_why(error)})") from None
     return records, complete
@@ -220,9 +261,10 @@ class Journal:
     """An open, locked journal: ``records`` were there when it was opened;
     ``append`` adds one line; ``appended`` counts the lines added since."""
 
-    def __init__(self, path, file, records):
+    def __init__(self, path, file, records, format_):
         self.path = path
         self.records = records
+        self.format = format_
         self.appended = 0
         self._file = file
         self._synced = time.monotonic()
@@ -244,7 +286,7 @@ class Journal:
         except BaseException:
             file.close()
             raise
-        return cls(path, file, records)
+        return cls(path, file, records, format_)
 
     @staticmethod
     def _recover(path, format_, file):
@@ -263,9 +305,9 @@ class Journal:
         return records
 
     def append(self, line):
-        """Add one record line (text without its newline)."""
+        """Add one record: ``line``, text without a newline, then its checksum."""
         with self._named():
-            self._file.write(line.encode("utf-8") + b"\n")
+            self._file.write(self.format.line(line).encode("utf-8") + b"\n")
         self.appended += 1
         if time.monotonic() - self._synced > SYNC_SECONDS:
             self._sync()

@@ -16,6 +16,29 @@ def usable_cores():
     return os.cpu_count() or 1
 
 
+# Numba reads this when first imported and fails in a traceback on 0 or less
+NUMBA_THREADS_VARIABLE = "NUMBA_NUM_THREADS"
+
+
+def check_numba_threads(environ=os.environ):
+    """InvalidArgument if ``NUMBA_NUM_THREADS`` is set to anything but an
+    integer >= 1: checked before Numba is imported, which otherwise fails in
+    a traceback (0) or warns, in a traceback's text, and ignores it (``abc``,
+    empty)."""
+    from knight.errors import InvalidArgument
+
+    text = environ.get(NUMBA_THREADS_VARIABLE)
+    if text is None:
+        return
+    try:
+        threads = int(text)
+    except ValueError:
+        threads = None
+    if threads is None or threads < 1:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise InvalidArgument(f"{NUMBA_THREADS_VARIABLE} must be an integer >= 1 (or unset), got {shown!r}")
+
+
 UNLIMITED = float("inf")
 
 _CGROUP_ROOT = "/sys/fs/cgroup"

@@ -67,6 +67,9 @@ class Count:
     successor states emitted into the table (a hash insertion each);
     ``merges``, those that landed on a state already there; ``runs``, DP
     runs (one per symmetry class of starts, or one for closed tours).
+    ``ruled_out``: why the theorems leave no tour on the board (the
+    existence theorems, with their source), when the count was answered by
+    them, 0 from every start with no work; "" when an engine counted.
     """
 
     rows: int
@@ -86,6 +89,7 @@ class Count:
     transitions: int = 0
     merges: int = 0
     runs: int = 0
+    ruled_out: str = ""
 
     def _repr_svg_(self):
         """Every start's count drawn, for Jupyter (``knight.drawing.notebook_svg``)."""

@@ -55,12 +55,24 @@ def start_possible(rows, cols, start, closed=False):
     rows, cols = validate.board(rows, cols)
     row, col = validate.start(rows, cols, start)
     closed = validate.flag(closed, "closed")
-    if not tour_exists(rows, cols, closed):
-        kind, source = ("closed", CLOSED_SOURCE) if closed else ("open", OPEN_SOURCE)
-        return False, f"no {kind} tour exists on a {rows}x{cols} board ({source})"
+    reason = no_tour_reason(rows, cols, closed)
+    if reason:
+        return False, reason
     if parity_excludes(rows, cols, row * cols + col):
         return False, "colour parity: on a board with an odd number of squares a tour starts on the corner colour"
     return True, ""
+
+
+def no_tour_reason(rows, cols, closed):
+    """Why the theorems leave no tour (open, or ``closed``) on the
+    ``rows x cols`` board (checked sides), citing the theorem; "" when they
+    leave some. Every count on such a board is 0, from every start: a
+    count is answered by it before any work (``knight.counting.driver``)."""
+    short, long = sorted((rows, cols))
+    if (_closed_exists if closed else _open_exists)(short, long):
+        return ""
+    kind, source = ("closed", CLOSED_SOURCE) if closed else ("open", OPEN_SOURCE)
+    return f"no {kind} tour exists on a {rows}x{cols} board ({source})"
 
 
 def parity_restricts(rows, cols):

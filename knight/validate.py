@@ -209,6 +209,8 @@ _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:([kmgt])(i?b)?|(b))?", re.IGNORECASE)
 _SIZE_POWERS = {"k": 1, "m": 2, "g": 3, "t": 4}
 MIN_MEMORY = 256 << 20
 MAX_MEMORY = 1 << 60
+# decimals of a size read: 10^-20 of a TiB (2^40) is below a byte
+_FRACTION_DIGITS = 20
 
 
 def memory(value, name="memory"):
@@ -234,9 +236,14 @@ def memory_text(text, name="--memory"):
     number, prefix, binary, _ = found.groups()
     base = 1000 if prefix and binary and binary.lower() == "b" else 1024
     scale = base ** _SIZE_POWERS[prefix.lower()] if prefix else 1
-    if len(number) > _START_DIGITS + 6:  # past MAX_MEMORY: refused before float() rounds it
+    whole, _, fraction = number.partition(".")
+    whole = whole.lstrip("0")  # leading zeros are the same number
+    if len(whole) > len(str(MAX_MEMORY)):  # surely past MAX_MEMORY: refused before int() meets the digits
         raise InvalidArgument(f"{name} must be at most {MAX_MEMORY >> 40} TiB, got {shown(text)}")
-    return memory(int(float(number) * scale), name)
+    # exact, never through a float: the maximum itself is taken, one byte more is not.
+    # Digits of a fraction past _FRACTION_DIGITS are worth less than a byte
+    fraction = fraction[:_FRACTION_DIGITS]
+    return memory(int(whole + fraction or "0") * scale // 10 ** len(fraction), name)
 
 
 # digits past this are no square on any board (a side is below 2**31): they

@@ -20,6 +20,7 @@ import sys
 
 from bench import command, repo_paths
 from bench.commits.named_search import Search
+from bench.run_folder import record
 
 BASELINE = repo_paths.BASELINE / "nodes.json"
 
@@ -95,7 +96,7 @@ def compute(searches=None):
 
 
 def load(path=BASELINE):
-    return json.loads(path.read_text()) if path.exists() else {}
+    return record.read_json(path) if path.exists() else {}
 
 
 def save(outcomes, path=BASELINE):

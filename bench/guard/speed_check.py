@@ -19,7 +19,6 @@ run each of knight's searches k times and add up their times: a k-times
 slowdown planted without touching the production kernels.
 """
 
-import json
 import os
 import sys
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from bench.commits.named_search import pin_allocator
 from bench.guard import paired
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS, matching
+from bench.run_folder.record import read_json
 from knight.harness_api import strict_json
 
 RATIOS = repo_paths.BASELINE / "ratios.json"
@@ -152,7 +152,7 @@ def append_markdown(path, text):
 
 
 def load_ratios(path=RATIOS):
-    return json.loads(path.read_text())["ratios"] if path.exists() else {}
+    return read_json(path)["ratios"] if path.exists() else {}
 
 
 def save_ratios(rows, rounds, path=RATIOS, keep=None):

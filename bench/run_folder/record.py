@@ -2,10 +2,12 @@
 
 ``runs.csv`` is a ``knight.journal``: append-only, one complete line per
 finished run, flushed at once and fsynced about once a second, locked while
-a sweep writes it. A line cut short by a crash has no newline; ``read_runs``
-skips it and ``RunsFile`` trims it before appending again. Any other line
-that is not a row is an error naming the file and the line, never skipped
-silently; a file that is not a runs.csv is refused and never written.
+a sweep writes it; its last column, ``checksum``, is the journal's check of
+the line (a damaged line is refused, naming the file and the line). A
+line cut short by a crash has no newline; ``read_runs`` skips it and
+``RunsFile`` trims it before appending again. Any other line that is not a
+row is an error naming the file and the line, never skipped silently; a
+file that is not a runs.csv is refused and never written.
 
 ``meta.json`` is rewritten whole: written to a temporary file, fsynced,
 then renamed over the old one, which is atomic on POSIX.
@@ -13,7 +15,6 @@ then renamed over the old one, which is atomic on POSIX.
 
 import csv
 import io
-import json
 import math
 from dataclasses import asdict, dataclass, fields
 
@@ -133,13 +134,24 @@ def _parse(line):
 
 
 def _differs(line):
+    if line == ",".join(COLUMNS):
+        return (
+            "is a runs.csv of the unchecked format (no checksum column: its rows cannot be checked): "
+            "finish it with the version that wrote it, or start a new run"
+        )
     if line.startswith("rows,cols,"):
         return "has the columns of another version of the harness: finish it with that version, or start a new run"
     return None
 
 
+# the journal's checksum of each line, after a comma: one more CSV column
+CHECKSUM_COLUMN = "checksum"
 RUNS_FORMAT = journal.Format(
-    kind="a runs.csv of python -m bench", header=",".join(COLUMNS), parse=_parse, differs=_differs
+    kind="a runs.csv of python -m bench",
+    header=",".join((*COLUMNS, CHECKSUM_COLUMN)),
+    parse=_parse,
+    differs=_differs,
+    separator=",",
 )
 
 
@@ -174,7 +186,7 @@ def read_json(path):
     it cannot be read or parsed."""
     try:
         with open(path, encoding="utf-8") as stream:
-            return json.load(stream)
+            return strict_json.loads(stream.read())
     except OSError as error:
         raise InvalidArgument(f"cannot read {path}: {error.strerror or error}") from None
     except ValueError as error:  # JSONDecodeError says the line; UnicodeDecodeError the byte

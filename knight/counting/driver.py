@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from knight import machine, validate
+from knight import machine, theory, validate
 from knight.counting.dfs.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.unit_store import UnitStore
@@ -25,7 +25,7 @@ from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.dp_checkpoint import Checkpoint
 from knight.counting.dp.dp_engine import count_by_dp, total_tours
 from knight.counting.dp.dp_memory import check_fits
-from knight.counting.jobs import Job, plan_starts
+from knight.counting.jobs import Job, Starts, plan_starts
 from knight.errors import InvalidArgument
 from knight.result import Count
 from knight.validate import DEFAULT_COUNT_BUDGET
@@ -129,12 +129,20 @@ def prepare(
     )
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
-    validate.fits_in_memory(rows, cols, "count")
+    # a board the theorems leave no tour on is answered, 0 from every
+    # start, by no engine (the plain search is run all the same: it is
+    # asked for node by node)
+    ruled_out = theory.no_tour_reason(rows, cols, closed) if pruned else ""
+    if not ruled_out:
+        validate.fits_in_memory(rows, cols, "count")
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
         depth = validate.integer(depth, "depth", minimum=0, maximum=rows * cols - 1)
     workers = validate.workers(workers)
+    if workers is not None and scheduler is not None:
+        # it was ignored: the cluster's own workers run the units
+        raise InvalidArgument("workers: the local threads of a count; on a cluster its workers run it: leave it out")
     if scheduler is not None:
         scheduler = address(scheduler)
     if resume is not None:
@@ -145,6 +153,8 @@ def prepare(
         else:
             resume = UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
+    # nothing to plan where nothing is searched (10^7 squares took gigabytes)
+    starts = Starts({}, frozenset()) if ruled_out else plan_starts(rows, cols, squares, symmetry)
     return Job(
         rows,
         cols,
@@ -153,18 +163,22 @@ def prepare(
         budget,
         method,
         bool(pruned),
-        plan_starts(rows, cols, squares, symmetry),
+        starts,
         depth,
         workers,
         scheduler,
         resume,
         validate.memory(memory),
+        ruled_out,
     )
 
 
 def count_prepared(job, progress=None):
     """Count ``job`` (a ``prepare``'d ``Job``) with its engine; the ``Count``, every square of a
-    symmetry class given its representative's tours."""
+    symmetry class given its representative's tours; a ``job`` the
+    theorems answer (``job.ruled_out``) is 0 everywhere, no engine run."""
+    if job.ruled_out:
+        return _answered_by_theory(job)
     tally = ENGINES[job.method](job, progress)
     n = job.rows * job.cols
     # the DP counts past int64 on long boards: Python integers then
@@ -180,6 +194,13 @@ def count_prepared(job, progress=None):
         square = job.start[0] * job.cols + job.start[1]
         tours, nodes = int(tours[square]), int(nodes[square])
     complete = all(tally.complete.values())
+    return _count_of(
+        job, tours, nodes, complete, tally.seconds, depth=tally.depth, units=tally.units, **(tally.work or {})
+    )
+
+
+def _count_of(job, tours, nodes, complete, seconds, **fields):
+    """The ``Count`` of ``job`` with these answers and work ``fields``."""
     return Count(
         job.rows,
         job.cols,
@@ -189,13 +210,28 @@ def count_prepared(job, progress=None):
         tours,
         nodes,
         complete,
-        tally.seconds,
+        seconds,
         pruned=job.pruned,
-        depth=tally.depth,
-        units=tally.units,
         method=job.method,
-        **(tally.work or {}),
+        **fields,
     )
+
+
+def _answered_by_theory(job):
+    """The ``Count`` of a job the theorems answer: 0 tours and no work from
+    every start, without allocating per square beyond the grid asked for.
+    Its resume file is not written; a DP checkpoint made for another count
+    is refused all the same, as the engine would (a DFS resume file's
+    count is its plan's, which is not made)."""
+    if job.resume is not None and job.method == "dp":
+        wanted = range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
+        kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
+        kind.open(job.resume, job.rows, job.cols, job.closed, wanted)  # reads and checks; writes nothing
+    if job.start is None:
+        tours, nodes = np.zeros((job.rows, job.cols), np.int64), np.zeros((job.rows, job.cols), np.int64)
+    else:
+        tours, nodes = 0, 0
+    return _count_of(job, tours, nodes, True, 0.0, ruled_out=job.ruled_out)
 
 
 # the engines ``count_tours(method=...)`` can run: each takes a ``Job`` and
@@ -253,6 +289,9 @@ def choose_method(
     if method == "dp" and refused:
         them = "it" if len(refused) == 1 else "them"
         raise InvalidArgument(f"{', '.join(refused)}: only the dfs count takes {them}, not --method dp")
+    if pruned and theory.no_tour_reason(rows, cols, closed):
+        # the theorems answer it (count_prepared): no engine runs, none need fit
+        return "dfs" if method == "auto" else method
     if method == "dp":
         # on a cluster the workers' memory is checked once connected
         # (dp_cluster.check_cluster_fits); here only the frontier's width
@@ -296,11 +335,13 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     closed = validate.flag(closed, "closed")
     if progress is not None and not callable(progress):
         raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
-    validate.fits_in_memory(rows, cols, "count")
     if scheduler is not None:
         scheduler = address(scheduler)
     memory = validate.memory(memory)
     _check_memory_option(memory, "dp", scheduler)
+    if theory.no_tour_reason(rows, cols, closed):
+        return 0  # as count_prepared answers it: no run
+    validate.fits_in_memory(rows, cols, "count")
     available = machine.available_memory() if memory is None else min(memory, machine.available_memory())
     check_fits(rows, cols, math.inf if scheduler is not None else available, closed)
     return total_tours(rows, cols, bool(closed), progress, scheduler, memory)

@@ -52,6 +52,9 @@ class Job:
     scheduler: str | None = None
     resume: str | None = None
     memory: int | None = None  # the DP's budget of anonymous memory, bytes
+    # why the theorems leave no tour to count (``theory.no_tour_reason``),
+    # "" if they leave some: a job with a reason is answered by no engine
+    ruled_out: str = ""
 
     @property
     def searched(self):

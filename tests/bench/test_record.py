@@ -62,7 +62,7 @@ def test_rows_round_trip(tmp_path):
     with record.RunsFile.open(tmp_path / "runs.csv") as out:
         for row in rows:
             out.append(row)
-    assert (tmp_path / "runs.csv").read_text().splitlines()[0] == HEADER
+    assert (tmp_path / "runs.csv").read_text().splitlines()[0] == HEADER + ",checksum"
     assert record.read_runs(tmp_path / "runs.csv") == rows
 
 
@@ -86,13 +86,38 @@ def test_junk_in_the_middle_is_refused_naming_the_line(tmp_path, junk):
     with record.RunsFile.open(path) as out:
         out.append(_row())
     with open(path, "a") as stream:
-        stream.write(junk + "\n" + record.to_line(_row(start_col=2)))
+        # sealed with its checksum, as a writer would: the row itself is refused
+        stream.write(record.RUNS_FORMAT.line(junk) + "\n" + record.RUNS_FORMAT.line(record.to_line(_row())[:-1]))
+    _refused_and_untouched(path, r"runs\.csv, line 3: not a record")
+
+
+def _refused_and_untouched(path, message):
+    """Both readers of runs.csv refuse ``path`` with ``message``; it is left as it was."""
     before = path.read_bytes()
-    with pytest.raises(InvalidArgument, match=r"runs\.csv, line 3: not a record"):
-        record.read_runs(path)
-    with pytest.raises(InvalidArgument, match="line 3"):
-        record.RunsFile.open(path)
+    for read in (record.read_runs, record.RunsFile.open):
+        with pytest.raises(InvalidArgument, match=message):
+            read(path)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("edit", [lambda line: line.replace(",25,", ",26,"), lambda line: line.rpartition(",")[0]])
+def test_a_row_edited_or_without_its_checksum_is_damage(tmp_path, edit):
+    """Issue 29, item 1: a complete line whose checksum fails is refused,
+    naming the line, and the file is left as it was."""
+    path = tmp_path / "runs.csv"
+    with record.RunsFile.open(path) as out:
+        out.append(_row())
+        out.append(_row(start_col=2))
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], edit(lines[1]), lines[2]]) + "\n")
+    _refused_and_untouched(path, r"runs\.csv, line 2: a damaged line of a runs\.csv")
+
+
+def test_a_runs_csv_without_checksums_is_another_version(tmp_path):
+    path = tmp_path / "runs.csv"
+    path.write_text(HEADER + "\n" + record.to_line(_row()))
+    with pytest.raises(InvalidArgument, match=r"is a runs\.csv of the unchecked format"):
+        record.read_runs(path)
 
 
 def test_appending_after_a_crash_trims_the_cut_line(tmp_path):

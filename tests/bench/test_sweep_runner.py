@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import knight
 from bench.__main__ import main
@@ -168,6 +170,14 @@ def test_resume_after_a_crash_mid_line(tmp_path):
         (["--resume", "/nonexistent/run"], "does not exist"),
         (["--quick", "--sizes", "5"], "--quick is a preset"),
         (["--resume", "x", "--sizes", "5"], "drop --sizes"),
+        # issue 29, item 8: empty values ran the default sweep, a negative
+        # size was reported as ''
+        (["--sizes", ""], "--sizes needs a value, got ''"),
+        (["--methods", ""], "--methods needs a value, got ''"),
+        (["--sizes", " "], "--sizes needs a value, got ' '"),
+        (["--sizes=-3"], "board size must be in 1..46340, got -3"),
+        (["--sizes", "5-"], "size range '5-' needs a size after the dash"),
+        (["--resume", ""], "--resume needs a value, got ''"),
     ],
 )
 def test_bad_settings_fail_in_one_line_before_any_work(tmp_path, capsys, argv, message):
@@ -175,6 +185,28 @@ def test_bad_settings_fail_in_one_line_before_any_work(tmp_path, capsys, argv, m
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and err.startswith("bench: error: ")
     assert not (tmp_path / "results").exists()
+
+
+def test_an_empty_out_is_refused_and_writes_nothing_here(tmp_path, capsys, monkeypatch):
+    """Issue 29, item 8: ``--out ''`` wrote the run into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["--sizes", "5", "--out", ""]) == 2
+    assert "--out needs a value, got ''" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@settings(max_examples=10, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(depth=st.integers(1, 200) | st.integers(1, 200_000))
+def test_a_meta_nested_at_any_depth_is_one_line(tiny, tmp_path_factory, capsys, depth):
+    """Issue 29, item 5: a RecursionError traceback under --resume. Shallow,
+    it is read, and refused as no run's meta.json; deep, refused unread."""
+    folder = _copy(tiny, tmp_path_factory.mktemp("nested"))
+    meta = "[" * depth + "]" * depth
+    (folder / record.META).write_text(meta)
+    error = _refused(capsys, "--resume", str(folder))
+    deep = "is not JSON: nested deeper than 32 levels"
+    assert deep in error if depth > 32 else "is not the meta.json of a python -m bench run" in error
+    assert (folder / record.META).read_text() == meta
 
 
 def test_resume_refuses_a_folder_without_meta(tmp_path, capsys):
@@ -289,7 +321,7 @@ def test_resume_refuses_junk_in_runs_csv_and_a_foreign_runs_csv(tiny, tmp_path, 
     runs = folder / record.RUNS
     lines = runs.read_text().splitlines(keepends=True)
     runs.write_text("".join([*lines[:5], "junk\n", *lines[5:]]))
-    assert "runs.csv, line 6: not a record" in _refused(capsys, "--resume", str(folder))
+    assert "runs.csv, line 6: a damaged line" in _refused(capsys, "--resume", str(folder))
     runs.write_text("my notes")
     assert "is not a runs.csv" in _refused(capsys, "--resume", str(folder))
     assert runs.read_text() == "my notes"

@@ -78,10 +78,11 @@ def _refusals(tmp_path):
         (["solve", "8", "8", "--svg", str(tmp_path / "notes.svg")], "is not a knight drawing"),
         (["solve", "8", "8", "--svg", os.devnull], "is not a regular file"),
         (["solve", "2001", "2000", "--method", "greedy", "--svg", str(tmp_path / "t.svg")], "too large to draw"),
-        (["count", "101", "100", "--svg", str(tmp_path / "t.svg")], "too large to draw"),
+        # past the printed grid's limit, the same as the drawing's: refused as either
+        (["count", "101", "100", "--svg", str(tmp_path / "t.svg")], "too large to print (at most 10000)"),
         (["count", "5", "5", "--start", "1,1", "--svg", str(tmp_path / "t.svg")], "leave out --start"),
         (["solve", "5", "5", "--json", "--svg", "-"], "both write to standard output"),
-        (["solve", "5", "5", "--svg", ""], "needs a file name"),
+        (["solve", "5", "5", "--svg", ""], "--svg needs a value, got ''"),
     ]
 
 

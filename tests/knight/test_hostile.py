@@ -441,6 +441,21 @@ REAL = [
 ]
 
 
+@pytest.mark.parametrize("value", ["0", "-1", "abc", ""])
+@pytest.mark.parametrize("command", [["knight", "count", "3", "4"], ["bench", "--sizes", "5", "--out", "OUT"]])
+def test_a_numba_thread_setting_numba_fails_on_is_one_line(tmp_path, command, value):
+    """Issue 29, item 8: NUMBA_NUM_THREADS=0 was a traceback from ``import
+    numba``; checked before Numba is imported, by either command."""
+    module, *argv = (str(tmp_path / "out") if item == "OUT" else item for item in command)
+    environment = {**os.environ, "NUMBA_NUM_THREADS": value}
+    done = subprocess.run(
+        [sys.executable, "-m", module, *argv], capture_output=True, text=True, timeout=120, env=environment
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr == f"{module}: error: NUMBA_NUM_THREADS must be an integer >= 1 (or unset), got {value!r}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("argv", REAL, ids=[" ".join(argv[-2:]) for argv in REAL])
 def test_real_processes_fail_in_one_line(argv):
     done = subprocess.run([sys.executable, "-m", "knight", *argv], capture_output=True, text=True, timeout=120)

@@ -27,7 +27,7 @@ def test_records_round_trip_and_a_torn_last_line_is_trimmed(tmp_path):
         file.write(b"3")  # cut short: no newline
     assert journal.read(path, FORMAT) == [1, 2]
     _write(path, ["4"])
-    assert path.read_text() == "test journal v1\n1\n2\n4\n"
+    assert path.read_text() == "".join(f"{line}\n" for line in ["test journal v1", *map(FORMAT.line, "124")])
 
 
 def test_a_torn_header_is_ours_and_restarts(tmp_path):
@@ -69,7 +69,7 @@ def test_a_huge_foreign_file_is_refused_without_reading_it_all(tmp_path):
 @pytest.mark.parametrize("line", ["x", "", "1.5", "[1]"])
 def test_a_bad_line_in_the_middle_names_file_and_line(tmp_path, line):
     path = tmp_path / "j"
-    path.write_text(f"test journal v1\n1\n{line}\n3\n")
+    path.write_text(f"test journal v1\n{FORMAT.line('1')}\n{FORMAT.line(line)}\n{FORMAT.line('3')}\n")
     before = path.read_bytes()
     with pytest.raises(InvalidArgument, match=r"j, line 3: not a record of a test journal"):
         journal.Journal.open(path, FORMAT)
@@ -141,3 +141,37 @@ def test_the_lock_dies_with_its_process(tmp_path):
             holder.wait(timeout=30)
     _write(path, ["5"])
     assert journal.read(path, FORMAT) == [5]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda line: line.replace("7", "8", 1),  # the record changed, its checksum kept
+        lambda line: line[:-1] + ("0" if line[-1] != "0" else "1"),  # the checksum changed
+        lambda line: line.rpartition("\t")[0],  # no checksum: a line of the unchecked format
+        lambda line: journal.Format("a test journal", "test journal v2", int).line("7"),  # sealed for another header
+    ],
+)
+def test_a_complete_line_whose_checksum_fails_refuses_the_file(tmp_path, damage):
+    """Issue 29, item 1: each record carries the checksum of the header and
+    itself; a complete line that fails it is damage, never a record."""
+    path = tmp_path / "j"
+    _write(path, ["7", "9"])
+    header, first, second = path.read_text().splitlines()
+    path.write_text(f"{header}\n{damage(first)}\n{second}\n")
+    before = path.read_bytes()
+    for read in (lambda: journal.read(path, FORMAT), lambda: journal.Journal.open(path, FORMAT)):
+        with pytest.raises(InvalidArgument, match=r"j, line 2: a damaged line of a test journal \(its checksum"):
+            read()
+    assert path.read_bytes() == before
+
+
+def test_a_torn_last_line_is_dropped_wherever_it_was_cut(tmp_path):
+    path = tmp_path / "j"
+    _write(path, ["7"])
+    whole = FORMAT.line("9") + "\n"
+    for cut in range(len(whole)):
+        _write(path, [])
+        with open(path, "a") as file:
+            file.write(whole[:cut])
+        assert journal.read(path, FORMAT) == [7]

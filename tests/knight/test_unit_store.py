@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from knight import cli, exit_status
+from knight import cli, exit_status, journal
 from knight.counting.dfs.unit_store import UnitStore
 
 
@@ -27,6 +27,18 @@ def _refused(capsys, *argv):
     assert status == exit_status.EXIT_USAGE and out == "", error
     assert error.startswith("knight: error: ") and error.count("\n") == 1 and "Traceback" not in error
     return error
+
+
+def _sealed(path, text):
+    """Record ``text`` as a count would have written it into ``path``:
+    with the checksum of the file's header and the text."""
+    header = path.read_text().splitlines()[0]
+    return journal.Format("a knight resume file", header, parse=None).line(text)
+
+
+def _record(line):
+    """The JSON record of a resume file's line, its checksum left off."""
+    return json.loads(line.rpartition("\t")[0])
 
 
 @pytest.fixture
@@ -44,6 +56,23 @@ def test_item_4_paths_that_cannot_hold_a_resume_file(tmp_path, capsys, unwritabl
     assert "Permission denied" in _refused(capsys, "--resume", str(unwritable_folder / "units.jsonl"))
     monkeypatch.chdir(unwritable_folder)  # a relative path in a read-only working folder
     assert "Permission denied" in _refused(capsys, "--resume", "units.jsonl")
+
+
+@pytest.mark.parametrize("method", ["dfs", "dp"])
+def test_an_empty_resume_name_is_refused_before_the_work(capsys, monkeypatch, method):
+    """Issue 29, item 7: ``--resume ''`` is refused before any unit runs,
+    on the command line and through the API alike."""
+    from knight import count_tours
+    from knight.counting import driver
+    from knight.errors import InvalidArgument
+
+    def no_count(*args):
+        raise AssertionError("counted before refusing")
+
+    monkeypatch.setattr(driver, "count_prepared", no_count)
+    assert "--resume needs a value, got ''" in _refused(capsys, "--method", method, "--resume", "")
+    with pytest.raises(InvalidArgument, match="a file name must not be empty"):
+        count_tours(3, 4, method=method, resume="")
 
 
 @pytest.mark.parametrize("content", ["my notes", "my notes\n", "[1,2,3]\n", "42\n", "null\n", '{"rows": 3}\n'])
@@ -76,7 +105,7 @@ def test_item_5_and_6_a_file_that_is_not_a_resume_file_is_never_written(tmp_path
 )
 def test_item_5_a_malformed_record_names_the_file_and_line(resume_file, capsys, line):
     lines = resume_file.read_text().splitlines()
-    lines.insert(2, line)
+    lines.insert(2, _sealed(resume_file, line))
     resume_file.write_text("\n".join(lines) + "\n")
     before = resume_file.read_bytes()
     error = _refused(capsys, "--resume", str(resume_file))
@@ -90,8 +119,8 @@ def test_item_5_a_torn_last_line_is_the_one_recovery(resume_file, capsys):
     status, out = _count("--resume", str(resume_file), "--json")
     assert status == 0 and json.loads(out)["tours"] == 16
     # the torn unit ran again and was recorded once, whole
-    units = [json.loads(line)["unit"] for line in resume_file.read_text().splitlines()[1:]]
-    assert sorted(units) == sorted(json.loads(line)["unit"] for line in records[1:])
+    units = [_record(line)["unit"] for line in resume_file.read_text().splitlines()[1:]]
+    assert sorted(units) == sorted(_record(line)["unit"] for line in records[1:])
 
 
 def test_item_7_the_budget_is_part_of_the_identity(tmp_path, capsys):
@@ -104,7 +133,7 @@ def test_item_7_the_budget_is_part_of_the_identity(tmp_path, capsys):
 
 def test_item_8_a_second_count_on_the_same_file_is_refused(resume_file, capsys):
     header = json.loads(resume_file.read_text().splitlines()[0])
-    header.pop("file")
+    header.pop("file"), header.pop("version")
     store = UnitStore.open(resume_file, header)  # a count in progress holds the file
     try:
         before = resume_file.read_bytes()
@@ -134,7 +163,7 @@ def test_item_8_two_processes(tmp_path):
     assert second.returncode == 2 and second.stderr.count("\n") == 1
     assert "is in use by another run" in second.stderr
     header = json.loads(path.read_text().splitlines()[0])
-    header.pop("file")
+    header.pop("file"), header.pop("version")
     UnitStore.open(path, header).close()  # free again
 
 
@@ -142,8 +171,8 @@ def test_a_unit_recorded_twice_with_two_answers_is_refused(resume_file, capsys):
     """Issue 19: the same unit twice with two counts was accepted, the last
     line winning (1752 printed instead of 1728 on 5x5)."""
     lines = resume_file.read_text().splitlines()
-    record = json.loads(lines[1])
-    lines.append(json.dumps({**record, "tours": record["tours"] + 24, "status": 0}))
+    record = _record(lines[1])
+    lines.append(_sealed(resume_file, json.dumps({**record, "tours": record["tours"] + 24, "status": 0})))
     resume_file.write_text("\n".join(lines) + "\n")
     before = resume_file.read_bytes()
     error = _refused(capsys, "--resume", str(resume_file))

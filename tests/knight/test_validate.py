@@ -72,10 +72,29 @@ def test_choices_must_be_one_of_the_names(value):
         ("268435456", 1 << 28),
         ("2T", 2 << 40),
         ("300mb", 300 * 10**6),
+        # issue 29, item 8: the documented maximum itself, and leading zeros
+        (str(validate.MAX_MEMORY), validate.MAX_MEMORY),
+        ("1048576T", validate.MAX_MEMORY),
+        ("0" * 40 + "256M", 256 << 20),
+        ("0" * 40 + "0.25GiB", 1 << 28),
     ],
 )
 def test_memory_sizes_in_binary_and_decimal_units(text, size):
     assert validate.memory_text(text) == size
+
+
+@given(st.integers(0, 2**70), st.sampled_from(["", "K", "M", "G", "T", "KB", "GB"]), st.integers(0, 50))
+def test_a_whole_size_is_read_exactly_at_any_leading_zeros(number, unit, zeros):
+    """No float between the digits and the bytes: one byte past the
+    maximum is refused, the maximum taken, however the number is padded."""
+    base = 1000 if unit.endswith("B") else 1024
+    size = number * base ** ("KMGT".index(unit[0]) + 1 if unit else 0)
+    text = "0" * zeros + str(number) + unit
+    if validate.MIN_MEMORY <= size <= validate.MAX_MEMORY:
+        assert validate.memory_text(text) == size
+    else:
+        with pytest.raises(InvalidArgument, match="--memory must be"):
+            validate.memory_text(text)
 
 
 @given(st.text(max_size=30))

@@ -4,17 +4,24 @@ The first line describes the count (its plan's header and node budget); a
 file made for a different count is refused rather than mixed in, and a
 file that is not a resume file is refused and left untouched. Each later
 line records one unit as it finishes. The file is a ``knight.journal``:
-locked while a count runs, flushed per unit, a torn last line dropped.
+locked while a count runs, flushed per unit, a torn last line dropped,
+every other line checked against its own checksum (a damaged record is
+refused, never counted). JSON is read back by ``strict_json.loads``,
+bounded in depth.
 """
 
 import json
 import operator
 
-from knight import journal, status
+from knight import journal, status, strict_json
 from knight.errors import InvalidArgument
+from knight.validate import shown
 
 # the first key of every resume file's header: what tells ours from a stranger's
 FILE = "knight count resume"
+# the header's ``version``: 2 since each record line carries its checksum
+# (knight.journal); a file of version 1 (no key) has unchecked records
+VERSION = 2
 _RECORD_KEYS = ("unit", "status", "tours", "nodes")
 KIND = "a knight resume file"
 
@@ -34,7 +41,7 @@ def _count(value, name, most=_MOST):
 
 def _parser(units, budget):
     def parse(line):
-        record = json.loads(line)
+        record = strict_json.loads(line)
         if not isinstance(record, dict):
             raise ValueError("a record is a JSON object")
         unit, code, tours, nodes = (_count(record[key], key) for key in _RECORD_KEYS)
@@ -68,20 +75,27 @@ def _finished(path, records):
 
 def _recognise(line):
     """Whether ``line`` is the header of a resume file (of any count)."""
-    found = json.loads(line)
+    found = strict_json.loads(line)
     return isinstance(found, dict) and (found.get("file") == FILE or {"rows", "cols", "units"} <= set(found))
 
 
 def _differs(header, line):
     """How the count of the header ``line`` differs from ``header``'s, or
     None when ``line`` is not a resume file's header."""
-    found = json.loads(line)
+    found = strict_json.loads(line)
     if not isinstance(found, dict):
         return None
     if found.get("file") != FILE:
         if {"rows", "cols", "units"} <= set(found):
             return "is a resume file of an older knight, which did not record the node budget: resume into a new file"
         return None
+    version = found.get("version", 1)
+    if version == 1:
+        return "is a resume file of version 1, whose records carry no checksum: resume into a new file"
+    if version != VERSION:
+        return (
+            f"is a resume file of version {shown(version)}; this knight reads version {VERSION}: resume into a new file"
+        )
     differ = ", ".join(
         f"{key} {found.get(key)} (now {value})" for key, value in header.items() if found.get(key) != value
     )
@@ -107,7 +121,7 @@ class UnitStore:
     def open(cls, path, header):
         """Open (or start) the resume file at ``path`` of the count that
         ``header`` describes; InvalidArgument if it is not that count's."""
-        header = {"file": FILE, **header}
+        header = {"file": FILE, "version": VERSION, **header}
         units, budget = header.get("units"), header.get("budget")
         format_ = journal.Format(
             kind=KIND,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import atomic_write, journal, owned_files
+from knight import atomic_write, journal, owned_files, strict_json
 from knight.counting.dp import dp_checkpoint
 from knight.counting.dp.dp_run import MAX_LIMBS
 from knight.errors import InvalidArgument
@@ -196,7 +196,7 @@ def _read(path):
     """The header of the cluster checkpoint at ``path``, or InvalidArgument."""
     try:
         with open(path, encoding="utf-8") as file:
-            header = json.load(file)
+            header = strict_json.loads(file.read())
     except (OSError, ValueError):
         header = None
     if not isinstance(header, dict) or header.get("format") != CLUSTER_CHECKPOINT_FORMAT:

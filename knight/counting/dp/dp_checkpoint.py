@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from knight import atomic_write, journal
+from knight import atomic_write, journal, strict_json
 from knight.counting.dp import linked_table, spill_step
 from knight.counting.dp.cell_order import ORDER_NAME
 from knight.counting.dp.dp_run import MAX_LIMBS
@@ -211,7 +211,7 @@ def _read_checkpoint(path):
     InvalidArgument: a file that is not one is never overwritten."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            header = json.loads(bytes(data["header"]).decode())
+            header = strict_json.loads(bytes(data["header"]))
             keys, counts = data["keys"], data["counts"]
     except Exception:
         raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None

@@ -174,6 +174,8 @@ def run_command(prog, body):
     would hide the bug."""
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
+    interrupted = []
+    previous_int = signal.signal(signal.SIGINT, _recording(interrupted)) if in_main else None
     swallowed, unraisable_hook = [], sys.unraisablehook
     sys.unraisablehook = _keeping_signals(swallowed, unraisable_hook)
     try:
@@ -195,15 +197,30 @@ def run_command(prog, body):
         return status
     except Exception:
         # a Ctrl-C swallowed in a callback leaves what it landed in half
-        # done (Numba then fails with "no compiled object yet"): the
-        # interrupt is what happened; without one, a bug keeps its traceback
-        if not swallowed:
+        # done (Numba then fails with "no compiled object yet"), and one
+        # that lands in a C extension's import turns into its ImportError
+        # (numpy: 'PyCapsule_Import could not import module "datetime"'):
+        # the interrupt is what happened; without one, a bug keeps its traceback
+        if not (swallowed or interrupted):
             raise
-        return _ending(prog, swallowed[0])
+        return _ending(prog, (swallowed or interrupted)[0])
     finally:
         sys.unraisablehook = unraisable_hook
         if in_main:
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGINT, previous_int)
+
+
+def _recording(interrupted):
+    """A SIGINT handler that raises KeyboardInterrupt, as Python's own does,
+    and keeps it, so that whatever the interrupt turns into on its way up
+    is still told as an interrupt."""
+
+    def interrupt(signum, frame):
+        interrupted.append(KeyboardInterrupt())
+        raise interrupted[-1]
+
+    return interrupt
 
 
 def _keeping_signals(swallowed, hook):

@@ -81,10 +81,16 @@ def build_parser():
     count.add_argument("--workers", help="local threads; default every core")
     count.add_argument(
         "--scheduler",
-        help="run on the Dask cluster at this address (tcp://HOST:PORT): the dfs's work units, or the dp's steps "
-        "(--method dp, --total) partitioned over its workers",
+        metavar="ADDRESS",
+        help="run on the Dask cluster at this address ([tcp|tls|ws|wss://]HOST:PORT): the dfs's work units, or the "
+        "dp's steps (--method dp, --total) partitioned over its workers",
     )
-    count.add_argument("--resume", metavar="FILE", help="record finished work units in FILE; skip those already there")
+    count.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="keep finished work in FILE and skip what it holds: the dfs's work units, or the dp's last finished "
+        "step (a checkpoint)",
+    )
     count.add_argument(
         "--method",
         help="dfs (enumerate: the search the benchmark measures) | dp (frontier dynamic program, no enumeration) "
@@ -99,7 +105,8 @@ def build_parser():
     count.add_argument(
         "--total",
         action="store_true",
-        help="only the total over every start, from one dp run (no grid): takes --closed, --scheduler and --json alone",
+        help="only the total over every start, from one dp run (no grid): takes --closed, --scheduler, --memory "
+        "and --json alone",
     )
     _json_arg(count)
     _svg_arg(count, "the count of each start (a heatmap)")

@@ -34,7 +34,7 @@ from bench.studies.study import Study
 from knight.harness_api import usable_cores
 
 DP_STEPS = "dp_steps.json"
-# directed totals, as the tests hold them (tests/knight/test_dp_engine.py,
+# directed totals, as the tests hold them (tests/knight/test_dp_counts.py,
 # test_dp_partition.py): (rows, cols, closed) -> (total, source)
 PUBLISHED = {
     (4, 5, False): (2 * 82, "A079137"),

@@ -1,0 +1,121 @@
+"""The frontier DP's own checks: carries into the next limb and out of the
+top one, boards past memory refused or sent to disk in shards, options of
+the DFS refused, the auto policy."""
+
+import numpy as np
+import pytest
+
+from knight import InvalidArgument, count_tours, machine
+from knight.counting.dp import (
+    cell_order,
+    degree_relaxation,
+    dp_kernels,
+    dp_memory,
+    dp_run,
+    dp_shards,
+)
+
+
+def _dp(rows, cols, start=None, closed=False, **options):
+    return count_tours(rows, cols, start, closed, method="dp", **options)
+
+
+# --- checks ---
+
+
+def _first_step(plan, keys, counts):
+    """The kernel's arguments for the first step of ``plan`` (open)."""
+    return dp_run.step_arguments(
+        plan,
+        0,
+        keys,
+        counts,
+        False,
+        None,
+        degree_relaxation.start_bits(2),
+        degree_relaxation.live_patterns(plan, False)[0],
+    )
+
+
+def test_counts_carry_into_the_high_word():
+    plan = cell_order.schedule(3, 4)
+    # two copies of the empty state, each with 2^63 ways: they merge
+    keys = np.zeros(2, dtype=np.uint64)
+    counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
+    _, merged, _, _, _, overflow, _ = dp_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
+    assert merged.tolist() == [[0, 1]] and overflow == 0
+
+
+def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
+    plan = cell_order.schedule(3, 4)
+    top = (1 << 64) - 1
+    keys = np.zeros(2, dtype=np.uint64)
+    # two copies of the empty state whose counts add up to exactly 2^128
+    counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
+    overflow = dp_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
+    assert overflow == 1
+    with pytest.raises(OverflowError, match="2\\^128"):
+        dp_run.count_hamiltonian(plan, False, state=(0, keys, counts, 0), max_limbs=2)
+    # with more limbs: 3x4 has 8 undirected paths, each now 2^128 ways
+    assert dp_run.count_hamiltonian(plan, False, state=(0, keys, counts, 0))[0] == 8 * 2**128
+
+
+def test_a_board_too_big_for_memory_is_refused(monkeypatch):
+
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
+    _dp(4, 6)  # past memory: sharded to disk
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
+    with pytest.raises(InvalidArgument, match="GiB of disk"):
+        _dp(6, 9)
+    with pytest.raises(InvalidArgument, match="frontier spans"):
+        _dp(9, 9)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**34)
+    with pytest.raises(InvalidArgument, match="pattern bitmaps"):
+        _dp(7, 40000)  # 5.4 MB a step
+
+
+def test_dfs_only_options_are_refused_with_dp():
+    for options in [dict(pruned=False), dict(depth=3), dict(workers=2), dict(budget=10)]:
+        with pytest.raises(InvalidArgument, match="only the dfs"):
+            _dp(4, 5, **options)
+    with pytest.raises(InvalidArgument, match="count method"):
+        count_tours(4, 5, method="bfs")
+
+
+def test_auto_picks_the_engine(monkeypatch):
+    from knight.counting.driver import choose_method
+
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**40)
+    # either side of each measured crossover (knight/counting/driver.py)
+    assert choose_method(5, 5) == "dfs"
+    assert choose_method(6, 6) == "dfs"
+    assert choose_method(5, 8) == "dp"
+    assert choose_method(4, 7) == "dfs"
+    assert choose_method(3, 10) == "dfs"
+    assert choose_method(4, 8) == "dp"
+    assert choose_method(6, 7) == "dp"
+    assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    assert choose_method(6, 7) == "dfs"  # nor its table the memory, nor the disk
+    assert choose_method(3, 12) == "dp"
+    assert choose_method(6, 7, depth=3) == "dfs"
+    assert count_tours(3, 12).method == "dp"
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True)])
+def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, spill_folders, rows, cols, closed):
+    """With (pretend) little memory a step runs in shards whose tables are
+    written to disk and read back mapped: the same counts, the same tables,
+    and the spill folder removed."""
+
+    plan = cell_order.schedule(rows, cols)
+    in_memory, memory_work = dp_run.count_hamiltonian(plan, closed)
+    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
+    made = spill_folders
+    assert dp_shards._shards(10**6, 1, 2) == dp_shards._MAX_SHARDS
+    on_disk, disk_work = dp_run.count_hamiltonian(plan, closed)
+    assert on_disk == in_memory and disk_work.held == memory_work.held
+    assert len(made) == 1 and list(tmp_path.iterdir()) == []

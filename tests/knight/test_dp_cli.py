@@ -1,0 +1,132 @@
+"""The frontier DP at the command line: `count --method dp`, `count --total`
+(one line, its options), the memory budget and the projection before a
+large run, boards refused before the work."""
+
+import json
+
+import pytest
+
+from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine
+from knight.counting.dp import (
+    dp_memory,
+    dp_run,
+)
+
+
+def _dp(rows, cols, start=None, closed=False, **options):
+    return count_tours(rows, cols, start, closed, method="dp", **options)
+
+
+def test_cli_total_is_one_line(capsys):
+    assert cli.main(["count", "3", "4", "--total"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.split()[:2] == ["tours", "16"] and "every start" in out
+    assert cli.main(["count", "5", "6", "--total", "--closed", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record == {"rows": 5, "cols": 6, "closed": True, "method": "dp", "tours": 2 * 8 * 30}
+    assert cli.main(["count", "3", "4", "--total", "--method", "dp"]) == 0
+    assert capsys.readouterr().out.split()[1] == "16"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--start", "1,1"],
+        ["--method", "dfs"],
+        ["--plain"],
+        ["--depth", "2"],
+        ["--budget", "9"],
+        ["--workers", "1"],
+        ["--resume", "x"],
+        ["--method", "nope"],
+    ],
+)
+def test_cli_total_refuses_the_options_of_other_counts(capsys, options):
+    assert cli.main(["count", "3", "4", "--total", *options]) == exit_status.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("knight: error: ")
+
+
+def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
+    """--memory (issue 23): the budget each step's room is taken from, at
+    the command line and in the API; refused in one line where it means
+    nothing (the dfs, a cluster) or cannot be met."""
+    budgets = []
+    real = dp_run.step_room
+    monkeypatch.setattr(dp_run, "step_room", lambda memory=None: budgets.append(memory) or real(memory))
+    assert cli.main(["count", "4", "5", "--total", "--memory", "1GiB"]) == 0
+    assert capsys.readouterr().out.split()[1] == str(count_total(4, 5))
+    assert cli.main(["count", "4", "5", "--method", "dp", "--memory", "300M", "--start", "1,1"]) == 0
+    assert budgets[0] == 1 << 30 and budgets[-1] == 300 << 20
+    assert count_tours(4, 5, method="dp", memory=2**30).total_tours == count_tours(4, 5, method="dfs").total_tours
+    for options in (["--memory", "1k"], ["--memory", "lots"], ["--method", "dfs", "--memory", "1G"]):
+        assert cli.main(["count", "4", "5", *options]) == exit_status.EXIT_USAGE
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and "memory" in error
+    with pytest.raises(InvalidArgument, match="each worker's own memory limit"):
+        count_total(4, 5, scheduler="tcp://127.0.0.1:1", memory=2**30)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    with pytest.raises(InvalidArgument, match="GiB of disk to run out of core"):
+        count_total(7, 8, closed=True, memory=2**28)
+
+
+def test_a_large_dp_run_first_prints_its_projection(capsys, monkeypatch):
+    """Issue 23: before a run projected past PROJECT_DP_STATES_FROM states,
+    one line on stderr names its peak states, memory, disk out of core
+    and time; smaller runs print none."""
+    assert cli.main(["count", "4", "5", "--total"]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cli, "PROJECT_DP_STATES_FROM", 0)
+    for options in (["--total"], ["--method", "dp"], ["--total", "--memory", "300M"]):
+        assert cli.main(["count", "4", "5", *options]) == 0
+        err = capsys.readouterr().err
+        assert err.startswith("knight: about ") and err.count("\n") == 1 and "states at the dp's peak" in err
+        assert "cores" in err
+    guess = dp_memory.projection(8, 8, closed=True)
+    assert guess.states == dp_memory.projected_peak_states(8, 8, True) and guess.disk_bytes > 0
+    one, grid = dp_memory.projection(7, 7), dp_memory.projection(7, 7, forced_runs=6)
+    assert grid.transitions == int(6 * dp_memory.FORCED_SHARE * one.transitions)
+
+
+# --- the command line ---
+
+
+def test_cli_count_with_dp(capsys):
+    assert cli.main(["count", "5", "5", "--method", "dp"]) == 0
+    text = capsys.readouterr().out
+    assert "304" in text and "1728 directed open tours" in text and "states" in text
+    assert cli.main(["count", "3", "4", "--method", "dp", "--json", "--start", "1,1"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["method"] == "dp" and record["tours"] == 2 and record["start"] == [1, 1]
+    assert record["states_peak"] > 0 and record["runs"] == 1
+
+
+def test_cli_refuses_dfs_options_with_dp(capsys):
+    assert cli.main(["count", "5", "5", "--method", "dp", "--plain"]) == exit_status.EXIT_USAGE
+    assert "only the dfs" in capsys.readouterr().err
+    assert cli.main(["count", "5", "5", "--method", "nope"]) == exit_status.EXIT_USAGE
+
+
+@pytest.mark.parametrize("method", [None, "auto", "dp"])
+def test_a_count_that_runs_the_dp_checks_its_fit_once(monkeypatch, method):
+    from knight.counting import driver
+
+    calls = []
+
+    def counted(*arguments):
+        calls.append(arguments)
+        return real(*arguments)
+
+    real = driver.check_fits
+    monkeypatch.setattr(driver, "check_fits", counted)
+    assert count_tours(3, 12, method=method).method == "dp"
+    assert len(calls) == 1
+
+
+def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
+
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    assert cli.main(["count", "6", "9", "--method", "dp"]) == exit_status.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "GiB" in error

@@ -1,0 +1,143 @@
+"""The frontier DP's checkpoints (`--resume`): a run interrupted in memory or
+out of core resumes to the same count; linked tables edited or gone, files
+of other counts, and names like its temporary are refused in one line."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from knight import InvalidArgument, count_tours, machine, validate
+from knight.counting.dp import (
+    dp_checkpoint,
+    dp_run,
+    spill_step,
+)
+
+
+def _dp(rows, cols, start=None, closed=False, **options):
+    return count_tours(rows, cols, start, closed, method="dp", **options)
+
+
+# --- resume ---
+
+
+@pytest.mark.parametrize(("stop", "out_of_core"), [(40, False), (40, True), (36, True)])
+def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
+    """Stopped after any step, in memory or with every step out of core
+    (issue 23: the table then comes from mapped files), a resumed count
+    equals the uninterrupted one and does not redo finished work."""
+    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
+    path = tmp_path / "4x6.npz"
+    expected = _dp(4, 6).tours
+    memory = None
+    if out_of_core:
+        monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+        monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+        monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)  # past any budget
+        memory = validate.MIN_MEMORY  # so every step gets MIN_ROOM
+    spilled = []
+    real = spill_step.step_out_of_core
+    monkeypatch.setattr(spill_step, "step_out_of_core", lambda *arguments: spilled.append(1) or real(*arguments))
+
+    def interrupt(done, total, held):
+        if done == stop:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_tours(4, 6, method="dp", resume=path, progress=interrupt, memory=memory)
+    with np.load(path) as saved:
+        header = json.loads(bytes(saved["header"]).decode())
+        embedded = saved["keys"].shape[0]
+    assert header["finished"] and header["current"] is not None
+    # out of core, the checkpoint links the step's table files, not a copy
+    tables = tmp_path / "4x6.npz.tables"
+    assert (header["table"] is not None) == out_of_core == tables.is_dir()
+    assert (embedded == 0) == out_of_core
+    if out_of_core:
+        assert sorted(p.name for p in tables.iterdir()) == sorted(
+            [header["table"]["keys"], header["table"]["counts"], "knight-dp-tables"]
+        )
+    steps = []
+    resumed = count_tours(
+        4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done), memory=memory
+    )
+    assert (resumed.tours == expected).all()
+    runs, squares = resumed.runs, 24
+    assert len(steps) < runs * squares - squares  # finished runs and steps were not done again
+    assert bool(spilled) == out_of_core
+    again = count_tours(4, 6, method="dp", resume=path)
+    assert (again.tours == expected).all() and again.transitions == 0
+    assert not tables.exists()  # the count ended: its links went with it
+
+
+def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypatch):
+    """Issue 23: a checkpoint whose table is linked files beside it is
+    checked as an embedded one: a byte changed in them, or a file gone, is
+    refused in one line naming the checkpoint, and nothing is deleted; a
+    folder of that name that is not knight's is refused before a count."""
+    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
+    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+    monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)
+    path = tmp_path / "c.npz"
+
+    def interrupt(done, total, held):
+        if done == 16:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_tours(4, 6, method="dp", resume=path, progress=interrupt, memory=validate.MIN_MEMORY)
+    tables = tmp_path / "c.npz.tables"
+    counts_file = next(tables.glob("*.counts"))
+    data = bytearray(counts_file.read_bytes())
+    data[3] ^= 1
+    counts_file.write_bytes(bytes(data))
+    before = sorted(p.name for p in tables.iterdir())
+    with pytest.raises(InvalidArgument, match="damaged or was edited") as refused:
+        count_tours(4, 6, method="dp", resume=path)
+    assert "\n" not in str(refused.value) and sorted(p.name for p in tables.iterdir()) == before
+    counts_file.unlink()
+    with pytest.raises(InvalidArgument, match="is missing"):
+        count_tours(4, 6, method="dp", resume=path)
+    stranger = tmp_path / "d.npz.tables"
+    stranger.mkdir()
+    with pytest.raises(InvalidArgument, match="not a table folder of knight's"):
+        count_tours(4, 6, method="dp", resume=tmp_path / "d.npz")
+    assert stranger.is_dir()
+
+
+def test_resume_refuses_other_files(tmp_path):
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("mine\n")
+    with pytest.raises(InvalidArgument, match="not a knight dp checkpoint"):
+        _dp(4, 5, resume=foreign)
+    assert foreign.read_text() == "mine\n"
+    path = tmp_path / "4x5.npz"
+    _dp(4, 5, resume=path)
+    with pytest.raises(InvalidArgument, match="different count"):
+        _dp(4, 6, resume=path)
+    with pytest.raises(InvalidArgument, match="different count"):
+        _dp(4, 5, closed=True, resume=path)
+    assert not os.path.exists(f"{path}.tmp") and not list(tmp_path.glob(".*.tmp"))
+    with pytest.MonkeyPatch.context() as patch:
+        # a table made in another cell order (a checkpoint of older code)
+        patch.setattr(dp_checkpoint, "ORDER_NAME", "columns-across-short-side/another")
+        _dp(4, 6, resume=tmp_path / "4x6.npz")
+    with pytest.raises(InvalidArgument, match="different count: order"):
+        _dp(4, 6, resume=tmp_path / "4x6.npz")
+    with pytest.raises(InvalidArgument, match="folder"):
+        _dp(4, 5, resume=tmp_path)
+    with pytest.raises(InvalidArgument, match="does not exist"):
+        _dp(4, 5, resume=tmp_path / "missing" / "4x5.npz")
+    with pytest.raises(InvalidArgument, match="must be a path"):
+        _dp(4, 5, resume=5)
+
+
+def test_a_checkpoint_never_overwrites_a_file_named_like_its_temporary(tmp_path):
+    path = tmp_path / "4x5.npz"
+    bystander = tmp_path / "4x5.npz.tmp"
+    bystander.write_text("mine\n")
+    _dp(4, 5, resume=path)
+    assert bystander.read_text() == "mine\n" and path.exists()

@@ -16,12 +16,12 @@ slower commit, or says that BAD is not slower than GOOD. A commit that
 cannot run a workload is stepped over.
 """
 
-import argparse
 import sys
 
 from bench import command
+from bench.command import Parser
 from bench.commits.history import OK, c_reference, measure_commit
-from bench.commits.revisions import ROOT, commit_of, commits, describe, git
+from bench.commits.revisions import ROOT, commit_of, commits, describe, git, interpreter
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
 from knight import InvalidArgument
@@ -85,14 +85,6 @@ def prober(listed, searches, rounds, python, repository, say=print):
     return probe
 
 
-def pick(workload):
-    """The workloads whose key contains ``workload`` (all when None)."""
-    try:
-        return matching(workload)
-    except InvalidArgument as error:
-        raise SystemExit(str(error)) from None
-
-
 def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print):
     """The full hash of the first commit after ``good`` up to ``bad`` that is
     slower than ``good``, or None."""
@@ -114,17 +106,18 @@ def find(good, bad, searches, rounds, threshold, python=sys.executable, reposito
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
     parser.add_argument("good", help="a revision with the old speed")
     parser.add_argument("bad", help="a later revision that is slower")
     parser.add_argument("--workload", help="only the workloads whose name contains this, e.g. 'greedy'")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per probe")
+    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per probe")
     parser.add_argument(
-        "--threshold", type=float, default=THRESHOLD, help="a fall of the ratio beyond this is slower (0.25 = 25%%)"
+        "--threshold", default=str(THRESHOLD), help="a fall of the ratio beyond this is slower (0.25 = 25%%)"
     )
     parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
     args = parser.parse_args(argv)
-    culprit = find(args.good, args.bad, pick(args.workload), args.rounds, args.threshold, args.python)
+    args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
+    culprit = find(args.good, args.bad, matching(args.workload), args.rounds, args.threshold, interpreter(args.python))
     if culprit is None:
         print(f"\n{args.bad} is not more than {args.threshold:.0%} slower than {args.good}: nothing to find")
         return 1

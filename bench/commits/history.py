@@ -14,7 +14,6 @@ A workload that a commit cannot run (an old knight may lack a later option)
 is recorded as missing with the reason, and the history goes on.
 """
 
-import argparse
 import csv
 import statistics
 import sys
@@ -24,7 +23,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench import command, repo_paths
-from bench.commits.revisions import commits, describe, unrunnable, worker_at
+from bench.command import Parser
+from bench.commits.revisions import commits, describe, interpreter, unrunnable, worker_at
 from bench.guard import paired
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS
@@ -194,15 +194,16 @@ def _progress_line(number, total, points, seconds):
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.commits.history", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.commits.history", description=__doc__.split("\n")[0])
     default = f"the last {DEFAULT_COUNT} commits of {DEFAULT_REVS}"
     parser.add_argument("revs", nargs="?", help=f"git range, e.g. v1..main; default: {default}")
     parser.add_argument("--csv", type=Path, default=CSV, help="the file to append to (default results/history.csv)")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per workload and commit")
+    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per workload and commit")
     parser.add_argument("--touching", default=TOUCHING, help="only commits that change this path ('' for all)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
     parser.add_argument("--no-measure", action="store_true", help="only redraw HISTORY.md and the figure from the CSV")
     args = parser.parse_args(argv)
+    args.rounds, args.python = command.rounds(args.rounds), interpreter(args.python)
     paths = (args.touching,) if args.touching else ()
     listed = commits(args.revs or DEFAULT_REVS, paths=paths, limit=None if args.revs else DEFAULT_COUNT)
     if not listed:

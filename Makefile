@@ -58,12 +58,12 @@ bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against 
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
 	$(BIN)/python -m bench.commits.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
 
-bench-history: $(STAMP)  ## knight's whole call against C's whole call (CPU time, set-up included) at each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
+bench-history: $(STAMP)  ## knight's whole call against C's whole call (CPU time, set-up included) and instructions (callgrind) at each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
 	$(BIN)/python -m bench.commits.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
 
-bench-find: $(STAMP)  ## bisect GOOD..BAD by knight's whole call against C's: the first commit slower by more than the guard's threshold
-	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }
-	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
+bench-find: $(STAMP)  ## bisect GOOD..BAD by knight's whole call against C's (BY=instructions: by instructions under callgrind): the first commit slower by more than the threshold
+	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25] [BY=instructions|time]" >&2; exit 2; }
+	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BY),--by $(BY))
 
 bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
 	$(BIN)/python -m pytest bench/guard/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)

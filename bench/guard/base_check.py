@@ -44,7 +44,7 @@ from bench.commits import compare
 from bench.commits.revisions import ROOT, checkout, commit_of, describe, git, interpreter
 from bench.guard import instructions, node_baseline, paired
 from bench.guard.speed_check import THRESHOLD, append_markdown
-from bench.guard.workloads import INSTRUCTION_WORKLOADS, WORKLOADS
+from bench.guard.workloads import INSTRUCTION_WORKLOADS, PAIRS, WORKLOADS
 from knight import InvalidArgument
 
 # Counts of one revision repeat within 0.03% from run to run, at rest and
@@ -54,8 +54,6 @@ INSTRUCTION_THRESHOLD = 0.02
 # CPU-time ratios of the same code move by some 10% under load: today's 25%
 TIME_THRESHOLD = THRESHOLD
 ROUNDS = 15
-# each timed workload and its instruction-sized twin
-PAIRS = tuple(zip(WORKLOADS, INSTRUCTION_WORKLOADS, strict=True))
 # The self-test's plants, each in one kernel: 30% more time in the timed
 # backtrack, and 3% more instructions in its twin: 2.5% more nodes searched,
 # plus the set-up of the call that searches them (+3.0% measured).

@@ -62,3 +62,6 @@ INSTRUCTION_WORKLOADS = (
     Search("count", 5, 5, (2, 2), closed=False, budget=10**12),
     Search("dp", 4, 6, (0, 0), closed=False, budget=0),
 )
+
+# each timed workload and its instruction-sized twin
+PAIRS = tuple(zip(WORKLOADS, INSTRUCTION_WORKLOADS, strict=True))

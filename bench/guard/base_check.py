@@ -156,21 +156,21 @@ def _failure(side, keys, counted, untimed):
     return ""
 
 
-def rows(chosen, timed, counted, untimed, head="head", twin_key=lambda key: key):
+def rows(chosen, timed, counted, untimed, head="head", twin_key=lambda key: key, base_side="base"):
     """A Row per pair of ``chosen`` from the time samples ``timed`` (side ->
     key -> Outcomes), the counts ``counted`` (side -> key -> Counted, None
     when instructions were not counted) and ``untimed`` (side -> key -> why
     it could not run), ``head`` the side read as head (``twin_key`` names
-    its count of a twin). A pair head cannot run is broken; one only base
+    its count of a twin) against ``base_side``. A pair head cannot run is broken; one only base
     cannot run, left out."""
     made = []
     for search, twin in chosen:
         keys = (search.key, twin.key)
         broken = _failure(head, keys, counted, untimed)
-        missing = _failure("base", keys, counted, untimed)
+        missing = _failure(base_side, keys, counted, untimed)
         fields = {}
         if not (broken or missing) and search.key in timed.get(head, {}):
-            base, ours = timed["base"][search.key], timed[head][search.key]
+            base, ours = timed[base_side][search.key], timed[head][search.key]
             fields = dict(
                 nodes=(base[0].nodes, ours[0].nodes),
                 milliseconds=(_median_ms(base), _median_ms(ours)),
@@ -178,7 +178,7 @@ def rows(chosen, timed, counted, untimed, head="head", twin_key=lambda key: key)
             )
         ours = (counted or {}).get(head, {}).get(twin_key(twin.key))
         if ours is not None and not (broken or missing):
-            theirs = counted["base"][twin.key]
+            theirs = counted[base_side][twin.key]
             fields["instructions"] = (theirs.median, ours.median)
             fields["twin_nodes"] = (theirs.outcome.nodes, ours.outcome.nodes)
         made.append(Row(search.key, twin.key, missing=missing, broken=broken, **fields))
@@ -280,11 +280,16 @@ def measure(base_tree, chosen, rounds, python):
 
 
 def self_test(chosen, timed, counted, untimed):
-    """Lines saying whether each plant was caught, and whether all were."""
+    """Lines saying whether each plant was caught, and whether all were.
+
+    A plant is read against this tree unplanted, measured in the same run
+    (not against the base): the plant is then the only difference, and a
+    head legitimately faster or slower than its base does not move it. Read
+    against the base, the time plant read +27.6% where head ran 2% faster."""
     lines, caught = [], True
     planted = [pair for pair in chosen if pair[1].key == INSTRUCTION_PLANT]
     if counted is not None and planted:
-        (row,) = rows(planted, {}, counted, untimed, twin_key=instructions.planted)
+        (row,) = rows(planted, {}, counted, untimed, twin_key=instructions.planted, base_side="head")
         found = row.instruction_change is not None and row.instruction_change > INSTRUCTION_THRESHOLD
         caught &= found
         lines.append(
@@ -292,7 +297,7 @@ def self_test(chosen, timed, counted, untimed):
         )
     planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
     if planted:
-        (row,) = rows(planted, timed, None, untimed, head="planted")
+        (row,) = rows(planted, timed, None, untimed, head="planted", base_side="head")
         found = row.time_change is not None and row.time_change > TIME_THRESHOLD
         caught &= found
         lines.append(_caught("time", f"{PLANTED_TIME:.0%} more CPU time", TIME_PLANT, row.time_change, found))

@@ -78,13 +78,17 @@ def test_rows_join_the_time_and_the_count_and_the_table_shows_both():
     assert "SLOWER" in base_check.markdown([row], "title")
 
 
-def test_the_self_test_reads_each_plant_against_the_base():
+def test_the_self_test_reads_each_plant_against_this_tree_unplanted():
     timed, twin = base_check.PAIRS[0]
     samples = {
-        "base": {timed.key: _outcomes([1.0] * 3)},
+        "base": {timed.key: _outcomes([2.0] * 3)},
+        "head": {timed.key: _outcomes([1.0] * 3)},
         "planted": {timed.key: _outcomes([1.3] * 3)},
     }
-    counted = {"base": {twin.key: _counted(1000)}, "head": {instructions.planted(twin.key): _counted(1030)}}
+    counted = {
+        "base": {twin.key: _counted(2000)},
+        "head": {twin.key: _counted(1000), instructions.planted(twin.key): _counted(1030)},
+    }
     lines, caught = base_check.self_test([base_check.PAIRS[0]], samples, counted, {})
     assert caught and len(lines) == 2 and all("caught" in line for line in lines)
     counted["head"][instructions.planted(twin.key)] = _counted(1010)

@@ -295,12 +295,16 @@ def self_test(chosen, timed, counted, untimed):
         lines.append(
             _caught("instructions", f"{PLANTED_WORK:.1%} more nodes", INSTRUCTION_PLANT, row.instruction_change, found)
         )
+    elif counted is not None:
+        lines.append(f"self-test, instructions: not run ({INSTRUCTION_PLANT} is not among the workloads chosen)")
     planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
     if planted:
         (row,) = rows(planted, timed, None, untimed, head="planted", base_side="head")
         found = row.time_change is not None and row.time_change > TIME_THRESHOLD
         caught &= found
         lines.append(_caught("time", f"{PLANTED_TIME:.0%} more CPU time", TIME_PLANT, row.time_change, found))
+    else:
+        lines.append(f"self-test, time: not run ({TIME_PLANT} is not among the workloads chosen)")
     return lines, caught
 
 
@@ -340,7 +344,9 @@ def run(base, chosen, rounds, python=sys.executable, summary=None):
     if problems:
         print(f"\nFAIL: {'; '.join(problems)} {took}")
         return 1
-    print(f"\npass: nothing slower than at {short}, the planted slowdowns caught {took}")
+    tested = sum("caught" in line for line in lines)
+    counted_by = "CPU time alone" if counted is None else "instructions and CPU time"
+    print(f"\npass: nothing slower than at {short} by {counted_by}; {tested} of 2 planted slowdowns run, caught {took}")
     return 0
 
 

@@ -101,3 +101,9 @@ def test_a_bad_option_is_one_line_before_any_work(capsys):
     assert capsys.readouterr().err.count("\n") == 1
     assert base_check.main(["--base", "no-such-rev", "--workload", "dp"]) == 2
     assert "unknown revision 'no-such-rev'" in capsys.readouterr().err
+
+
+def test_a_plant_outside_the_chosen_workloads_says_it_was_not_run():
+    (pair,) = base_check.pairs("dp open")
+    lines, caught = base_check.self_test([pair], {"base": {}, "head": {}, "planted": {}}, {"head": {}}, {})
+    assert caught and len(lines) == 2 and all("not run" in line for line in lines)

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all lint format bench bench-quick bench-matrix plots baseline bench-check bench-compare bench-history bench-find bench-suite lint-workflows clean
+.PHONY: help test test-all lint format bench bench-quick bench-matrix plots baseline bench-check bench-ratios bench-compare bench-history bench-find bench-suite lint-workflows clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -46,24 +46,27 @@ RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)
 	$(BIN)/python -m bench.report $(RUN)
 
-baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios; WORKLOAD=dp: those ratios alone), print the diff
+baseline: $(STAMP)  ## record a deliberate change: rewrite results/baseline/ (nodes, speed ratios, base.json; WORKLOAD=dp: those ratios alone); the commit of it becomes bench-check's BASE
 	$(BIN)/python -m bench.guard.node_baseline --record
 	$(BIN)/python -m bench.guard.speed_check --record $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+	$(BIN)/python -m bench.guard.base_check --record-base
 
-bench-check: $(STAMP)  ## speed guard: knight's whole call against each frozen reference's whole call, then a planted-2x self-test (WORKLOAD=dp: those alone)
-	$(BIN)/python -m bench.guard.speed_check $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
-	$(BIN)/python -m bench.guard.speed_check --self-test $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+bench-check: $(STAMP)  ## speed guard: node counts, then instructions (callgrind) and CPU time of this tree against BASE=rev (default: the last commit that changed results/baseline/), with its planted-slowdown self-test (WORKLOAD=dp: those alone)
+	$(BIN)/python -m bench.guard.base_check $(if $(BASE),--base '$(BASE)') $(if $(SUMMARY),--markdown '$(SUMMARY)') $(if $(WORKLOAD),--workload '$(WORKLOAD)')
+
+bench-ratios: $(STAMP)  ## information only, never fails: knight's whole call against each frozen reference's, beside results/baseline/ratios.json
+	$(BIN)/python -m bench.guard.speed_check $(if $(WORKLOAD),--workload '$(WORKLOAD)')
 
 bench-compare: $(STAMP)  ## A/B speed of the working tree (or HEAD=rev) against BASE=rev, interleaved
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git rev> [HEAD=<git rev>] [THRESHOLD=0.25] [BASE_PYTHON=python]" >&2; exit 2; }
 	$(BIN)/python -m bench.commits.compare $(BASE) $(if $(HEAD),--head $(HEAD)) $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BASE_PYTHON),--base-python $(BASE_PYTHON)) $(if $(SUMMARY),--markdown '$(SUMMARY)')
 
-bench-history: $(STAMP)  ## knight's whole call against C's whole call (CPU time, set-up included) at each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
+bench-history: $(STAMP)  ## knight's whole call against C's whole call (CPU time, set-up included) and instructions (callgrind) at each commit touching knight/ (REVS=range, default last 20 of main) -> results/history.csv, HISTORY.md
 	$(BIN)/python -m bench.commits.history $(if $(REVS),'$(REVS)') $(if $(HISTORY_CSV),--csv '$(HISTORY_CSV)')
 
-bench-find: $(STAMP)  ## bisect GOOD..BAD by knight's whole call against C's: the first commit slower by more than the guard's threshold
-	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25]" >&2; exit 2; }
-	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD))
+bench-find: $(STAMP)  ## bisect GOOD..BAD by knight's whole call against C's (BY=instructions: by instructions under callgrind): the first commit slower by more than the threshold
+	@test -n "$(GOOD)" -a -n "$(BAD)" || { echo "usage: make bench-find GOOD=<git rev> BAD=<git rev> [WORKLOAD=greedy] [THRESHOLD=0.25] [BY=instructions|time]" >&2; exit 2; }
+	$(BIN)/python -m bench.commits.find $(GOOD) $(BAD) $(if $(WORKLOAD),--workload '$(WORKLOAD)') $(if $(THRESHOLD),--threshold $(THRESHOLD)) $(if $(BY),--by $(BY))
 
 bench-suite: $(STAMP)  ## pytest-benchmark suite of the workloads (ARGS="--benchmark-autosave" etc. pass through)
 	$(BIN)/python -m pytest bench/guard/test_speed.py --benchmark-group-by=group --benchmark-columns=min,median,max,iqr,rounds $(ARGS)

@@ -13,20 +13,41 @@ Protocol: a first line ``{"knight": path}`` says which knight was imported
 (or ``{"import_error": why}``); then for each JSON search read on stdin, one
 JSON outcome on stdout, or ``{"error": why}`` when that revision could not
 run it (an old one may lack a later option): the worker carries on.
+
+``KNIGHT_GUARD_TIME_PLANT={"key": k, "fraction": f}`` (JSON; the speed
+guard's self-test sets it on one worker) makes search ``k`` take a fraction
+``f`` longer: after the call the worker spins for ``f`` times the CPU time
+the call took, and the outcome's clocks cover the spin too, read as they
+read the call.
 """
 
 import json
+import os
 import sys
-from dataclasses import asdict
+import time
+from dataclasses import asdict, replace
 
-from named_search import Search, pin_allocator
+from named_search import Search, cpu_clock, pin_allocator
+
+TIME_PLANT = "KNIGHT_GUARD_TIME_PLANT"
 
 
-def _answer(search):
+def _spun(outcome, fraction):
+    """``outcome`` with ``fraction`` of its CPU time more spent, on both clocks."""
+    wall_began, cpu_began = time.perf_counter(), cpu_clock()
+    while cpu_clock() - cpu_began < fraction * outcome.cpu_seconds:
+        pass
+    spin_wall, spin_cpu = time.perf_counter() - wall_began, cpu_clock() - cpu_began
+    return replace(outcome, seconds=outcome.seconds + spin_wall, cpu_seconds=outcome.cpu_seconds + spin_cpu)
+
+
+def _answer(search, plant):
     try:
-        return asdict(search.run())
+        outcome = search.run()
     except Exception as problem:  # any failure of the old code is reported, not fatal
         return {"error": f"{type(problem).__name__}: {problem}"}
+    planted = plant is not None and plant["key"] == search.key
+    return asdict(_spun(outcome, plant["fraction"]) if planted else outcome)
 
 
 def main():
@@ -37,8 +58,9 @@ def main():
         print(json.dumps({"import_error": f"{type(problem).__name__}: {problem}"}), flush=True)
         return
     print(json.dumps({"knight": knight.__file__}), flush=True)
+    plant = json.loads(os.environ.get(TIME_PLANT, "null"))
     for line in sys.stdin:
-        print(json.dumps(_answer(Search.from_json(json.loads(line)))), flush=True)
+        print(json.dumps(_answer(Search.from_json(json.loads(line)), plant)), flush=True)
 
 
 if __name__ == "__main__":

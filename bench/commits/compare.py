@@ -17,7 +17,7 @@ from contextlib import ExitStack
 
 from bench import command
 from bench.command import Parser
-from bench.commits.revisions import ROOT, Worker, checkout, unrunnable
+from bench.commits.revisions import ROOT, Worker, checkout, interpreter, unrunnable
 from bench.guard import paired
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
@@ -72,15 +72,25 @@ def compare(base, head, rounds, pythons):
     with ExitStack() as stack:
         trees = {"base": stack.enter_context(checkout(base))}
         trees["head"] = ROOT if head is None else stack.enter_context(checkout(head))
-        workers = {side: Worker(trees[side], pythons[side]) for side in ("base", "head")}
-        for worker in workers.values():
-            stack.callback(worker.close)
-        missing = {}
-        for worker in workers.values():
-            missing.update(unrunnable(worker, WORKLOADS))
-        timed = [search for search in WORKLOADS if search.key not in missing]
+        samples, untimed = interleaved(trees, pythons, WORKLOADS, rounds)
+        return samples, {key: why for failed in untimed.values() for key, why in failed.items()}
+
+
+def interleaved(trees, pythons, searches, rounds, time_plants=None):
+    """``paired.measure`` of one worker per side (side -> tree, its
+    interpreter in ``pythons``; ``time_plants``: side -> a planted fraction
+    of more time) on the ``searches`` every side can run, and
+    ``{side: {workload: why}}`` for the others."""
+    time_plants = time_plants or {}
+    with ExitStack() as stack:
+        workers = {}
+        for side, tree in trees.items():
+            workers[side] = Worker(tree, pythons[side], time_plants.get(side))
+            stack.callback(workers[side].close)
+        untimed = {side: unrunnable(worker, searches) for side, worker in workers.items()}
+        timed = [search for search in searches if not any(search.key in failed for failed in untimed.values())]
         sides = {side: worker.run for side, worker in workers.items()}
-        return paired.measure(sides, timed, rounds), missing
+        return paired.measure(sides, timed, rounds), untimed
 
 
 @command.ends_in_one_line
@@ -97,7 +107,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
-    pythons = {"base": args.base_python, "head": args.head_python}
+    pythons = {"base": interpreter(args.base_python), "head": interpreter(args.head_python)}
     samples, missing = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
     title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"

@@ -16,17 +16,21 @@ slower commit, or says that BAD is not slower than GOOD. A commit that
 cannot run a workload is stepped over.
 """
 
-import argparse
 import sys
 
 from bench import command
+from bench.command import Parser
 from bench.commits.history import OK, c_reference, measure_commit
-from bench.commits.revisions import ROOT, commit_of, commits, describe, git
+from bench.commits.revisions import ROOT, commit_of, commits, describe, git, interpreter
+from bench.guard import instructions
+from bench.guard.base_check import INSTRUCTION_THRESHOLD
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
 from knight import InvalidArgument
 
 ROUNDS = 5
+# what a probe reads: instructions (independent of the load) or time against C
+INSTRUCTIONS, TIME = "instructions", "time"
 
 
 def _nearest_first(lo, hi, mid):
@@ -70,30 +74,33 @@ def first_slower(count, probe, threshold):
     return hi
 
 
-def prober(listed, searches, rounds, python, repository, say=print):
-    """``probe(index)`` for first_slower: time ``listed[index]`` against C,
-    as bench-history times a commit."""
+def prober(listed, searches, rounds, python, repository, say=print, by=TIME):
+    """``probe(index)`` for first_slower: ``listed[index]`` measured as
+    bench-history measures a commit, read ``by`` its time against C's (the
+    ratio) or its instructions (their inverse, so that higher is faster
+    either way: a fall beyond 2% is a count about 2% higher)."""
     reference = c_reference()
 
     def probe(index):
-        points = measure_commit(listed[index], rounds, python, reference, searches, repository)
-        ratios = {point.workload: point.ratio for point in points if point.status == OK}
-        shown = ", ".join(f"{ratio:.3f}" for ratio in ratios.values()) or "nothing runnable"
-        say(f"probe {index + 1}/{len(listed)} {points[0].short}: whole call / C's {shown}  {points[0].subject[:60]}")
-        return ratios
+        points = measure_commit(
+            listed[index], rounds, python, reference, searches, repository, count=by == INSTRUCTIONS
+        )
+        if by == INSTRUCTIONS:
+            figures = {point.workload: 1 / point.instructions for point in points if point.instructions}
+            shown = ", ".join(f"{point.instructions:,}" for point in points if point.instructions)
+        else:
+            figures = {point.workload: point.ratio for point in points if point.status == OK}
+            shown = ", ".join(f"{ratio:.3f}" for ratio in figures.values())
+        say(
+            f"probe {index + 1}/{len(listed)} {points[0].short}: {by} {shown or 'nothing measured'}  "
+            f"{points[0].subject[:60]}"
+        )
+        return figures
 
     return probe
 
 
-def pick(workload):
-    """The workloads whose key contains ``workload`` (all when None)."""
-    try:
-        return matching(workload)
-    except InvalidArgument as error:
-        raise SystemExit(str(error)) from None
-
-
-def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print):
+def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print, by=TIME):
     """The full hash of the first commit after ``good`` up to ``bad`` that is
     slower than ``good``, or None."""
     listed = [commit_of(good, repository)]
@@ -108,23 +115,38 @@ def find(good, bad, searches, rounds, threshold, python=sys.executable, reposito
     if len(listed) == 1:
         raise InvalidArgument(f"no commit after {good} up to {bad}: nothing to bisect")
     say(f"{len(listed) - 1} commits after {good} up to {bad}; about {len(listed).bit_length() + 1} probes")
-    index = first_slower(len(listed), prober(listed, searches, rounds, python, repository, say), threshold)
+    index = first_slower(len(listed), prober(listed, searches, rounds, python, repository, say, by), threshold)
     return None if index is None else listed[index]
 
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.commits.find", description=__doc__.split("\n")[0])
     parser.add_argument("good", help="a revision with the old speed")
     parser.add_argument("bad", help="a later revision that is slower")
     parser.add_argument("--workload", help="only the workloads whose name contains this, e.g. 'greedy'")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per probe")
+    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per probe")
     parser.add_argument(
-        "--threshold", type=float, default=THRESHOLD, help="a fall of the ratio beyond this is slower (0.25 = 25%%)"
+        "--threshold",
+        help=f"a change beyond this is slower (default {THRESHOLD} by time, {INSTRUCTION_THRESHOLD} by instructions)",
+    )
+    parser.add_argument(
+        "--by",
+        choices=(INSTRUCTIONS, TIME),
+        default=TIME,
+        help="what a probe reads: instructions under callgrind (the load does not move them) or time against C",
     )
     parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
     args = parser.parse_args(argv)
-    culprit = find(args.good, args.bad, pick(args.workload), args.rounds, args.threshold, args.python)
+    default = INSTRUCTION_THRESHOLD if args.by == INSTRUCTIONS else THRESHOLD
+    args.rounds, args.threshold = (
+        command.rounds(args.rounds),
+        command.threshold(str(default) if args.threshold is None else args.threshold),
+    )
+    searches = matching(args.workload)
+    if args.by == INSTRUCTIONS:
+        instructions.shim()  # InstructionsUnavailable: say so before any probe
+    culprit = find(args.good, args.bad, searches, args.rounds, args.threshold, interpreter(args.python), by=args.by)
     if culprit is None:
         print(f"\n{args.bad} is not more than {args.threshold:.0%} slower than {args.good}: nothing to find")
         return 1

@@ -14,20 +14,21 @@ A workload that a commit cannot run (an old knight may lack a later option)
 is recorded as missing with the reason, and the history goes on.
 """
 
-import argparse
 import csv
 import statistics
 import sys
 import time
+from contextlib import closing
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
 from bench import command, repo_paths
-from bench.commits.revisions import commits, describe, unrunnable, worker_at
-from bench.guard import paired
+from bench.command import Parser
+from bench.commits.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
+from bench.guard import instructions, paired
 from bench.guard.references import REFERENCES
-from bench.guard.workloads import WORKLOADS
+from bench.guard.workloads import PAIRS, WORKLOADS
 from bench.run_folder import environment
 
 CSV = repo_paths.RESULTS / "history.csv"
@@ -60,6 +61,9 @@ class Point:
     c_nodes: int = 0
     python: str = ""
     numba: str = ""
+    # the workload's instruction-sized twin counted under callgrind (median of
+    # its counted calls; bench/guard/instructions.py), 0 where not counted
+    instructions: int = 0
     llvmlite: str = ""
     measured: str = ""
     note: str = ""
@@ -113,10 +117,30 @@ def c_reference():
     return reference
 
 
-def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, repository=None):
+def instruction_counts(tree, searches, python, say=print):
+    """``{workload key: instructions}`` of the twins of ``searches`` (those
+    that have one) counted for ``tree``; none, said in one line, where
+    callgrind cannot count here."""
+    twins = {search.key: twin for search, twin in PAIRS if search in searches}
+    if not twins:
+        return {}
+    try:
+        counted = instructions.count({"commit": instructions.Job(tree, tuple(twins.values()))}, python=python)
+    except (instructions.InstructionsUnavailable, instructions.CountFailed) as why:
+        say(f"instructions not counted: {why}")
+        return {}
+    return {
+        key: counted["commit"][twin.key].median
+        for key, twin in twins.items()
+        if counted["commit"][twin.key].instructions
+    }
+
+
+def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, repository=None, count=True):
     """One Point per search for ``commit`` that ``reference`` supports (the
     DP's workloads have no C): knight's whole call against C's (throughput in
-    CPU time, set-up included on both sides), or why it is missing."""
+    CPU time, set-up included on both sides) and, with ``count``, its twin's
+    instructions, or why it is missing."""
     searches = [search for search in searches if reference.supports(search)]
     short, subject, date = describe(commit, **_at(repository))
     software = environment.software()
@@ -131,11 +155,14 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
         llvmlite=software["llvmlite"],
         measured=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
+    counts = {}
     try:
-        with worker_at(commit, python, **_at(repository)) as worker:
-            failed = unrunnable(worker, searches)
-            timed = [search for search in searches if search.key not in failed]
-            samples = paired.measure({"knight": worker.run, "c": reference.run}, timed, rounds)
+        with checkout(commit, **_at(repository)) as tree:
+            with closing(Worker(tree, python)) as worker:
+                failed = unrunnable(worker, searches)
+                timed = [search for search in searches if search.key not in failed]
+                samples = paired.measure({"knight": worker.run, "c": reference.run}, timed, rounds)
+            counts = instruction_counts(tree, timed, python) if count else {}
     except RuntimeError as problem:  # its knight does not import: every workload is missing
         failed, timed = {search.key: str(problem) for search in searches}, []
     points = [Point(**stamp, workload=key, status=MISSING, note=why) for key, why in failed.items()]
@@ -154,6 +181,7 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
                 rounds=rounds,
                 nodes=ours[0].nodes,
                 c_nodes=theirs[0].nodes,
+                instructions=counts.get(search.key, 0),
             )
         )
     order = [search.key for search in searches]
@@ -170,7 +198,7 @@ def to_measure(listed, known, machine):
     return [commit for commit in listed if commit not in done]
 
 
-def run(listed, path, rounds, python, say=print):
+def run(listed, path, rounds, python, say=print, count=True):
     """Measure the commits of ``listed`` missing from ``path``; return the seconds taken."""
     todo = to_measure(listed, read(path), machine_id())
     say(f"{len(listed)} commits, {len(listed) - len(todo)} already measured on this machine, {len(todo)} to measure")
@@ -178,7 +206,7 @@ def run(listed, path, rounds, python, say=print):
     began = time.perf_counter()
     for number, commit in enumerate(todo, 1):
         started = time.perf_counter()
-        points = measure_commit(commit, rounds, python, reference)
+        points = measure_commit(commit, rounds, python, reference, count=count)
         append(path, points)
         say(_progress_line(number, len(todo), points, time.perf_counter() - started))
     return time.perf_counter() - began
@@ -194,15 +222,17 @@ def _progress_line(number, total, points, seconds):
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.commits.history", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.commits.history", description=__doc__.split("\n")[0])
     default = f"the last {DEFAULT_COUNT} commits of {DEFAULT_REVS}"
     parser.add_argument("revs", nargs="?", help=f"git range, e.g. v1..main; default: {default}")
     parser.add_argument("--csv", type=Path, default=CSV, help="the file to append to (default results/history.csv)")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds per workload and commit")
+    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved rounds per workload and commit")
     parser.add_argument("--touching", default=TOUCHING, help="only commits that change this path ('' for all)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for the workers")
     parser.add_argument("--no-measure", action="store_true", help="only redraw HISTORY.md and the figure from the CSV")
+    parser.add_argument("--no-instructions", action="store_true", help="time only, no count under callgrind")
     args = parser.parse_args(argv)
+    args.rounds, args.python = command.rounds(args.rounds), interpreter(args.python)
     paths = (args.touching,) if args.touching else ()
     listed = commits(args.revs or DEFAULT_REVS, paths=paths, limit=None if args.revs else DEFAULT_COUNT)
     if not listed:
@@ -210,7 +240,7 @@ def main(argv=None):
         print(f"no commits in {args.revs or DEFAULT_REVS}{touching}", file=sys.stderr)
         return 2
     if not args.no_measure:
-        seconds = run(listed, args.csv, args.rounds, args.python)
+        seconds = run(listed, args.csv, args.rounds, args.python, count=not args.no_instructions)
         print(f"measured in {seconds:.0f} s")
     from bench.commits import history_report  # matplotlib loads only here: bench.commits.find imports this module
 

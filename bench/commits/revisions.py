@@ -22,6 +22,8 @@ from knight import InvalidArgument
 
 ROOT = repo_paths.ROOT
 WORKER = Path(__file__).resolve().parent / "ab_worker.py"
+# read by ab_worker.py (which imports nothing of bench/, so it spells it too)
+TIME_PLANT = "KNIGHT_GUARD_TIME_PLANT"
 
 
 class SearchFailed(RuntimeError):
@@ -30,16 +32,19 @@ class SearchFailed(RuntimeError):
 
 
 class Worker:
-    """A process that runs searches against the knight of ``tree``."""
+    """A process that runs searches against the knight of ``tree``;
+    ``time_plant`` ``{"key": k, "fraction": f}`` makes search k take a
+    fraction f longer (the speed guard's self-test: bench/commits/ab_worker.py)."""
 
-    def __init__(self, tree, python):
+    def __init__(self, tree, python, time_plant=None):
+        planted = {} if time_plant is None else {TIME_PLANT: json.dumps(time_plant)}
         self.process = subprocess.Popen(
-            [python, str(WORKER)],
+            [interpreter(python), str(WORKER)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             cwd=tree,
-            env={**_environment(), "PYTHONPATH": str(tree)},
+            env={**clean_environment(), **planted, "PYTHONPATH": str(tree)},
         )
         try:
             imported = Path(self._read()["knight"]).resolve()
@@ -85,9 +90,19 @@ def unrunnable(worker, searches):
     return failed
 
 
-def _environment():
-    # the guard's planted slowdown must not leak into a run of another revision
-    return {name: value for name, value in os.environ.items() if name != PLANT}
+def clean_environment():
+    """This process's environment less the guard's plants."""
+    # the guard's planted slowdowns must not leak into a run of another revision
+    return {name: value for name, value in os.environ.items() if name not in (PLANT, TIME_PLANT)}
+
+
+def interpreter(python):
+    """``python`` (a path or a name on PATH) as a path that runs, or
+    InvalidArgument naming it: a bad ``--base-python`` is bad input."""
+    found = shutil.which(python)
+    if found is None:
+        raise InvalidArgument(f"interpreter {python!r}: not an executable file, nor a command on PATH")
+    return found
 
 
 @contextmanager

@@ -13,12 +13,12 @@ keyed by each search's ``key``. Random choices use a fixed seed.
     python -m bench.guard.node_baseline --record   rewrite the baseline, print the diff
 """
 
-import argparse
 import json
 import random
 import sys
 
 from bench import command, repo_paths
+from bench.command import Parser
 from bench.commits.named_search import Search
 from bench.run_folder import record
 
@@ -124,7 +124,7 @@ def _describe(outcome):
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.guard.node_baseline", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m bench.guard.node_baseline", description=__doc__.split("\n")[0])
     parser.add_argument("--record", action="store_true", help="rewrite the baseline with today's counts")
     args = parser.parse_args(argv)
     old, new = load(), compute()

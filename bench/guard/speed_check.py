@@ -1,10 +1,12 @@
-"""The relative layer of the speed guard, run by `make bench-check` and CI.
+"""knight against frozen references, as information (`make bench-ratios`).
 
-Times are never compared across days or machines. Instead each workload's
-throughput (nodes per CPU second, see bench/guard/paired.py) is measured against each reference of
-bench/guard/references.py in the same run, interleaved, and that ratio is compared
-with the ratio committed in results/baseline/ratios.json. The check fails
-when a ratio has fallen by more than the threshold.
+Each workload's throughput (nodes per CPU second, see bench/guard/paired.py)
+is measured against each reference of bench/guard/references.py in the same
+run, interleaved, and that ratio is set beside the ratio committed in
+results/baseline/ratios.json. It never fails a run: a ratio between
+different code moves from one machine to another (issue 27: -28% on a
+machine of the same kind with no change made). The speed guard that
+decides is bench/guard/base_check.py, this tree against a base revision.
 
     python -m bench.guard.speed_check               measure, compare, print the table
     python -m bench.guard.speed_check --record      measure longer, rewrite the ratios
@@ -201,12 +203,11 @@ def check(rounds, threshold, summary=None, workloads=WORKLOADS):
     print(WHAT_THE_RATIO_IS)
     title = f"Speed guard: knight's whole call against each reference's whole call ({rounds} rounds)"
     append_markdown(summary, markdown(rows, threshold, title))
-    failed = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
-    if failed:
-        print(f"\nFAIL: {len(failed)} of {len(rows)} ratios fell by more than {threshold:.0%} or have no baseline")
-        print("(a deliberate change is recorded with `make baseline`)")
-        return 1
-    print(f"\npass: no ratio fell by more than {threshold:.0%} ({rounds} interleaved rounds)")
+    moved = [row for row in rows if row.verdict(threshold) in (paired.SLOWER, NO_BASELINE)]
+    print(
+        f"\ninformation: {len(moved)} of {len(rows)} ratios fell by more than {threshold:.0%} from those recorded "
+        "(perhaps on another machine) or have none; the guard is `make bench-check`"
+    )
     return 0
 
 

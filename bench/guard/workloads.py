@@ -42,3 +42,26 @@ def matching(text=None):
         names = "; ".join(search.key for search in WORKLOADS)
         raise InvalidArgument(f"no workload's name contains {text!r}; the names: {names}")
     return chosen
+
+
+# The instruction-sized twins of WORKLOADS, one for each at the same place:
+# the same kernel and code path at a tenth of the work or less (1-10 ms here),
+# since a call runs some 50-100 times slower counted under callgrind
+# (`make bench-check`: bench/guard/base_check.py, bench/guard/instructions.py).
+# Too short to time under load (one of 0.9 ms read +33% against itself at
+# load 8), so WORKLOADS are what is timed. Append-only too, in step with WORKLOADS.
+INSTRUCTION_WORKLOADS = (
+    Search("backtrack", 8, 8, (0, 0), closed=True, budget=400_000),
+    Search("count", 3, 9, (0, 0), closed=False, budget=10**12),
+    Search("warnsdorff", 5, 5, (2, 1), closed=False, budget=200_000, tiebreak="first"),
+    Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=200_000, tiebreak="roth"),
+    Search("warnsdorff", 300, 300, (0, 0), closed=False, budget=150_000, tiebreak="first"),
+    Search("greedy", 400, 400, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
+    Search("warnsdorff", 150, 150, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
+    Search("backtrack", 150, 150, (0, 0), closed=False, budget=200_000),
+    Search("count", 5, 5, (2, 2), closed=False, budget=10**12),
+    Search("dp", 4, 6, (0, 0), closed=False, budget=0),
+)
+
+# each timed workload and its instruction-sized twin
+PAIRS = tuple(zip(WORKLOADS, INSTRUCTION_WORKLOADS, strict=True))

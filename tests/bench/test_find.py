@@ -2,12 +2,17 @@
 position of the culprit, missing probes), then on a scratch repository with
 a real planted slowdown."""
 
+import contextlib
+import importlib
 import inspect
+import io
 import math
 import shutil
 import subprocess
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from bench.commits import find, revisions
 from bench.commits.named_search import Search
@@ -125,5 +130,38 @@ def test_a_range_that_cannot_be_bisected_is_refused_before_measuring(capsys, mon
     and a reversed range measured for 11 s and found 'nothing to find'."""
     monkeypatch.setattr(find, "prober", lambda *args: pytest.fail("measured before refusing"))
     assert find.main([good, bad]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bench: error: ") and said in err and err.count("\n") == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr), st.text(max_size=8)))
+def test_a_threshold_that_is_not_a_fraction_is_one_line_and_status_2(text):
+    """Issue 29: --threshold -1 read as 'more than -100% slower', nan was taken."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    assume(value is None or not 0 < value < 1)
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        assert find.main(["HEAD~1", "HEAD", f"--threshold={text}"]) == 2
+    said = err.getvalue()
+    assert said.startswith("bench: error: threshold must be a fraction") and said.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("module", "argv", "said"),
+    [
+        ("find", ["HEAD~1", "HEAD", "--workload", "zzz"], "no workload's name contains 'zzz'"),
+        ("find", ["HEAD~1", "HEAD", "--python", "/nonexistent"], "interpreter '/nonexistent'"),
+        ("compare", ["HEAD", "--base-python", "/nonexistent"], "interpreter '/nonexistent'"),
+        ("history", ["--bogus"], "unrecognized arguments: --bogus"),
+        ("history", ["--rounds", "x"], "rounds must be an integer"),
+    ],
+)
+def test_bad_options_of_the_revision_tools_are_one_bench_error_line(module, argv, said, capsys):
+    """Issue 29: exit 1 without the prefix, exit 74 for bad input, a 5-line usage."""
+    main = importlib.import_module(f"bench.commits.{module}").main
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("bench: error: ") and said in err and err.count("\n") == 1

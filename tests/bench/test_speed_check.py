@@ -1,7 +1,7 @@
 """The speed guard's own logic, without timing anything: the verdicts, the
 interleaving, the planted slowdown switch and the frozen reference.
-(Whether the check catches a real 2x slowdown is timed, so it runs in
-`make bench-check` as `python -m bench.guard.speed_check --self-test`.)"""
+(Whether the check catches a real 2x slowdown is timed, so it runs as
+`python -m bench.guard.speed_check --self-test`, outside make bench-check.)"""
 
 import hashlib
 import os

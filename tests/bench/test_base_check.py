@@ -1,0 +1,109 @@
+"""`make bench-check`'s logic without measuring: the base it picks, the
+verdict of a row from both figures, the table, and the self-test's reading
+of its plants."""
+
+import pytest
+
+from bench.commits.named_search import Outcome
+from bench.commits.revisions import git
+from bench.guard import base_check, instructions, paired
+from knight import InvalidArgument
+
+LIMIT = base_check.INSTRUCTION_THRESHOLD
+
+
+def _row(instr=None, time=None, **fields):
+    return base_check.Row(
+        "w",
+        "t",
+        instructions=(None, None) if instr is None else (1000, round(1000 * (1 + instr))),
+        time_ratios=None if time is None else paired.Ratios((1 + time,)),
+        **fields,
+    )
+
+
+@pytest.mark.parametrize(
+    ("instr", "time", "verdict"),
+    [
+        (0.0, 0.0, paired.OK),
+        (LIMIT - 0.005, 0.2, paired.OK),
+        (LIMIT + 0.005, 0.0, paired.SLOWER),
+        (0.0, 0.3, paired.SLOWER),
+        (-0.05, 0.0, paired.FASTER),
+        (-0.05, 0.3, paired.SLOWER),
+        (None, 0.3, paired.SLOWER),
+        (None, 0.1, paired.OK),
+    ],
+)
+def test_either_figure_past_its_limit_is_slower(instr, time, verdict):
+    assert _row(instr, time).verdict() == verdict
+
+
+def test_a_workload_head_cannot_run_fails_and_one_base_cannot_is_left_out():
+    assert _row(broken="TypeError").verdict() == base_check.BROKEN
+    assert _row(missing="no method dp").verdict() == base_check.LEFT_OUT
+
+
+def test_the_default_base_is_the_last_commit_that_changed_the_baseline():
+    expected = git("log", "-1", "--format=%H", "--", "results/baseline").stdout.strip()
+    assert base_check.default_base() == expected
+
+
+def test_every_workload_has_its_twin_of_the_same_kernel():
+    for timed, twin in base_check.PAIRS:
+        assert (timed.method, timed.tiebreak, timed.closed) == (twin.method, twin.tiebreak, twin.closed)
+    with pytest.raises(InvalidArgument, match="no workload's name contains 'zzz'"):
+        base_check.pairs("zzz")
+    assert [pair[0].method for pair in base_check.pairs("dp")] == ["dp"]
+
+
+def _outcomes(cpu_seconds, nodes=1000):
+    return [Outcome("found", nodes, seconds, seconds) for seconds in cpu_seconds]
+
+
+def _counted(*medians):
+    return instructions.Counted(Outcome("found", 10, 0.1, 0.1), medians)
+
+
+def test_rows_join_the_time_and_the_count_and_the_table_shows_both():
+    (pair,) = base_check.pairs("dp")
+    timed, twin = pair
+    samples = {"base": {timed.key: _outcomes([1.0, 1.0, 1.0])}, "head": {timed.key: _outcomes([1.5, 1.4, 1.6])}}
+    counted = {"base": {twin.key: _counted(100, 100, 100)}, "head": {twin.key: _counted(101, 101, 101)}}
+    (row,) = base_check.rows([pair], samples, counted, {})
+    assert row.time_change == pytest.approx(0.5) and row.instruction_change == pytest.approx(0.01)
+    assert row.verdict() == paired.SLOWER
+    text = base_check.table([row])
+    assert timed.key in text and twin.key in text and "+50.0%" in text and "+1.00%" in text
+    assert "SLOWER" in base_check.markdown([row], "title")
+
+
+def test_the_self_test_reads_each_plant_against_this_tree_unplanted():
+    timed, twin = base_check.PAIRS[0]
+    samples = {
+        "base": {timed.key: _outcomes([2.0] * 3)},
+        "head": {timed.key: _outcomes([1.0] * 3)},
+        "planted": {timed.key: _outcomes([1.3] * 3)},
+    }
+    counted = {
+        "base": {twin.key: _counted(2000)},
+        "head": {twin.key: _counted(1000), instructions.planted(twin.key): _counted(1030)},
+    }
+    lines, caught = base_check.self_test([base_check.PAIRS[0]], samples, counted, {})
+    assert caught and len(lines) == 2 and all("caught" in line for line in lines)
+    counted["head"][instructions.planted(twin.key)] = _counted(1010)
+    lines, caught = base_check.self_test([base_check.PAIRS[0]], samples, counted, {})
+    assert not caught and "MISSED" in lines[0]
+
+
+def test_a_bad_option_is_one_line_before_any_work(capsys):
+    assert base_check.main(["--rounds", "0"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert base_check.main(["--base", "no-such-rev", "--workload", "dp"]) == 2
+    assert "unknown revision 'no-such-rev'" in capsys.readouterr().err
+
+
+def test_a_plant_outside_the_chosen_workloads_says_it_was_not_run():
+    (pair,) = base_check.pairs("dp open")
+    lines, caught = base_check.self_test([pair], {"base": {}, "head": {}, "planted": {}}, {"head": {}}, {})
+    assert caught and len(lines) == 2 and all("not run" in line for line in lines)

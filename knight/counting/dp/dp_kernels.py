@@ -24,7 +24,8 @@ Labels are renumbered in order of first appearance (slot 0 first), so equal
 partial structures have equal keys. With at most 17 slots there are at most
 8 paths with both ends on the frontier: labels 3..10, so every slot is one
 of 11 values, and 11^17 < 2^64 keys fit one ``uint64`` (4 bits a slot,
-shifts instead of divisions, would hold only 16: 8 x 8's frontier is 17).
+shifts instead of divisions, would hold only 16 in a word: a step holds
+its inserted square apart, see the word path below).
 
 A square *leaves* the frontier after its last neighbour is inserted. It must
 leave with two edges, or with one as a tour end: open tours have two ends,

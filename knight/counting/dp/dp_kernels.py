@@ -223,11 +223,10 @@ def _add_edge(slots, size, a, b, final, closed):
 
 
 @jit(inline="always")
-def _leave(slots, size, index, forced, closed, final, completed):
-    """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
-    or _DONE when its leaving completes the tour."""
-    value = slots[index]
-    slots[index] = INTERIOR  # no later label scan may find it again
+def _leave_outcome(value, forced, closed, final, completed):
+    """``_leave``'s outcome for a square that held ``value``: _ALIVE with a
+    label means its path's other end is now a tour end (the byte and the
+    word paths share it: the rules of leaving are one)."""
     if value == INTERIOR:
         # the forced tour end must leave with exactly one edge
         return _DEAD if forced else _ALIVE
@@ -238,8 +237,20 @@ def _leave(slots, size, index, forced, closed, final, completed):
     if value == TERMINAL_END:
         # its path's other end is a gone tour end: the path is complete
         return _DONE if final else _DEAD
-    _replace_label(slots, size, value, TERMINAL_END)
     return _ALIVE
+
+
+@jit(inline="always")
+def _leave(slots, size, index, forced, closed, final, completed):
+    """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
+    or _DONE when its leaving completes the tour."""
+    value = slots[index]
+    slots[index] = INTERIOR  # no later label scan may find it again
+    outcome = _leave_outcome(value, forced, closed, final, completed)
+    if outcome == _ALIVE and value >= FIRST_LABEL:
+        # its path's other end is now a tour end
+        _replace_label(slots, size, value, TERMINAL_END)
+    return outcome
 
 
 _NIBBLE_ONES = np.uint64(0x1111111111111111)
@@ -478,27 +489,19 @@ def _word_leave(word, spare, index, forced, closed, final, completed):
     (its partner may be the spare)."""
     value = _nibble(word, index)
     word = _with_nibble(word, index, INTERIOR)
-    if value == INTERIOR:
-        return (_DEAD if forced else _ALIVE), word, spare
-    if value == BARE or closed or completed:
-        return _DEAD, word, spare
-    if value == TERMINAL_END:
-        return (_DONE if final else _DEAD), word, spare
-    return _ALIVE, _relabelled(word, value, TERMINAL_END), _spare_relabelled(spare, value, TERMINAL_END)
+    outcome = _leave_outcome(value, forced, closed, final, completed)
+    if outcome == _ALIVE and value >= FIRST_LABEL:
+        return outcome, _relabelled(word, value, TERMINAL_END), _spare_relabelled(spare, value, TERMINAL_END)
+    return outcome, word, spare
 
 
 @jit(inline="always")
 def _spare_leave(word, spare, forced, closed, final, completed):
     """``_leave`` of the inserted square: returns ``(outcome, word, spare)``."""
-    value = spare
-    spare = np.uint64(INTERIOR)
-    if value == INTERIOR:
-        return (_DEAD if forced else _ALIVE), word, spare
-    if value == BARE or closed or completed:
-        return _DEAD, word, spare
-    if value == TERMINAL_END:
-        return (_DONE if final else _DEAD), word, spare
-    return _ALIVE, _relabelled(word, value, TERMINAL_END), spare
+    outcome = _leave_outcome(spare, forced, closed, final, completed)
+    if outcome == _ALIVE and spare >= FIRST_LABEL:
+        word = _relabelled(word, spare, TERMINAL_END)
+    return outcome, word, np.uint64(INTERIOR)
 
 
 @jit(inline="always")

@@ -193,3 +193,17 @@ def test_whole_counts_with_17_slot_steps(within):
     assert (fk._WORD_NIBBLES + 1 in plan.old_sizes) == (within != "tuned")
     assert dp_run.count_hamiltonian(plan, True)[0] == 44_202
     assert dp_run.count_hamiltonian(cell_order.schedule(5, 8), True)[0] == 44_202
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("within", ["tuned", "top to bottom"])
+def test_open_counts_with_17_slot_steps(within):
+    """4 x 8 open swept across its side of 8, tour ends and all: 17-slot
+    steps on the word path (and 18-slot ones on the byte path, top to
+    bottom) count what the default order counts."""
+    cells = WITHIN_COLUMN[8] if within == "tuned" else range(8)
+    plan = cell_order.schedule(4, 8, _across_eight(4, cells))
+    assert fk._WORD_NIBBLES in plan.old_sizes
+    counted = dp_run.count_hamiltonian(plan, False)[0]
+    assert counted == dp_run.count_hamiltonian(cell_order.schedule(4, 8), False)[0]
+    assert counted > 0

@@ -84,12 +84,13 @@ def spill_folders(tmp_path, monkeypatch):
     return made
 
 
-def dp_steps(rows, cols, closed, forced):
+def dp_steps(rows, cols, closed, forced, order=None):
     """Each step of a DP run on ``rows`` x ``cols`` by the hash step, as
-    ``(arguments, made)``: the step's arguments and what the step made."""
+    ``(arguments, made)``: the step's arguments and what the step made
+    (``order``: the squares' order, default ``cell_order``'s)."""
     from knight.counting.dp import cell_order, degree_relaxation, dp_run, dp_shards
 
-    plan = cell_order.schedule(rows, cols)
+    plan = cell_order.schedule(rows, cols, order)
     live = degree_relaxation.live_patterns(plan, closed, forced)
     keys = np.zeros(1, dtype=np.uint64)
     counts = np.ones((1, 1), dtype=np.uint64)

@@ -8,7 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from knight.counting.dp import cell_order, dp_run
 from knight.counting.dp import dp_kernels as fk
+from knight.counting.dp.cell_order import WITHIN_COLUMN
+from tests.conftest import dp_steps
 
 
 def _packed_by_hand(work, kept_slots, inserted, inserted_stays):
@@ -87,12 +90,14 @@ def _random_option(chooser, old_size):
     )
 
 
-@pytest.mark.parametrize("old_size", [0, 1, 2, 5, 9, 13, 15])
+@pytest.mark.parametrize("old_size", [0, 1, 2, 5, 9, 13, 15, 16])
 def test_the_word_path_makes_the_byte_paths_successors(old_size):
     """``word_successor`` on a word against ``successor`` on bytes: the
-    same outcome and, when alive, the same key, on every kind of option."""
+    same outcome and, when alive, the same key, on every kind of option;
+    16 old slots are 17 with the inserted square, the widest the word path
+    takes (short side 8's), and get more draws."""
     chooser = random.Random(old_size)
-    for _ in range(3000):
+    for _ in range(20000 if old_size == 16 else 3000):
         values = _random_state(chooser, old_size)
         first, second, kept, stays, leaving, forced, inserted_forced, final, closed = _random_option(chooser, old_size)
         narrow, cut = fk.word_layout(old_size, kept)
@@ -108,7 +113,8 @@ def test_the_word_path_makes_the_byte_paths_successors(old_size):
 
 
 def test_wide_or_unordered_steps_take_the_byte_path():
-    assert not fk.word_layout(16, np.arange(16, dtype=np.intp))[0]
+    assert fk.word_layout(16, np.arange(16, dtype=np.intp))[0]
+    assert not fk.word_layout(17, np.arange(16, dtype=np.intp))[0]
     assert not fk.word_layout(5, np.array([0, 2, 1], dtype=np.intp))[0]
     narrow, cut = fk.word_layout(15, np.array([1, 2, 4], dtype=np.intp))
     assert narrow and list(cut) == [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 3, 0]
@@ -130,3 +136,74 @@ def test_state_word_decodes_as_state_pattern(old_size):
         pattern, word = fk.state_word(key, old_size, forced, rank, before)
         assert pattern == fk.state_pattern(key, slots, old_size, forced, rank, before)
         assert word == sum(value << (4 * slot) for slot, value in enumerate(values))
+
+
+def _across_eight(rows, within):
+    """The squares of ``rows`` x 8 swept row by row, across its long side,
+    in the order ``within`` inside a row: a small board whose frontier
+    reaches short side 8's (16 old slots in ``cell_order``'s order for 8,
+    17 in top to bottom), so that its steps are 8 x 8's in width."""
+    return [row * 8 + col for row in range(rows) for col in within]
+
+
+@pytest.mark.parametrize(
+    ("rows", "closed", "forced"), [(5, True, None), (4, False, None), (4, False, 9), (3, False, None)]
+)
+def test_17_slot_steps_of_real_tables_take_the_word_path_to_the_byte_paths_successors(rows, closed, forced):
+    """States a run holds before a step of 16 old slots (17 with the
+    inserted square: 8 x 8's large steps), each option their pattern lists:
+    the word path's outcome and key are the byte path's."""
+    order = _across_eight(rows, WITHIN_COLUMN[8])
+    steps_seen = 0
+    for arguments, _ in dp_steps(rows, 8, closed, forced, order):
+        keys, _, old_size, kept, leaving, stays, forced_slot, inserted_forced, final, closed_, options = arguments[:11]
+        if old_size != fk._WORD_NIBBLES:
+            continue
+        rank, before, _patterns, starts, firsts, seconds, _codes, _dropped = options
+        narrow, cut = fk.word_layout(old_size, kept)
+        assert narrow
+        steps_seen += 1
+        slots = np.zeros(fk.MAX_SLOTS + 1, dtype=np.uint8)
+        work = np.zeros_like(slots)
+        # about 3,000 states a step, spread over the table: each is a few
+        # kernel calls from Python
+        for state in range(0, keys.shape[0], max(1, keys.shape[0] // 3000)):
+            pattern, word = fk.decoded_state(True, keys[state], slots, old_size, forced_slot, rank, before)
+            word = np.uint64(word)  # a kernel's uint64 comes back to Python as an int
+            assert pattern == fk.decoded_state(False, keys[state], slots, old_size, forced_slot, rank, before)[0]
+            for option in range(starts[pattern], starts[pattern + 1]):
+                shape = (np.intp(firsts[option]), np.intp(seconds[option]), kept, cut, stays, leaving)
+                flags = (forced_slot, inserted_forced, final, closed_)
+                by_word = fk.option_successor(True, word, slots, work, old_size, *shape, *flags)
+                by_bytes = fk.option_successor(False, word, slots, work, old_size, *shape, *flags)
+                assert by_word[0] == by_bytes[0]
+                if by_bytes[0] == fk._ALIVE:
+                    assert by_word[1] == by_bytes[1]
+    assert steps_seen >= 1
+
+
+@pytest.mark.parametrize("within", ["tuned", "top to bottom"])
+def test_whole_counts_with_17_slot_steps(within):
+    """5 x 8 closed swept across its long side: with steps of 17 slots on
+    the word path (and of 18 on the byte path, top to bottom) it counts
+    what the default order counts, 44,202 closed tours (OEIS A175855)."""
+    cells = WITHIN_COLUMN[8] if within == "tuned" else range(8)
+    plan = cell_order.schedule(5, 8, _across_eight(5, cells))
+    assert fk._WORD_NIBBLES in plan.old_sizes
+    assert (fk._WORD_NIBBLES + 1 in plan.old_sizes) == (within != "tuned")
+    assert dp_run.count_hamiltonian(plan, True)[0] == 44_202
+    assert dp_run.count_hamiltonian(cell_order.schedule(5, 8), True)[0] == 44_202
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("within", ["tuned", "top to bottom"])
+def test_open_counts_with_17_slot_steps(within):
+    """4 x 8 open swept across its side of 8, tour ends and all: 17-slot
+    steps on the word path (and 18-slot ones on the byte path, top to
+    bottom) count what the default order counts."""
+    cells = WITHIN_COLUMN[8] if within == "tuned" else range(8)
+    plan = cell_order.schedule(4, 8, _across_eight(4, cells))
+    assert fk._WORD_NIBBLES in plan.old_sizes
+    counted = dp_run.count_hamiltonian(plan, False)[0]
+    assert counted == dp_run.count_hamiltonian(cell_order.schedule(4, 8), False)[0]
+    assert counted > 0

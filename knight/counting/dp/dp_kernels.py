@@ -24,7 +24,8 @@ Labels are renumbered in order of first appearance (slot 0 first), so equal
 partial structures have equal keys. With at most 17 slots there are at most
 8 paths with both ends on the frontier: labels 3..10, so every slot is one
 of 11 values, and 11^17 < 2^64 keys fit one ``uint64`` (4 bits a slot,
-shifts instead of divisions, would hold only 16: 8 x 8's frontier is 17).
+shifts instead of divisions, would hold only 16 in a word: a step holds
+its inserted square apart, see the word path below).
 
 A square *leaves* the frontier after its last neighbour is inserted. It must
 leave with two edges, or with one as a tour end: open tours have two ends,
@@ -222,11 +223,10 @@ def _add_edge(slots, size, a, b, final, closed):
 
 
 @jit(inline="always")
-def _leave(slots, size, index, forced, closed, final, completed):
-    """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
-    or _DONE when its leaving completes the tour."""
-    value = slots[index]
-    slots[index] = INTERIOR  # no later label scan may find it again
+def _leave_outcome(value, forced, closed, final, completed):
+    """``_leave``'s outcome for a square that held ``value``: _ALIVE with a
+    label means its path's other end is now a tour end (the byte and the
+    word paths share it: the rules of leaving are one)."""
     if value == INTERIOR:
         # the forced tour end must leave with exactly one edge
         return _DEAD if forced else _ALIVE
@@ -237,8 +237,20 @@ def _leave(slots, size, index, forced, closed, final, completed):
     if value == TERMINAL_END:
         # its path's other end is a gone tour end: the path is complete
         return _DONE if final else _DEAD
-    _replace_label(slots, size, value, TERMINAL_END)
     return _ALIVE
+
+
+@jit(inline="always")
+def _leave(slots, size, index, forced, closed, final, completed):
+    """Square in slot ``index`` leaves the frontier. Returns _ALIVE, _DEAD,
+    or _DONE when its leaving completes the tour."""
+    value = slots[index]
+    slots[index] = INTERIOR  # no later label scan may find it again
+    outcome = _leave_outcome(value, forced, closed, final, completed)
+    if outcome == _ALIVE and value >= FIRST_LABEL:
+        # its path's other end is now a tour end
+        _replace_label(slots, size, value, TERMINAL_END)
+    return outcome
 
 
 _NIBBLE_ONES = np.uint64(0x1111111111111111)
@@ -375,24 +387,36 @@ def successor(
 
 # --- the same successors on one word ---
 #
-# A frontier of at most 16 slots, the inserted square's among them (every
-# board of short side 7 or less), fits one uint64 of nibbles, slot ``i``
-# in nibble ``i``. There a successor is made in a register: a slot read or
-# set is a shift and a mask, a path relabelled is one word-wide compare
-# (``_nibbles_equal``), the kept slots are the word with the leaving
-# nibbles cut out. The byte helpers above copied the slots for every
-# option, scanned them for every relabelling and gathered them again to
-# pack. Wider frontiers (short side 8: 17 slots and the inserted square)
-# take the byte helpers; both make the same keys (tests hold them to it).
+# The old slots of a frontier of at most 16 (every board of short side 8
+# or less in its default order) fit one uint64 of nibbles, slot ``i`` in
+# nibble ``i``; the inserted square's value is held apart, in a register
+# of its own (``spare``). There a successor is made in registers: a slot
+# read or set is a shift and a mask, a path relabelled is one word-wide
+# compare (``_nibbles_equal``) and one compare of the spare, the kept
+# slots are the word with the leaving nibbles cut out and the spare put
+# on top. The byte helpers above copied the slots for every option,
+# scanned them for every relabelling and gathered them again to pack.
+#
+# Why the inserted square apart, not a second word of nibbles 16 and up:
+# it is the only slot that can be the 17th (the old slots are at most 16),
+# every edge of a step has it as one end, so it is read and set by every
+# option, and a scalar is cheaper to read and set than a nibble; the
+# relabellings that can reach it are those of a leaving old slot's
+# partner, one compare and a select. Only a step that keeps all 16 old
+# slots and the inserted square (17 after it) puts it past the word, as
+# ``_pack`` puts a 17th. Frontiers of 17 old slots (orders other than
+# ``cell_order``'s, such as top to bottom on short side 8) and unordered
+# kept slots take the byte helpers; both make the same keys (tests hold
+# them to it).
 
 
 @jit
 def word_layout(old_size, kept_slots):
     """``(narrow, cut)``: whether a step's slots fit the word path (at most
-    16 with the inserted square's, ``kept_slots`` in order), and the old
-    slots that are not kept, highest first (cut out of the word in turn)."""
+    16 old slots, ``kept_slots`` in order), and the old slots that are not
+    kept, highest first (cut out of the word in turn)."""
     kept = np.zeros(old_size + 1, dtype=np.bool_)
-    narrow = old_size + 1 <= _WORD_NIBBLES
+    narrow = old_size <= _WORD_NIBBLES
     for index in range(kept_slots.shape[0]):
         kept[kept_slots[index]] = True
         narrow = narrow and (index == 0 or kept_slots[index] > kept_slots[index - 1])
@@ -420,58 +444,88 @@ def _relabelled(word, old, new):
 
 
 @jit(inline="always")
-def _word_edge(word, size, a, b, final, closed):
-    """``_add_edge`` on a word: returns ``(outcome, word)``."""
-    x = _nibble(word, a)
-    y = _nibble(word, b)
-    if x == INTERIOR or y == INTERIOR:
-        return _DEAD, word
-    if x == BARE and y == BARE:
-        return _ALIVE, _with_nibble(_with_nibble(word, a, _FRESH_LABEL), b, _FRESH_LABEL)
-    if x == BARE:
-        return _ALIVE, _with_nibble(_with_nibble(word, a, y), b, INTERIOR)
-    if y == BARE:
-        return _ALIVE, _with_nibble(_with_nibble(word, b, x), a, INTERIOR)
-    word = _with_nibble(_with_nibble(word, a, INTERIOR), b, INTERIOR)
-    if x == y and x >= FIRST_LABEL:
-        # a cycle: only the closing edge of a closed tour, every square finished
-        finished = word == _NIBBLE_ONES >> np.uint64(4 * (_WORD_NIBBLES - size))
-        return (_DONE if closed and final and finished else _DEAD), word
-    if x == TERMINAL_END and y == TERMINAL_END:
-        return (_DONE if final else _DEAD), word
-    if x == TERMINAL_END:
-        return _ALIVE, _relabelled(word, y, TERMINAL_END)
-    if y == TERMINAL_END:
-        return _ALIVE, _relabelled(word, x, TERMINAL_END)
-    return _ALIVE, _relabelled(word, y, x)
+def _spare_relabelled(spare, old, new):
+    # a select, not a branch: whether the spare is the partner comes in no
+    # order a predictor could learn
+    return np.uint64(new) if spare == old else spare
 
 
 @jit(inline="always")
-def _word_leave(word, index, forced, closed, final, completed):
-    """``_leave`` on a word: returns ``(outcome, word)``."""
+def _word_edge(word, spare, old_size, a, final, closed):
+    """``_add_edge`` from old slot ``a`` to the inserted square (``spare``):
+    returns ``(outcome, word, spare)``."""
+    x = _nibble(word, a)
+    y = spare
+    if x == INTERIOR or y == INTERIOR:
+        return _DEAD, word, spare
+    if x == BARE and y == BARE:
+        return _ALIVE, _with_nibble(word, a, _FRESH_LABEL), np.uint64(_FRESH_LABEL)
+    if x == BARE:
+        return _ALIVE, _with_nibble(word, a, y), np.uint64(INTERIOR)
+    if y == BARE:
+        return _ALIVE, _with_nibble(word, a, INTERIOR), x
+    # two path ends meet: both finished, so the relabellings below never
+    # reach the spare
+    word = _with_nibble(word, a, INTERIOR)
+    spare = np.uint64(INTERIOR)
+    if x == y and x >= FIRST_LABEL:
+        # a cycle: only the closing edge of a closed tour, every square
+        # finished (old_size >= 1 here: slot ``a`` is one, so the shift is
+        # at most 60)
+        finished = word == _NIBBLE_ONES >> np.uint64(4 * (_WORD_NIBBLES - old_size))
+        return (_DONE if closed and final and finished else _DEAD), word, spare
+    if x == TERMINAL_END and y == TERMINAL_END:
+        return (_DONE if final else _DEAD), word, spare
+    if x == TERMINAL_END:
+        return _ALIVE, _relabelled(word, y, TERMINAL_END), spare
+    if y == TERMINAL_END:
+        return _ALIVE, _relabelled(word, x, TERMINAL_END), spare
+    return _ALIVE, _relabelled(word, y, x), spare
+
+
+@jit(inline="always")
+def _word_leave(word, spare, index, forced, closed, final, completed):
+    """``_leave`` of old slot ``index``: returns ``(outcome, word, spare)``
+    (its partner may be the spare)."""
     value = _nibble(word, index)
     word = _with_nibble(word, index, INTERIOR)
-    if value == INTERIOR:
-        return (_DEAD if forced else _ALIVE), word
-    if value == BARE or closed or completed:
-        return _DEAD, word
-    if value == TERMINAL_END:
-        return (_DONE if final else _DEAD), word
-    return _ALIVE, _relabelled(word, value, TERMINAL_END)
+    outcome = _leave_outcome(value, forced, closed, final, completed)
+    if outcome == _ALIVE and value >= FIRST_LABEL:
+        return outcome, _relabelled(word, value, TERMINAL_END), _spare_relabelled(spare, value, TERMINAL_END)
+    return outcome, word, spare
 
 
 @jit(inline="always")
-def _word_key(word, cut, inserted, inserted_stays):
-    """``_pack`` on a word: the slots in ``cut`` (highest first) and the
-    inserted square's unless it stays cut out, the rest renumbered and
-    encoded."""
-    if not inserted_stays:
-        word &= (np.uint64(1) << np.uint64(4 * inserted)) - np.uint64(1)
+def _spare_leave(word, spare, forced, closed, final, completed):
+    """``_leave`` of the inserted square: returns ``(outcome, word, spare)``."""
+    outcome = _leave_outcome(spare, forced, closed, final, completed)
+    if outcome == _ALIVE and spare >= FIRST_LABEL:
+        word = _relabelled(word, spare, TERMINAL_END)
+    return outcome, word, np.uint64(INTERIOR)
+
+
+@jit(inline="always")
+def _word_key(word, spare, old_size, cut, inserted_stays):
+    """``_pack`` on a word: the slots in ``cut`` (highest first) cut out,
+    the spare on top if the inserted square stays, the whole renumbered
+    and encoded."""
     for index in range(cut.shape[0]):
         below = (np.uint64(1) << np.uint64(4 * cut[index])) - np.uint64(1)
         word = (word & below) | ((word >> np.uint64(4)) & ~below)
-    out, _, _ = _renumbered(word)
-    return _nibbles_in_radix(out)
+    kept = old_size - cut.shape[0]
+    if inserted_stays and kept < _WORD_NIBBLES:
+        word |= spare << np.uint64(4 * kept)
+    out, relabel, next_label = _renumbered(word)
+    key = _nibbles_in_radix(out)
+    if inserted_stays and kept == _WORD_NIBBLES:
+        # the 17th slot after the step: renumbered by the map of the 16
+        # below it (its partner is among them, or it is new)
+        value = spare
+        if value >= np.uint64(FIRST_LABEL):
+            mapped = (relabel >> (value << np.uint64(2))) & np.uint64(15)
+            value = next_label if mapped == np.uint64(0) else mapped
+        key += value * _POWERS_OF_RADIX[_WORD_NIBBLES]
+    return key
 
 
 @jit(inline="always")
@@ -488,24 +542,26 @@ def word_successor(
     final,
     closed,
 ):
-    """``successor`` of the state held in ``word`` (``state_word``), the
-    kept slots given by what is ``cut`` (``word_layout``)."""
-    size = inserted + 1
+    """``successor`` of the state held in ``word`` (``state_word``: the old
+    slots; the inserted square starts bare, apart), the kept slots given by
+    what is ``cut`` (``word_layout``)."""
+    old_size = inserted
+    spare = np.uint64(BARE)
     done = False
     for target in (first_slot, second_slot):
         if target >= 0:
-            outcome, word = _word_edge(word, size, target, inserted, final, closed)
+            outcome, word, spare = _word_edge(word, spare, old_size, target, final, closed)
             if outcome == _DEAD:
                 return _DEAD, np.uint64(0)
             done = done or outcome == _DONE
     if not inserted_stays:
-        outcome, word = _word_leave(word, inserted, inserted_forced, closed, final, done)
+        outcome, word, spare = _spare_leave(word, spare, inserted_forced, closed, final, done)
         if outcome == _DEAD:
             return _DEAD, np.uint64(0)
         done = done or outcome == _DONE
     for index in range(leaving_slots.shape[0]):
         slot = leaving_slots[index]
-        outcome, word = _word_leave(word, slot, slot == forced_slot, closed, final, done)
+        outcome, word, spare = _word_leave(word, spare, slot, slot == forced_slot, closed, final, done)
         if outcome == _DEAD:
             return _DEAD, np.uint64(0)
         done = done or outcome == _DONE
@@ -513,7 +569,7 @@ def word_successor(
         return _DONE, np.uint64(0)
     if final:
         return _DEAD, np.uint64(0)
-    return _ALIVE, _word_key(word, cut, inserted, inserted_stays)
+    return _ALIVE, _word_key(word, spare, old_size, cut, inserted_stays)
 
 
 @jit(inline="always")

@@ -100,6 +100,8 @@ def count_hamiltonian(
     ``FREE_SHARE`` of what is available at each step; steps past it run
     out of core.
     """
+    # a SIGKILLed run's spill folder goes now, not at the next run that spills
+    owned_files.remove_stale_spill_folders()
     resumed = state is not None
     if state is None:
         keys = np.zeros(1, dtype=np.uint64)

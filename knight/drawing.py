@@ -297,7 +297,8 @@ def count_parts(grid, closed=False, title="", width=WIDTH):
 def _count_cell(r, c, value, possible, scale, written):
     low, high = scale
     if value > 0:
-        fraction = math.log(value / low) / math.log(high / low) if high > low else 1.0
+        # logs of the ints themselves: a ratio of counts past 2^1024 is no float
+        fraction = (math.log(value) - math.log(low)) / (math.log(high) - math.log(low)) if high > low else 1.0
         colour = _interpolate(VIRIDIS, fraction)
     else:
         colour = NOTHING_COLOUR

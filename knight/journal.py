@@ -191,6 +191,9 @@ def usable_path(path, kind, replaced=False):
     read-only filesystem included). ``replaced``: the file is rewritten by
     renaming a new one over it, so its folder must be writable too."""
     path = followed(_path(path), kind)
+    if not path:
+        # '' would name the folder it is in only when the file is written, after the work
+        raise InvalidArgument(f"the file name is empty; give a file name for {kind}")
     _check_path(path, kind)
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.exists(path):
@@ -353,3 +356,82 @@ def _lock(path, file):
         raise InvalidArgument(f"{path} is in use by another run; wait for it to finish or give another file") from None
     except OSError as error:
         raise InvalidArgument(f"cannot lock {path}: {error.strerror or error}") from None
+
+
+LOCK_SUFFIX = ".knight-lock"
+_LOCK_TEXT = "knight: held by the count writing {name}; removed when it ends\n"
+
+
+class SideLock:
+    """The ``flock`` of a file that is replaced whole (a DP checkpoint:
+    renamed over, so a lock on the file itself would stay with the old
+    one), held on a lock file beside it, ``.NAME.knight-lock``, that
+    knight alone makes and removes: a second run on the same file is
+    refused at once, "in use by another run". A kill that runs nothing
+    leaves the lock file unlocked (the OS drops the lock): the next run
+    takes it over."""
+
+    def __init__(self, path):
+        # a link is followed (``followed``): two names of one file share its lock
+        path = followed(_path(path), "a checkpoint")
+        folder, name = os.path.split(os.path.abspath(path))
+        self.path = os.path.join(folder, f".{name}{LOCK_SUFFIX}")
+        self._text = _LOCK_TEXT.format(name=name).encode()
+        self._file = None
+        for _ in range(3):  # a lock file removed by its holder as we opened it: open again
+            self._file = self._open_locked(path)
+            if self._is_the_file_there():
+                return
+            self._file.close()
+        raise InvalidArgument(f"{path} is in use by another run; wait for it to finish or give another file")
+
+    def _open_locked(self, path):
+        try:
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        except OSError as error:
+            raise InvalidArgument(f"cannot lock {path}: {error.strerror or error} ({self.path})") from None
+        file = os.fdopen(descriptor, "r+b", buffering=0)
+        try:
+            _lock(path, file)
+            held = file.read(len(self._text) + 1)
+            if held and held != self._text:
+                raise InvalidArgument(f"{self.path} is there and is not a lock file of knight's; it is left untouched")
+            if not held:
+                self._mark(file)
+        except BaseException:
+            file.close()
+            raise
+        return file
+
+    def _mark(self, file):
+        """Write the lock file's text; a lock file half written (a full disk) is removed."""
+        try:
+            with naming(self.path):
+                file.write(self._text)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            raise
+
+    def _is_the_file_there(self):
+        try:
+            there = os.lstat(self.path)
+        except FileNotFoundError:
+            return False
+        held = os.fstat(self._file.fileno())
+        return (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+    def release(self):
+        """Remove the lock file, then let the lock go."""
+        if self._file is None or self._file.closed:
+            return
+        if self._is_the_file_there():
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        self._file.close()

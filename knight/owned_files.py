@@ -66,16 +66,32 @@ def remove_stale_temporaries(folder, name):
 
 def new_spill_folder():
     """A fresh folder in ``$TMPDIR`` for the DP's disk shards, marked as
-    knight's; stale ones of killed runs are removed first."""
-    remove_stale_spill_folders()
+    knight's (the run that makes it has swept the stale ones already:
+    ``remove_stale_spill_folders``)."""
     folder = tempfile.mkdtemp(prefix=f"knight-dp-{os.getpid()}-")
-    with open(os.path.join(folder, SPILL_MARK), "w") as mark:
-        mark.write("the DP's disk shards of one count; removed when it ends\n")
+    _write_mark(folder, SPILL_MARK, "the DP's disk shards of one count; removed when it ends\n")
     return folder
 
 
+def _write_mark(folder, mark, text):
+    """Write ``folder``'s mark file; if that fails (a full disk), remove
+    the folder, just made and empty but for the mark, before the error
+    goes on: a folder holding only a mark outlives nothing."""
+    path = os.path.join(folder, mark)
+    try:
+        with open(path, "w") as handle:
+            handle.write(text)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+        raise
+
+
 def remove_stale_spill_folders(parent=None):
-    """Remove the spill folders in ``parent`` (``$TMPDIR``) of killed runs."""
+    """Remove the spill folders in ``parent`` (``$TMPDIR``) of killed runs:
+    every DP run calls it as it starts, whether or not it spills itself."""
     parent = tempfile.gettempdir() if parent is None else parent
     with contextlib.suppress(OSError):
         for entry in os.scandir(parent):
@@ -105,8 +121,7 @@ def make_marked_folder(folder, mark, what, text):
     check_marked_folder(folder, mark, what)
     if not os.path.isdir(folder):
         os.mkdir(folder)
-        with open(os.path.join(folder, mark), "w") as handle:
-            handle.write(text)
+        _write_mark(folder, mark, text)
     return folder
 
 

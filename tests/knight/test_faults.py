@@ -457,7 +457,9 @@ def test_a_killed_runs_checkpoint_temporaries_are_removed_by_the_next_run(tmp_pa
     assert not [path for path in tmp_path.iterdir() if path.name.endswith(".tmp") and path not in (live, *users)]
 
 
-def test_a_killed_runs_spill_folders_are_removed_by_the_next_spill(tmp_path, monkeypatch):
+def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monkeypatch):
+    """Issue 29: by the next DP run, whether it spills or not."""
+    import knight
     from knight import owned_files
 
     monkeypatch.setattr(owned_files.tempfile, "tempdir", str(tmp_path))
@@ -469,8 +471,9 @@ def test_a_killed_runs_spill_folders_are_removed_by_the_next_spill(tmp_path, mon
         (folder / "keys").write_bytes(b"\0" * 64)
     for folder in (stale, live):
         (folder / owned_files.SPILL_MARK).write_text("")
-    made = owned_files.new_spill_folder()
+    assert knight.count_total(3, 4) == 16  # a run that does not spill
     assert not stale.exists() and unmarked.exists() and live.exists()
+    made = owned_files.new_spill_folder()
     assert os.path.dirname(made) == str(tmp_path) and os.path.isfile(os.path.join(made, owned_files.SPILL_MARK))
 
 

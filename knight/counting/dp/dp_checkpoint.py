@@ -34,12 +34,13 @@ class Checkpoint:
     overwritten; one made for a different count is refused.
     """
 
-    def __init__(self, path, identity, finished, current, arrays):
+    def __init__(self, path, identity, finished, current, arrays, linked=None):
         self.path = path
         self.identity = identity
         self.finished = finished
         self._current = current  # (run key, step, completed) or None
         self._arrays = arrays  # (keys, counts) of the current run, or None
+        self._linked = linked  # the 'table' field of the file on disk: the links it names
         self._saved = time.monotonic()
 
     @staticmethod
@@ -70,7 +71,7 @@ class Checkpoint:
             )
         finished, current = checked_fields(path, header, keys, counts, rows * cols, closed, starts)
         arrays = (keys, counts) if current is not None else None
-        return cls(path, identity, finished, current, arrays)
+        return cls(path, identity, finished, current, arrays, header.get("table"))
 
     def resume_state(self, run_key):
         """``(step, keys, counts, completed)`` saved for this run, or None."""
@@ -113,13 +114,20 @@ class Checkpoint:
         if linked is not None:
             keys, counts = keys[:0], counts[:0]
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-        # a failure (a full disk) is an OSError naming the file: exit status
-        # 74, and the last checkpoint is still there
-        atomic_write.replace(
-            self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts), binary=True
-        )
+        try:
+            # a failure (a full disk) is an OSError naming the file: exit
+            # status 74, and the last checkpoint is still there
+            atomic_write.replace(
+                self.path, lambda file: np.savez(file, header=encoded, keys=keys, counts=counts), binary=True
+            )
+        except BaseException:
+            # the links just made go, the last checkpoint's stay (and the
+            # folder, if only its mark is left)
+            linked_table.remove_unnamed(folder, self._linked)
+            raise
         # the links the new checkpoint does not name go only after it is written
         linked_table.remove_unnamed(folder, linked)
+        self._linked = linked
         self._saved = time.monotonic()
 
 
@@ -210,11 +218,36 @@ def _read_checkpoint(path):
     """``(header, keys, counts)`` of the checkpoint at ``path``, or
     InvalidArgument: a file that is not one is never overwritten."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        # opened here, not by np.load, which leaves its file open when the zip is broken
+        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
             header = strict_json.loads(bytes(data["header"]))
             keys, counts = data["keys"], data["counts"]
     except Exception:
+        if _begins_as_ours(path):
+            raise damaged(path, "it cannot be read whole: cut short or overwritten") from None
         raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None
     if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
         raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it")
     return header, keys, counts
+
+
+# a checkpoint is a zip whose first member is the header (``np.savez``
+# writes its arrays in the order given): a local file header, then the name
+_ZIP_MEMBER = b"PK\x03\x04"
+_FIRST_MEMBER = b"header.npy"
+
+
+def _begins_as_ours(path):
+    """Whether the file at ``path`` begins as a checkpoint of knight's does,
+    so that one that cannot be read whole (cut short) is called damaged, not
+    a stranger's file."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(30 + len(_FIRST_MEMBER))
+    except OSError:
+        return False
+    if not head.startswith(_ZIP_MEMBER):
+        return False
+    if len(head) >= 28 and int.from_bytes(head[26:28], "little") != len(_FIRST_MEMBER):
+        return False
+    return _FIRST_MEMBER.startswith(head[30:])

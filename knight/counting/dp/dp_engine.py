@@ -18,6 +18,7 @@ import functools
 import inspect
 import time
 
+from knight import journal
 from knight.counting.dp.cell_order import schedule
 from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.dp_checkpoint import Checkpoint, damaged
@@ -59,7 +60,24 @@ def on_cluster(address, rows, cols, closed):
 
 def _count_runs(job, progress, run):
     """``count_by_dp``'s runs, each by ``run`` (``count_hamiltonian`` or
-    a ``ClusterRun``)."""
+    a ``ClusterRun``), into ``job.resume``'s checkpoint when it names one:
+    locked for the count, so that a second count on the same file is
+    refused before its work ("in use by another run")."""
+    if job.resume is None:
+        return _count_runs_into(job, progress, run, None)
+    kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
+    with journal.SideLock(job.resume):
+        store = kind.open(job.resume, job.rows, job.cols, job.closed, _wanted(job))
+        return _count_runs_into(job, progress, run, store)
+
+
+def _wanted(job):
+    """The squares whose tours ``job`` asks for."""
+    return range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
+
+
+def _count_runs_into(job, progress, run, store):
+    """``_count_runs`` with its checkpoint ``store`` (None: none) open."""
     began = time.perf_counter()
     rows, cols, closed = job.rows, job.cols, job.closed
     squares = rows * cols
@@ -78,9 +96,6 @@ def _count_runs(job, progress, run):
         # (knight.theory): no run for the other one
         runs = {s: [s] for s in job.starts.searched(pruned=True)}
         fixed = {s: 0 for s in classes if s in job.starts.excluded}
-    wanted = range(squares) if job.start is None else [job.start[0] * cols + job.start[1]]
-    kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
-    store = None if job.resume is None else kind.open(job.resume, rows, cols, closed, wanted)
     report = None if progress is None else reporter(progress)
     plan = schedule(rows, cols) if runs else None
     steps = len(plan.order) if plan else 0

@@ -1,6 +1,7 @@
 """The frontier DP's memory: the peak it projects for a board, and the
 refusal, before anything is allocated, of a board it could not hold in
-memory nor, sharded, on disk."""
+memory nor, sharded, on disk, nor whose counts could pass the widest
+counts it carries."""
 
 import shutil
 import tempfile
@@ -20,6 +21,30 @@ MAX_SLOTS = dp_kernels.MAX_SLOTS
 # million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
 ENTRIES_ON_DISK = 4
+
+# the widest counts the dp carries, in bits (1024 limbs of 64): every way
+# it counts is a distinct set of the board's knight-move edges, so no count
+# on a board of E edges passes 2^E, and a board of fewer than MAX_COUNT_BITS
+# edges is always counted exactly (3 x n up to n = 10924). The work grows
+# with the limbs: a longer board is refused before it starts, not hours on
+MAX_COUNT_BITS = 1 << 16
+
+
+def knight_edges(rows, cols):
+    """The edges of the knight's graph of a ``rows`` x ``cols`` board: each
+    of the moves (1, 2), (1, -2), (2, 1), (2, -1) from every square it fits."""
+    return 2 * (max(rows - 1, 0) * max(cols - 2, 0) + max(rows - 2, 0) * max(cols - 1, 0))
+
+
+def check_count_width(rows, cols):
+    """Refuse a board whose counts could pass ``MAX_COUNT_BITS`` bits."""
+    edges = knight_edges(rows, cols)
+    if edges >= MAX_COUNT_BITS:
+        raise InvalidArgument(
+            f"board {rows}x{cols}: its counts may reach 2^{edges} (one for each set of its {edges} "
+            f"knight-move edges), past the dp's {MAX_COUNT_BITS}-bit counts: it counts boards of fewer "
+            f"than {MAX_COUNT_BITS} edges exactly"
+        )
 
 
 # Peak states held by one run with no forced end (the heaviest kind of
@@ -99,7 +124,8 @@ def projection(rows, cols, closed=False, forced_runs=0):
 
 def check_fits(rows, cols, available, closed=False):
     """Refuse, before allocating, a board the DP cannot hold: a frontier
-    wider than one key, pattern bitmaps past half of ``available``, or
+    wider than one key, pattern bitmaps past half of ``available``, counts
+    that could pass its widest (``check_count_width``), or
     projected peak tables that fit neither ``available`` nor, sharded, the
     spill folder's free disk."""
     widest = widest_frontier(rows, cols)
@@ -114,6 +140,7 @@ def check_fits(rows, cols, available, closed=False):
             f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "
             f"({rows * cols} steps), more than half the {available / 2**30:.1f} GiB available"
         )
+    check_count_width(rows, cols)
     states = projected_peak_states(rows, cols, closed)
     needed = states * BYTES_PER_STATE
     if needed <= available:

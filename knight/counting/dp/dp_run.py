@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from knight import machine, owned_files
-from knight.counting.dp import degree_relaxation, dp_kernels, dp_shards, partition_step, spill_step
+from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory, dp_shards, partition_step, spill_step
 from knight.counting.dp.cell_order import schedule
 from knight.errors import InvalidArgument
 
@@ -48,9 +48,10 @@ class Work:
 
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
-# again with twice as many, up to MAX_LIMBS (2^1024: far past any board here)
+# again with twice as many, up to MAX_LIMBS: as many as any board that
+# dp_memory.check_count_width lets through can need
 FIRST_LIMBS = 1
-MAX_LIMBS = 16
+MAX_LIMBS = dp_memory.MAX_COUNT_BITS // 64
 
 # how a step merges its successors: "partitioned" (partition_step:
 # sequential buffers reduced in cache-sized tables), "hash" (dp_shards: one
@@ -100,6 +101,8 @@ def count_hamiltonian(
     ``FREE_SHARE`` of what is available at each step; steps past it run
     out of core.
     """
+    # a SIGKILLed run's spill folder goes now, not at the next run that spills
+    owned_files.remove_stale_spill_folders()
     resumed = state is not None
     if state is None:
         keys = np.zeros(1, dtype=np.uint64)

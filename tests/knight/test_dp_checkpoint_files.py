@@ -10,7 +10,6 @@ import os
 
 import numpy as np
 import pytest
-from conftest import fill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,6 +147,8 @@ def test_a_failed_write_keeps_the_links_the_last_checkpoint_names(tmp_path, monk
 
 
 def test_a_mark_that_cannot_be_written_leaves_no_folder(small_filesystem):
+    from tests.conftest import fill  # by its package: a bare "conftest" may be tests/bench's
+
     fill(small_filesystem, 0)
     folder = small_filesystem / "ck.npz.tables"
     with pytest.raises(OSError):

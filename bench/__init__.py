@@ -9,8 +9,14 @@ experiments/ (measurements run by hand, outside the sweep), report/
 (figures, REPORT.md, index.html); the rest is shared.
 """
 
-from knight.harness_api import exit_status
+import sys
 
 # every entry point of the harness imports this package first, and its
-# modules import Numba at import: a setting Numba fails on is one line here
-exit_status.check_environment("bench")
+# modules import Numba at import: a setting Numba fails on is one line here.
+# Not under PyPy: the toolchain comparison's PyPy worker (bench/baselines/
+# pypy_worker.py, Debian's pypy3 is Python 3.9) imports no Numba, and
+# knight's modules are Python 3.10 code
+if sys.implementation.name != "pypy":
+    from knight.harness_api import exit_status
+
+    exit_status.check_environment("bench")

@@ -147,7 +147,7 @@ def test_a_threshold_that_is_not_a_fraction_is_one_line_and_status_2(text):
         assert find.main(["HEAD~1", "HEAD", f"--threshold={text}"]) == 2
     said = err.getvalue()
     # an empty value is the one-line parser's ("needs a value"), the rest the threshold's own
-    why = "--threshold needs a value" if text == "" else "threshold must be a fraction"
+    why = "--threshold needs a value" if text.strip() == "" else "threshold must be a fraction"
     assert said.startswith(f"bench: error: {why}") and said.count("\n") == 1
 
 

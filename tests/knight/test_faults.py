@@ -477,6 +477,18 @@ def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monke
     assert os.path.dirname(made) == str(tmp_path) and os.path.isfile(os.path.join(made, owned_files.SPILL_MARK))
 
 
+def test_a_process_sweeps_a_folder_at_most_once_a_minute(tmp_path, monkeypatch):
+    from knight import owned_files
+
+    swept = []
+    monkeypatch.setattr(owned_files, "remove_stale_spill_folders", swept.append)
+    clock = iter([1000.0, 1030.0, 1061.0])
+    monkeypatch.setattr(owned_files.time, "monotonic", lambda: next(clock))
+    for _ in range(3):
+        owned_files.sweep_stale_spill_folders(str(tmp_path))
+    assert swept == [str(tmp_path), str(tmp_path)]  # at 1000 s and 1061 s, not at 1030 s
+
+
 @pytest.mark.parametrize(
     ("rows", "cols", "closed", "forced"), [(4, 5, False, None), (4, 5, False, 0), (3, 8, True, None), (5, 5, False, 7)]
 )

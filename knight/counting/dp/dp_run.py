@@ -102,7 +102,7 @@ def count_hamiltonian(
     out of core.
     """
     # a SIGKILLed run's spill folder goes now, not at the next run that spills
-    owned_files.remove_stale_spill_folders()
+    owned_files.sweep_stale_spill_folders()
     resumed = state is not None
     if state is None:
         keys = np.zeros(1, dtype=np.uint64)

@@ -11,7 +11,9 @@ a Ctrl-C reads the same from either.
   2    refused: an argument, or a file named by one, is wrong; or the work
        cannot fit (memory, disk) and was not started
  74    a file or stream could not be read or written while working
-       (a full disk, a file made read-only); what finished is kept
+       (a full disk, a file made read-only), or the Dask cluster of a
+       count was lost while working (its workers or its scheduler gone,
+       ``counting.cluster.cluster_faults``); what finished is kept
 130    interrupted (Ctrl-C); what finished is kept
 141    standard output was closed by its reader (``| head``): quietly,
        as a program killed by SIGPIPE

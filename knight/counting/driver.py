@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from knight import machine, theory, validate
-from knight.counting.dfs.dask_client import address
+from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.unit_store import UnitStore
 from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from knight import cli, exit_status
-from knight.counting.dfs import dask_client, executors
+from knight.counting.cluster import dask_client
 from knight.errors import InvalidArgument
 
 
@@ -99,9 +99,9 @@ def test_a_server_that_is_not_dask_is_one_line(capsys):
 
 def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):
     """Issue 13, item 3: a server that accepts and stays silent held the
-    count until the peer closed, not the promised DASK_CONNECT_SECONDS."""
+    count until the peer closed, not the promised CONNECT_SECONDS."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr(executors, "DASK_CONNECT_SECONDS", 1)
+    monkeypatch.setattr(dask_client, "CONNECT_SECONDS", 1)
     with _server(b"") as address:
         status, error, seconds = _count_error(address, capsys)
     assert status == exit_status.EXIT_USAGE
@@ -111,7 +111,7 @@ def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):
 
 def test_nothing_listening_is_one_line(monkeypatch, capsys):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(executors, "DASK_CONNECT_SECONDS", 1)
+    monkeypatch.setattr(dask_client, "CONNECT_SECONDS", 1)
     status, error, _ = _count_error("tcp://127.0.0.1:9", capsys)
     assert status == exit_status.EXIT_USAGE
     assert error.startswith("knight: error: cannot reach the Dask scheduler") and error.count("\n") == 1
@@ -150,7 +150,7 @@ def test_a_host_that_does_not_resolve_is_named(capsys):
 def test_a_scheduler_without_workers_is_one_line_after_the_stated_wait(monkeypatch, capsys):
     """Issue 19: a real scheduler with no workers made the count wait forever."""
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(executors, "DASK_WORKER_SECONDS", 1)
+    monkeypatch.setattr(dask_client, "WORKER_SECONDS", 1)
     with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=":0") as cluster:
         status, error, seconds = _count_error(cluster.scheduler_address, capsys)
     assert status == exit_status.EXIT_USAGE

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from knight import cli, count_total, count_tours, exit_status
+from knight.counting.cluster import cluster_faults
 from knight.counting.dp import cluster_checkpoint, dp_checkpoint, dp_cluster
 from knight.counting.dp.cell_order import schedule
 from knight.counting.dp.dp_run import count_hamiltonian
@@ -285,7 +286,7 @@ def test_lost_work_reruns_the_step_then_fails_in_one_line(client, monkeypatch):
     assert run(plan, False)[0] == count_hamiltonian(plan, False)[0] and run.reruns == 2
     losses.clear()
     lose = dp_cluster.STEP_ATTEMPTS
-    with pytest.raises(dp_cluster.ClusterLost) as lost:
+    with pytest.raises(cluster_faults.ClusterLost) as lost:
         dp_cluster.ClusterRun(client, parts=2)(plan, False)
     assert "\n" not in exit_status.describe_os_error(lost.value) and "lost step 0" in str(lost.value)
 
@@ -304,7 +305,7 @@ def test_a_worker_killed_mid_count_changes_nothing(client):
     run = dp_cluster.ClusterRun(client, parts=2, on_step=kill_one)
     try:
         found, _ = run(plan, False)
-    except dp_cluster.ClusterLost as error:  # the one other outcome allowed: one line, no count
+    except cluster_faults.ClusterLost as error:  # the one other outcome allowed: one line, no count
         assert "\n" not in str(error)
     else:
         assert found == count_hamiltonian(plan, False)[0] == 6_637_920 // 2

@@ -1,14 +1,12 @@
 """Where DFS work units run: a local thread pool (the kernels release the
-GIL) or a Dask cluster's ``concurrent.futures`` executor."""
+GIL) or a Dask cluster's ``concurrent.futures`` executor, whose waits are
+bounded and whose failures are one line (``cluster.cluster_faults``)."""
 
 import concurrent.futures
+import contextlib
 
 from knight import machine
-from knight.counting.dfs import dask_client
-
-DASK_CONNECT_SECONDS = 5
-# how long a count waits for a scheduler with no workers to get one
-DASK_WORKER_SECONDS = 30
+from knight.counting.cluster import cluster_faults, dask_client
 
 
 def local_executor(workers=None):
@@ -19,24 +17,52 @@ def local_executor(workers=None):
 
 def dask_executor(address):
     """An executor on the Dask cluster whose scheduler is at ``address``."""
-    return _DaskExecutor(dask_client.connect(address, DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS))
+    return _DaskExecutor(dask_client.connect(address))
 
 
 class _DaskExecutor:
-    """The client's concurrent.futures executor; shutting it down also
-    closes the connection."""
+    """The client's concurrent.futures executor: ``first_done`` waits a
+    slice at a time, the cluster looked at between (``Watch``); a failure
+    of Dask's is a ``ClusterLost`` (``failures``); shutting down never
+    waits on work a lost cluster cannot finish, and closes the connection."""
 
     def __init__(self, client):
         self.client = client
+        self.watch = cluster_faults.Watch(client, client.scheduler.address)
         self._executor = client.get_executor()
         self.workers = max(1, sum(client.nthreads().values()))
 
     def submit(self, fn, *args):
-        return self._executor.submit(fn, *args)
+        with self.failures():
+            return self._executor.submit(fn, *args)
+
+    def first_done(self, pending):
+        return self.watch.wait(pending, first=True)
+
+    def failures(self):
+        return cluster_faults.translated(self.watch.where)
 
     def shutdown(self, wait=True, cancel_futures=False):
-        self._executor.shutdown(wait=wait)
-        self.client.close()
+        # what is pending is cancelled, never waited for: with its workers
+        # or its scheduler gone it would never finish (the units a count
+        # still runs there are lost; those finished are kept)
+        with contextlib.suppress(Exception):
+            self._executor.shutdown(wait=False)
+        cluster_faults.close(self.client)
+
+
+def first_done(executor, pending):
+    """The futures of ``pending`` that have finished, at least one: waited
+    for as ``executor`` bounds its waits (a local pool's end by the stop
+    signal; a cluster's a slice at a time)."""
+    if hasattr(executor, "first_done"):
+        return executor.first_done(pending)
+    return concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)[0]
+
+
+def failures(executor):
+    """A context in which ``executor``'s failures are raised as one line."""
+    return executor.failures() if hasattr(executor, "failures") else contextlib.nullcontext()
 
 
 def parallelism(executor):

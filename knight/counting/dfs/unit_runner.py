@@ -2,10 +2,8 @@
 time, each finished unit recorded in the resume file as its batch ends,
 and on any exception (Ctrl-C among them) the count's stop signal raised."""
 
-import concurrent.futures
-
 from knight import status
-from knight.counting.dfs.executors import parallelism
+from knight.counting.dfs.executors import failures, first_done, parallelism
 from knight.counting.dfs.unit_count import count_units, stop_signal
 
 # Units go to the executor in batches sized to run about BATCH_SECONDS each
@@ -60,9 +58,9 @@ def run_units(plan, executor, budget, store=None, progress=None, stop=None):
                     count_units, plan.rows, plan.cols, plan.closed, plan.pruned, budget, prefixes, stop
                 )
                 pending[future] = indices
-            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in done:
-                answers, seconds = future.result()
+            for future in first_done(executor, pending):
+                with failures(executor):
+                    answers, seconds = future.result()
                 keep(pending.pop(future), answers)
                 batch = _next_batch(len(answers), seconds)
                 if progress is not None:

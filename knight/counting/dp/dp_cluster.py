@@ -33,11 +33,13 @@ lost tasks (those partitions the dead worker held, from theirs); an error
 that still reaches the client (a task killed on too many workers) makes
 the step run again from the previous step's partitions, kept until the
 next step is complete, up to ``STEP_ATTEMPTS`` times; then the count
-fails in one line (``ClusterLost``, an ``OSError``). Never a wrong count:
-no partial answer is ever used.
+fails in one line (``ClusterLost``, an ``OSError``). Every wait on the
+cluster is bounded (``cluster.cluster_faults.Watch``): a cluster with no
+worker left, or no scheduler, ends the count in one line too, and so does
+every failure of Dask's (``translated``). Never a wrong count: no partial
+answer is ever used.
 """
 
-import errno
 import hashlib
 import io
 import math
@@ -45,12 +47,12 @@ import os
 import threading
 import time
 from collections import defaultdict
-from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from knight import atomic_write
+from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
 from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory
 from knight.counting.dp.cell_order import schedule, widest_frontier
 from knight.counting.dp.dp_run import FIRST_LIMBS, MAX_LIMBS, Work, check_resumed, step_arguments
@@ -58,10 +60,6 @@ from knight.counting.dp.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
 
 STEP_ATTEMPTS = 3
-
-
-class ClusterLost(OSError):
-    """The cluster lost the work of a step more often than it may."""
 
 
 # --- on the workers ----------------------------------------------------------
@@ -240,10 +238,9 @@ def widened(partition, limbs):
 
 
 def cluster_workers(client):
-    """The scheduler's workers now, ``{address: info}``, fetched afresh:
-    ``client.scheduler_info()`` returns a cache that the client's periodic
-    update refills without the workers (a count once read none there)."""
-    return dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
+    """The scheduler's workers now, ``{address: info}`` (``Watch.workers``:
+    fetched afresh, within a bound)."""
+    return Watch(client, client.scheduler.address).workers()
 
 
 def default_parts(client):
@@ -279,16 +276,6 @@ def check_cluster_fits(client, rows, cols, closed, parts):
         )
 
 
-def _lost(error):
-    """Whether ``error`` means the cluster lost work (a rerun may do),
-    not that a task's own code failed."""
-    try:
-        from distributed import KilledWorker
-    except ImportError:  # pragma: no cover - distributed is there when a client is
-        return False
-    return isinstance(error, (KilledWorker, CancelledError, OSError, TimeoutError))
-
-
 class ClusterRun:
     """``count_hamiltonian``'s signature on the cluster of ``client``:
     ``run(plan, closed, forced, progress) -> (count, work)``, ``parts``
@@ -301,6 +288,7 @@ class ClusterRun:
 
     def __init__(self, client, parts=None, max_limbs=MAX_LIMBS, on_step=None):
         self.client = client
+        self.watch = Watch(client, client.scheduler.address)
         self.parts = default_parts(client) if parts is None else int(parts)
         if self.parts < 1:
             raise InvalidArgument(f"parts must be at least 1, got {parts}")
@@ -312,10 +300,15 @@ class ClusterRun:
 
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
         """``state``: a ``cluster_checkpoint.SavedParts`` to resume from;
-        ``on_step``: a ``cluster_checkpoint.PartsSaver`` to save through."""
+        ``on_step``: a ``cluster_checkpoint.PartsSaver`` to save through.
+        Whatever Dask raises on losing the cluster is a ``ClusterLost``."""
+        with translated(self.watch.where):
+            return self._run(plan, closed, forced, progress, state, on_step)
+
+    def _run(self, plan, closed, forced, progress, state, on_step):
         steps = len(plan.order)
         run = _Run(plan, closed, forced)
-        self._workers = sorted(cluster_workers(self.client))
+        self._workers = sorted(self.watch.workers())
         self.steps = []
         if state is None:
             first, sources = 0, [self.client.submit(first_partition, run.limbs, pure=False)]
@@ -332,12 +325,12 @@ class ClusterRun:
                 # client's round trip (dropped if this one must rerun)
                 ahead = self._launch(run, current.step + 1, current.targets)
             try:
-                summaries = self.client.gather(current.summaries)
-            except Exception as error:  # sorted by _lost: a task's own error is raised
-                if not _lost(error):
+                summaries = self.watch.gather(current.summaries)
+            except Exception as error:  # sorted by is_lost_work: a task's own error is raised
+                if not is_lost_work(error):
                     raise
                 failures = self._count_failure(failures, current.step, plan, error)
-                self._workers = sorted(cluster_workers(self.client))
+                self._workers = sorted(self.watch.workers())
                 ahead, current = None, self._launch(run, current.step, current.sources)
                 continue
             stats = [source for summary in summaries for source in summary["sources"]]
@@ -384,7 +377,7 @@ class ClusterRun:
             for index, part in enumerate(saved.parts)
         ]
         # a bad file is an InvalidArgument here, raised before any step
-        self.client.gather([self.client.submit(summary_of, partition, pure=False) for partition in loaded])
+        self.watch.gather([self.client.submit(summary_of, partition, pure=False) for partition in loaded])
         return loaded
 
     def _save(self, run, current, saver):
@@ -397,9 +390,9 @@ class ClusterRun:
             for part, target in enumerate(current.targets)
         ]
         try:
-            parts = self.client.gather(written)
+            parts = self.watch.gather(written)
         except Exception as error:
-            if not _lost(error) or isinstance(error, OSError):
+            if not is_lost_work(error) or isinstance(error, OSError):
                 raise
             return  # the work was lost, not the files' writing: the last checkpoint stands, the next save is due
         saver.record(step, run.completed, run.limbs, parts)
@@ -415,11 +408,10 @@ class ClusterRun:
         if failures >= STEP_ATTEMPTS:
             # errno, reason and the cluster's address, as the command line
             # prints an OSError: "ADDRESS: REASON"
-            raise ClusterLost(
-                errno.EIO,
+            raise lost(
+                self.watch.where,
                 f"lost step {step} of the {plan.rows}x{plan.cols} dp {failures} times "
                 f"({type(error).__name__}): no count",
-                f"the Dask cluster at {self.client.scheduler.address}",
             ) from None
         return failures
 

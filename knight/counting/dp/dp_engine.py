@@ -45,17 +45,17 @@ def count_by_dp(job, progress=None):
 def on_cluster(address, rows, cols, closed):
     """A ``dp_cluster.ClusterRun`` on the cluster at ``address``, the board
     checked against its workers' memory first; the client closed after."""
-    from knight.counting.dfs import dask_client
-    from knight.counting.dfs.executors import DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS
+    from knight.counting.cluster import cluster_faults, dask_client
     from knight.counting.dp import dp_cluster
 
-    client = dask_client.connect(address, DASK_CONNECT_SECONDS, DASK_WORKER_SECONDS)
+    client = dask_client.connect(address)
     try:
-        run = dp_cluster.ClusterRun(client)
-        dp_cluster.check_cluster_fits(client, rows, cols, closed, run.parts)
+        with cluster_faults.translated(client.scheduler.address):
+            run = dp_cluster.ClusterRun(client)
+            dp_cluster.check_cluster_fits(client, rows, cols, closed, run.parts)
         yield run
     finally:
-        client.close()
+        cluster_faults.close(client)
 
 
 def _count_runs(job, progress, run):

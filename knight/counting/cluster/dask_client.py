@@ -13,8 +13,14 @@ import re
 import socket
 import threading
 
+from knight.counting.cluster import cluster_faults
 from knight.errors import InvalidArgument
 from knight.validate import shown
+
+# the most connecting may take, all told
+CONNECT_SECONDS = 5
+# how long a count waits for a scheduler with no workers to get one
+WORKER_SECONDS = 30
 
 PROTOCOLS = ("tcp", "tls", "ws", "wss")
 _ADDRESS = re.compile(
@@ -81,22 +87,27 @@ def _wait_for_workers(client, where, seconds):
     try:
         client.wait_for_workers(1, timeout=seconds)
     except TimeoutError:
-        client.close()
+        cluster_faults.close(client)
         raise InvalidArgument(
             f"the Dask scheduler at {where!r} has no workers (waited {seconds:g} s): "
             f"start some with 'dask worker {where}'"
         ) from None
 
 
-def connect(text, seconds, worker_seconds=None):
+def connect(text, seconds=None, worker_seconds=None):
     """A ``distributed.Client`` of the scheduler at ``text``, connected
-    within ``seconds`` all told and with at least one worker within
-    ``worker_seconds`` more, or InvalidArgument saying why not."""
+    within ``seconds`` (None: ``CONNECT_SECONDS``) all told and with at
+    least one worker within ``worker_seconds`` (None: ``WORKER_SECONDS``)
+    more, or InvalidArgument saying why not. Dask's log lines are silenced
+    from here on (``cluster_faults.quiet``)."""
+    seconds = CONNECT_SECONDS if seconds is None else seconds
+    worker_seconds = WORKER_SECONDS if worker_seconds is None else worker_seconds
     where = address(text)
     try:
         from distributed import Client
     except ImportError:
         raise InvalidArgument("--scheduler needs Dask: pip install 'knight-tours[dask]'") from None
+    cluster_faults.quiet()
     _reachable(where, seconds)
     outcome = {}
 
@@ -112,7 +123,7 @@ def connect(text, seconds, worker_seconds=None):
     thread.start()
     thread.join(seconds)
     if "client" in outcome:
-        _wait_for_workers(outcome["client"], where, seconds if worker_seconds is None else worker_seconds)
+        _wait_for_workers(outcome["client"], where, worker_seconds)
         return outcome["client"]
     if thread.is_alive():
         reason = f"no answer within {seconds} s (is it a Dask scheduler?)"

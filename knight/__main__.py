@@ -1,5 +1,9 @@
 import sys
 
-from knight.cli import main
+try:
+    from knight.cli import main
+except KeyboardInterrupt:  # a Ctrl-C before the command line's own handling is up
+    sys.stderr.write("knight: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

@@ -93,6 +93,19 @@ COUNTS = [
 ]
 
 
+def _count_killing(process, delay, argv):
+    """``_count(argv)`` with ``process`` killed ``delay`` seconds in: its
+    status, output, errors and seconds."""
+    timer = threading.Timer(delay, process.kill)
+    began = time.monotonic()
+    timer.start()
+    try:
+        status, out, err = _count(argv)
+    finally:
+        timer.cancel()
+    return status, out, err, time.monotonic() - began
+
+
 def _killed_at_a_random_moment(tmp_path, argv, board, delay):
     """``argv`` counted on a fresh cluster whose only worker is killed
     ``delay`` seconds in; a DFS count keeps a resume file, resumed here
@@ -100,14 +113,7 @@ def _killed_at_a_random_moment(tmp_path, argv, board, delay):
     resume = tmp_path / f"resume-{time.monotonic_ns()}"
     argv = [*argv, "--resume", str(resume) + (".npz" if "dp" in argv else "")]
     with _cluster(tmp_path) as (address, _, worker):
-        timer = threading.Timer(delay, worker.kill)
-        began = time.monotonic()
-        timer.start()
-        try:
-            status, out, err = _count([*argv, "--scheduler", address])
-        finally:
-            timer.cancel()
-        seconds = time.monotonic() - began
+        status, out, err, seconds = _count_killing(worker, delay, [*argv, "--scheduler", address])
     assert seconds < 60
     if status == 0:
         assert _tours(out) == TOURS[board] and err == ""
@@ -147,14 +153,8 @@ def test_a_killed_scheduler_is_one_line_naming_the_cluster(tmp_path, argv, board
     """Issue 29: 70 lines ending in CancelledError (the DFS), and the DP's
     exit 74 blaming "standard output" after Dask's own error lines."""
     with _cluster(tmp_path) as (address, scheduler, _):
-        timer = threading.Timer(1.0, scheduler.kill)
-        began = time.monotonic()
-        timer.start()
-        try:
-            status, out, err = _count([*argv, "--scheduler", address])
-        finally:
-            timer.cancel()
-        assert time.monotonic() - began < 60
+        status, out, err, seconds = _count_killing(scheduler, 1.0, [*argv, "--scheduler", address])
+        assert seconds < 60
     if status == 0:  # done before the kill: the true count, nothing else said
         assert _tours(out) == TOURS[board] and err == ""
         return

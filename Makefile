@@ -35,7 +35,7 @@ format: $(STAMP)  ## ruff format: rewrite the Python files in the house style (m
 bench: $(STAMP)  ## run the default benchmark sweep (a few minutes: docs/measurements.md) into results/DATE-COMMIT/
 	$(BIN)/python -m bench
 
-bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
+bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute: docs/measurements.md), same outputs
 	$(BIN)/python -m bench --quick
 
 NUMBA ?= 0.59 0.62 0.65 0.68

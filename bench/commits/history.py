@@ -23,12 +23,12 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import command, repo_paths
+from bench import command, paired, repo_paths
 from bench.command import Parser
-from bench.commits.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
-from bench.guard import instructions, paired
+from bench.guard import instructions
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import PAIRS, WORKLOADS
+from bench.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
 from bench.run_folder import environment
 
 CSV = repo_paths.RESULTS / "history.csv"

@@ -10,7 +10,7 @@ Nothing measured elsewhere is compared: a ratio recorded on one machine read
    tree, both at once (bench/guard/instructions.py); more than
    ``INSTRUCTION_THRESHOLD`` more instructions is SLOWER;
 3. time: the guard's ``WORKLOADS`` in CPU time, one worker process per side,
-   interleaved round by round (bench/commits/compare.py); more than
+   interleaved round by round (bench/revisions.py); more than
    ``TIME_THRESHOLD`` more time is SLOWER.
 
 A row of the table is a workload and its twin: the same kernel and path.
@@ -18,8 +18,8 @@ A row of the table is a workload and its twin: the same kernel and path.
 The self-test rides on the same run: a third side, this tree again with a
 plant, is measured beside the other two. Its instructions: one workload
 (``INSTRUCTION_PLANT``) does ``PLANTED_WORK`` more work inside the counted
-window (bench/commits/instruction_worker.py); its time: every workload
-spins ``PLANTED_TIME`` longer (bench/commits/ab_worker.py). Each must read
+window (bench/instruction_worker.py); its time: every workload
+spins ``PLANTED_TIME`` longer (bench/ab_worker.py). Each must read
 SLOWER, through the real measuring path, or the check fails.
 
 BASE is ``--base REV``, by default the last commit that changed
@@ -38,13 +38,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from bench import command, repo_paths
+from bench import command, paired, repo_paths
 from bench.command import Parser
-from bench.commits import compare
-from bench.commits.revisions import ROOT, checkout, commit_of, describe, git, interpreter
-from bench.guard import instructions, node_baseline, paired
+from bench.guard import instructions, node_baseline
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import INSTRUCTION_WORKLOADS, PAIRS, WORKLOADS
+from bench.revisions import ROOT, checkout, commit_of, describe, git, interleaved, interpreter
 from knight import InvalidArgument
 
 # Counts of one revision repeat within 0.03% from run to run, at rest and
@@ -263,9 +262,7 @@ def measure(base_tree, chosen, rounds, python):
     (the plant's too), None where they cannot be counted here, with why."""
     trees = {"base": base_tree, "head": ROOT, "planted": ROOT}
     plants = {"planted": {"key": TIME_PLANT, "fraction": PLANTED_TIME}}
-    timed, untimed = compare.interleaved(
-        trees, dict.fromkeys(trees, python), [search for search, _ in chosen], rounds, plants
-    )
+    timed, untimed = interleaved(trees, dict.fromkeys(trees, python), [search for search, _ in chosen], rounds, plants)
     twins = tuple(twin for _, twin in chosen)
     plant = {"key": INSTRUCTION_PLANT, "fraction": PLANTED_WORK}
     jobs = {"base": instructions.Job(base_tree, twins), "head": instructions.Job(ROOT, twins, plant)}

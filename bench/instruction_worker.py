@@ -42,7 +42,8 @@ def _with_plant(search, fraction):
 
 # uncounted calls before the counted ones: the first compiles or loads the
 # cache; Python 3.11's interpreter specialises its bytecode over the first
-# calls, and the DP's first counted call read 0.7% above the rest after one
+# calls, and after one the DP's first counted call read above the rest
+# (docs/measurements.md, "bench/'s comments")
 WARM_CALLS = 2
 # seconds: longer than any counted call runs under valgrind
 SWITCH_INTERVAL = 1000.0
@@ -80,7 +81,8 @@ def main():
     pin_allocator()
     # Threads change hands only where one blocks, never on Python's 5 ms
     # switch timer: under valgrind that timer fires wherever the slow clock
-    # has got to, and the counts of the count's thread pool moved by 0.1-0.3%
+    # has got to, and the counts of the count's thread pool moved with it
+    # (docs/measurements.md)
     sys.setswitchinterval(SWITCH_INTERVAL)
     request = json.loads(sys.stdin.read())
     searches = [Search.from_json(fields) for fields in request["searches"]]

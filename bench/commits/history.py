@@ -32,9 +32,9 @@ from bench.revisions import Worker, checkout, commits, describe, interpreter, un
 from bench.run_folder import environment
 
 CSV = repo_paths.RESULTS / "history.csv"
-# 9 rounds: with 5, the middle half of a point's rounds was 10-30% wide on 2 busy
-# cores and a +25% step went unmarked; 9 narrowed the margins to 6-12% for about 26 s
-# a commit (measured: docs/history.md)
+# 9 rounds: with 5, the middle half of a point's rounds was too wide on 2 busy
+# cores for a +25% step to be marked; 9 narrowed it enough for some half a
+# minute a commit (docs/measurements.md, docs/history.md)
 ROUNDS = 9
 DEFAULT_REVS = "main"
 DEFAULT_COUNT = 20

@@ -1,7 +1,8 @@
 """`make bench-check`: the speed guard, this tree against a base revision in one run.
 
-Nothing measured elsewhere is compared: a ratio recorded on one machine read
--28% on another of the same kind with no change made (issue 27). Three checks:
+Nothing measured elsewhere is compared: a ratio recorded on one machine
+moved by a quarter on another of the same kind with no change made (issue
+27; docs/measurements.md). Three checks:
 
 1. nodes: the exact node counts of results/baseline/nodes.json
    (bench/guard/node_baseline.py); they are the same on every machine;
@@ -46,16 +47,19 @@ from bench.guard.workloads import INSTRUCTION_WORKLOADS, PAIRS, WORKLOADS
 from bench.revisions import ROOT, checkout, commit_of, describe, git, interleaved, interpreter
 from knight import InvalidArgument
 
-# Counts of one revision repeat within 0.03% from run to run, at rest and
-# with the other core busy (docs/speed-guard.md): 2% is many times that,
-# and a kernel doing 3% more work is caught.
+# Counts of one revision repeat from run to run, at rest and with the
+# other core busy, within a small fraction of a per cent (docs/measurements.md,
+# "bench/'s comments"): 2% is many times that, and a kernel doing 3% more
+# work is caught.
 INSTRUCTION_THRESHOLD = 0.02
-# CPU-time ratios of the same code move by some 10% under load: today's 25%
+# CPU-time ratios of the same code move under load by well under a
+# quarter (docs/measurements.md): the reference ratios' 25%
 TIME_THRESHOLD = THRESHOLD
 ROUNDS = 15
 # The self-test's plants, each in one kernel: 30% more time in the timed
-# backtrack, and 3% more instructions in its twin: 2.5% more nodes searched,
-# plus the set-up of the call that searches them (+3.0% measured).
+# backtrack, and some 3% more instructions in its twin: 2.5% more nodes
+# searched, plus the set-up of the call that searches them (what the plant
+# reads: docs/measurements.md).
 TIME_PLANT = WORKLOADS[0].key
 PLANTED_TIME = 0.30
 INSTRUCTION_PLANT = INSTRUCTION_WORKLOADS[0].key
@@ -281,8 +285,9 @@ def self_test(chosen, timed, counted, untimed):
 
     A plant is read against this tree unplanted, measured in the same run
     (not against the base): the plant is then the only difference, and a
-    head legitimately faster or slower than its base does not move it. Read
-    against the base, the time plant read +27.6% where head ran 2% faster."""
+    head legitimately faster or slower than its base does not move it (read
+    against the base, a head faster than its base hid part of the time
+    plant: docs/measurements.md, "bench/'s comments")."""
     lines, caught = [], True
     planted = [pair for pair in chosen if pair[1].key == INSTRUCTION_PLANT]
     if counted is not None and planted:

@@ -108,7 +108,7 @@ def test_bench_has_no_import_cycle():
 
 def folder_graph(graph):
     """The import graph between bench/'s folders: a module of a subpackage
-    stands for its folder (``bench.guard.paired`` for ``bench.guard``), one
+    stands for its folder (``bench.guard.workloads`` for ``bench.guard``), one
     of the flat core for itself."""
 
     def folder(name):

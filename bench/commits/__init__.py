@@ -1,1 +1,2 @@
-"""Other revisions of knight, each in a process of its own: A/B, history, bisection."""
+"""The guard's workloads over other revisions of knight (the worktrees and workers
+of bench/revisions.py): A/B, history, bisection."""

@@ -15,12 +15,11 @@ interpreter, which is how to A/B a numba or llvmlite upgrade.
 import sys
 from contextlib import ExitStack
 
-from bench import command
+from bench import command, paired
 from bench.command import Parser
-from bench.commits.revisions import ROOT, Worker, checkout, interpreter, unrunnable
-from bench.guard import paired
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
+from bench.revisions import ROOT, checkout, interleaved, interpreter
 
 ROUNDS = 15
 
@@ -74,23 +73,6 @@ def compare(base, head, rounds, pythons):
         trees["head"] = ROOT if head is None else stack.enter_context(checkout(head))
         samples, untimed = interleaved(trees, pythons, WORKLOADS, rounds)
         return samples, {key: why for failed in untimed.values() for key, why in failed.items()}
-
-
-def interleaved(trees, pythons, searches, rounds, time_plants=None):
-    """``paired.measure`` of one worker per side (side -> tree, its
-    interpreter in ``pythons``; ``time_plants``: side -> a planted fraction
-    of more time) on the ``searches`` every side can run, and
-    ``{side: {workload: why}}`` for the others."""
-    time_plants = time_plants or {}
-    with ExitStack() as stack:
-        workers = {}
-        for side, tree in trees.items():
-            workers[side] = Worker(tree, pythons[side], time_plants.get(side))
-            stack.callback(workers[side].close)
-        untimed = {side: unrunnable(worker, searches) for side, worker in workers.items()}
-        timed = [search for search in searches if not any(search.key in failed for failed in untimed.values())]
-        sides = {side: worker.run for side, worker in workers.items()}
-        return paired.measure(sides, timed, rounds), untimed
 
 
 @command.ends_in_one_line

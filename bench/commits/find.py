@@ -21,11 +21,11 @@ import sys
 from bench import command
 from bench.command import Parser
 from bench.commits.history import OK, c_reference, measure_commit
-from bench.commits.revisions import ROOT, commit_of, commits, describe, git, interpreter
 from bench.guard import instructions
 from bench.guard.base_check import INSTRUCTION_THRESHOLD
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
+from bench.revisions import ROOT, commit_of, commits, describe, git, interpreter
 from knight import InvalidArgument
 
 ROUNDS = 5

@@ -23,18 +23,18 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import command, repo_paths
+from bench import command, paired, repo_paths
 from bench.command import Parser
-from bench.commits.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
-from bench.guard import instructions, paired
+from bench.guard import instructions
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import PAIRS, WORKLOADS
+from bench.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
 from bench.run_folder import environment
 
 CSV = repo_paths.RESULTS / "history.csv"
-# 9 rounds: with 5, the middle half of a point's rounds was 10-30% wide on 2 busy
-# cores and a +25% step went unmarked; 9 narrowed the margins to 6-12% for about 26 s
-# a commit (measured: docs/history.md)
+# 9 rounds: with 5, the middle half of a point's rounds was too wide on 2 busy
+# cores for a +25% step to be marked; 9 narrowed it enough for some half a
+# minute a commit (docs/measurements.md, docs/history.md)
 ROUNDS = 9
 DEFAULT_REVS = "main"
 DEFAULT_COUNT = 20

@@ -18,8 +18,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
+from bench import figure_style
 from bench.commits import steps
-from bench.report import figure_style
 from knight.harness_api import atomic_write
 
 MARKDOWN = "HISTORY.md"

@@ -1,7 +1,8 @@
 """`make bench-check`: the speed guard, this tree against a base revision in one run.
 
-Nothing measured elsewhere is compared: a ratio recorded on one machine read
--28% on another of the same kind with no change made (issue 27). Three checks:
+Nothing measured elsewhere is compared: a ratio recorded on one machine
+moved by a quarter on another of the same kind with no change made (issue
+27; docs/measurements.md). Three checks:
 
 1. nodes: the exact node counts of results/baseline/nodes.json
    (bench/guard/node_baseline.py); they are the same on every machine;
@@ -10,7 +11,7 @@ Nothing measured elsewhere is compared: a ratio recorded on one machine read
    tree, both at once (bench/guard/instructions.py); more than
    ``INSTRUCTION_THRESHOLD`` more instructions is SLOWER;
 3. time: the guard's ``WORKLOADS`` in CPU time, one worker process per side,
-   interleaved round by round (bench/commits/compare.py); more than
+   interleaved round by round (bench/revisions.py); more than
    ``TIME_THRESHOLD`` more time is SLOWER.
 
 A row of the table is a workload and its twin: the same kernel and path.
@@ -18,8 +19,8 @@ A row of the table is a workload and its twin: the same kernel and path.
 The self-test rides on the same run: a third side, this tree again with a
 plant, is measured beside the other two. Its instructions: one workload
 (``INSTRUCTION_PLANT``) does ``PLANTED_WORK`` more work inside the counted
-window (bench/commits/instruction_worker.py); its time: every workload
-spins ``PLANTED_TIME`` longer (bench/commits/ab_worker.py). Each must read
+window (bench/instruction_worker.py); its time: every workload
+spins ``PLANTED_TIME`` longer (bench/ab_worker.py). Each must read
 SLOWER, through the real measuring path, or the check fails.
 
 BASE is ``--base REV``, by default the last commit that changed
@@ -38,25 +39,27 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from bench import command, repo_paths
+from bench import command, paired, repo_paths
 from bench.command import Parser
-from bench.commits import compare
-from bench.commits.revisions import ROOT, checkout, commit_of, describe, git, interpreter
-from bench.guard import instructions, node_baseline, paired
+from bench.guard import instructions, node_baseline
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import INSTRUCTION_WORKLOADS, PAIRS, WORKLOADS
+from bench.revisions import ROOT, checkout, commit_of, describe, git, interleaved, interpreter
 from knight import InvalidArgument
 
-# Counts of one revision repeat within 0.03% from run to run, at rest and
-# with the other core busy (docs/speed-guard.md): 2% is many times that,
-# and a kernel doing 3% more work is caught.
+# Counts of one revision repeat from run to run, at rest and with the
+# other core busy, within a small fraction of a per cent (docs/measurements.md,
+# "bench/'s comments"): 2% is many times that, and a kernel doing 3% more
+# work is caught.
 INSTRUCTION_THRESHOLD = 0.02
-# CPU-time ratios of the same code move by some 10% under load: today's 25%
+# CPU-time ratios of the same code move under load by well under a
+# quarter (docs/measurements.md): the reference ratios' 25%
 TIME_THRESHOLD = THRESHOLD
 ROUNDS = 15
 # The self-test's plants, each in one kernel: 30% more time in the timed
-# backtrack, and 3% more instructions in its twin: 2.5% more nodes searched,
-# plus the set-up of the call that searches them (+3.0% measured).
+# backtrack, and some 3% more instructions in its twin: 2.5% more nodes
+# searched, plus the set-up of the call that searches them (what the plant
+# reads: docs/measurements.md).
 TIME_PLANT = WORKLOADS[0].key
 PLANTED_TIME = 0.30
 INSTRUCTION_PLANT = INSTRUCTION_WORKLOADS[0].key
@@ -263,9 +266,7 @@ def measure(base_tree, chosen, rounds, python):
     (the plant's too), None where they cannot be counted here, with why."""
     trees = {"base": base_tree, "head": ROOT, "planted": ROOT}
     plants = {"planted": {"key": TIME_PLANT, "fraction": PLANTED_TIME}}
-    timed, untimed = compare.interleaved(
-        trees, dict.fromkeys(trees, python), [search for search, _ in chosen], rounds, plants
-    )
+    timed, untimed = interleaved(trees, dict.fromkeys(trees, python), [search for search, _ in chosen], rounds, plants)
     twins = tuple(twin for _, twin in chosen)
     plant = {"key": INSTRUCTION_PLANT, "fraction": PLANTED_WORK}
     jobs = {"base": instructions.Job(base_tree, twins), "head": instructions.Job(ROOT, twins, plant)}
@@ -284,8 +285,9 @@ def self_test(chosen, timed, counted, untimed):
 
     A plant is read against this tree unplanted, measured in the same run
     (not against the base): the plant is then the only difference, and a
-    head legitimately faster or slower than its base does not move it. Read
-    against the base, the time plant read +27.6% where head ran 2% faster."""
+    head legitimately faster or slower than its base does not move it (read
+    against the base, a head faster than its base hid part of the time
+    plant: docs/measurements.md, "bench/'s comments")."""
     lines, caught = [], True
     planted = [pair for pair in chosen if pair[1].key == INSTRUCTION_PLANT]
     if counted is not None and planted:

@@ -1,10 +1,11 @@
 """Instructions counted under callgrind: the speed guard's primary figure.
 
-Each side (a revision's tree) runs bench/commits/instruction_worker.py under
+Each side (a revision's tree) runs bench/instruction_worker.py under
 ``valgrind --tool=callgrind --instr-atstart=no``: Python, numba's import and
-the kernels' cache load run uninstrumented (some 20 times slower than native,
-not 50-100), and the client requests of bench/guard/callgrind_shim.c switch
-instrumentation on around each measured call alone and dump its count
+the kernels' cache load run uninstrumented (several times faster than
+instrumented; docs/measurements.md), and the client requests of
+bench/guard/callgrind_shim.c switch instrumentation on around each
+measured call alone and dump its count
 (``--collect-atstart`` keeps its default: code that is not instrumented
 collects nothing, and the window begins with CALLGRIND_ZERO_STATS). The
 count is callgrind's ``totals:`` of that dump, every thread of the process
@@ -13,8 +14,9 @@ side running at the same moment, so both sides run at once, one per core.
 
 Before valgrind, each side's worker runs once natively with no measured
 repeat: that compiles its kernels into its tree's numba cache (a cold
-compile under valgrind took 148 s here, the cache's load 9 s), for the CPU
-named by ``CPU_NAME`` in both runs.
+compile under valgrind takes many times the cache's load:
+docs/measurements.md, "bench/'s comments"), for the CPU named by
+``CPU_NAME`` in both runs.
 """
 
 import hashlib
@@ -28,13 +30,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import repo_paths
-from bench.commits import revisions
-from bench.commits.named_search import Outcome
+from bench import repo_paths, revisions
+from bench.named_search import Outcome
 
 SHIM_SOURCE = Path(__file__).resolve().with_name("callgrind_shim.c")
 SHIM_CACHE = repo_paths.ROOT / "build" / "callgrind"
-WORKER = Path(__file__).resolve().parents[1] / "commits" / "instruction_worker.py"
+WORKER = Path(__file__).resolve().parents[1] / "instruction_worker.py"
 # the first call is never counted; three counted calls must agree (SPREAD)
 REPEATS = 3
 VALGRIND = ("valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-line=no", "--quiet")
@@ -42,7 +43,7 @@ VALGRIND = ("valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-line=n
 HASH_SEED = "0"
 # Numba keys its cache by the CPU it compiles for, and valgrind shows the
 # program another CPU than the native warm-up sees: a base checked out afresh
-# compiled everything again under valgrind (150 s and more). Compiled for
+# compiled everything again under valgrind (minutes). Compiled for
 # numba's generic x86-64 on both sides, native and counted runs share one
 # cache, and the counts no longer depend on this machine's CPU model.
 CPU_NAME = "generic"

@@ -19,7 +19,7 @@ import sys
 
 from bench import command, repo_paths
 from bench.command import Parser
-from bench.commits.named_search import Search
+from bench.named_search import Search
 from bench.run_folder import record
 
 BASELINE = repo_paths.BASELINE / "nodes.json"

@@ -6,7 +6,7 @@ measured in one run, can be compared with a ratio recorded on another day.
 
 A reference has a ``name``, ``available() -> (bool, reason)``,
 ``supports(search)`` and ``run(search) -> Outcome``, timed the way knight's
-searches are (bench/commits/named_search.py): ``seconds``, the kernel's wall time alone,
+searches are (bench/named_search.py): ``seconds``, the kernel's wall time alone,
 and ``cpu_seconds``, the process's CPU time over set-up and search.
 
 ``KernelsReference`` makes one from any object with the ``backtrack``,
@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from bench.commits.named_search import Outcome, count_status, cpu_clock
+from bench.named_search import Outcome, count_status, cpu_clock
 from knight.harness_api import status
 
 _TIEBREAK = {"first": 0, "roth": 1}

@@ -1,11 +1,11 @@
 """knight against frozen references, as information (`make bench-ratios`).
 
-Each workload's throughput (nodes per CPU second, see bench/guard/paired.py)
+Each workload's throughput (nodes per CPU second, see bench/paired.py)
 is measured against each reference of bench/guard/references.py in the same
 run, interleaved, and that ratio is set beside the ratio committed in
 results/baseline/ratios.json. It never fails a run: a ratio between
-different code moves from one machine to another (issue 27: -28% on a
-machine of the same kind with no change made). The speed guard that
+different code moves from one machine to another (issue 27: by a quarter
+on a machine of the same kind with no change made; docs/measurements.md). The speed guard that
 decides is bench/guard/base_check.py, this tree against a base revision.
 
     python -m bench.guard.speed_check               measure, compare, print the table
@@ -26,20 +26,22 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from bench import command, repo_paths
+from bench import command, paired, repo_paths
 from bench.command import Parser
-from bench.commits.named_search import pin_allocator
-from bench.guard import paired
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS, matching
+from bench.named_search import pin_allocator
+from bench.revisions import PLANTS
 from bench.run_folder.record import read_json
 from knight.harness_api import strict_json
 
 RATIOS = repo_paths.BASELINE / "ratios.json"
-PLANT = "KNIGHT_GUARD_PLANT"
-# Five back-to-back runs on this shared 2-core machine moved no median ratio
-# by more than 1% (README, "Speed guard"); 25% leaves a wide margin above
-# that and still catches a kernel a third slower.
+# a plant of the guard's, so never passed on to another revision's worker
+PLANT = f"{PLANTS}PLANT"
+# Back-to-back runs on the shared 2-core machine moved the median ratios
+# by a small fraction of this (docs/measurements.md, "bench/'s comments"):
+# 25% leaves a wide margin above that and still catches a kernel a third
+# slower.
 THRESHOLD = 0.25
 ROUNDS = 15
 RECORD_ROUNDS = 41

@@ -14,9 +14,9 @@ import statistics
 
 import pytest
 
-from bench.commits.named_search import Search
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS
+from bench.named_search import Search
 
 ROUNDS = 15
 WARMUP_ROUNDS = 2

@@ -1,14 +1,15 @@
 """The timed searches of the speed guard: append-only, like asv benchmarks.
 
-Each takes some 5-100 ms here, long enough that timer resolution and
-scheduling jitter are small against it, short enough that many interleaved
-rounds fit in a CI minute. Between them they cover every kernel and code
-path: move-order DFS to a budget, exhaustive counting, Warnsdorff DFS with
-each tie-break on a small board (deep backtracking) and a large one, the
-greedy walk on a board of millions of squares, and the frontier DP.
+Each is sized long enough that timer resolution and scheduling jitter
+are small against it, short enough that many interleaved rounds fit in a
+CI minute (their times: docs/measurements.md, "bench/'s comments").
+Between them they cover every kernel and code path: move-order DFS to a
+budget, exhaustive counting, Warnsdorff DFS with each tie-break on a small
+board (deep backtracking) and a large one, the greedy walk on a board of
+millions of squares, and the frontier DP.
 """
 
-from bench.commits.named_search import Search
+from bench.named_search import Search
 from knight import InvalidArgument
 
 WORKLOADS = (
@@ -20,8 +21,8 @@ WORKLOADS = (
     Search("greedy", 1500, 1500, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
     # The guard's CPU time covers the whole call, set-up included, and the
     # references build their neighbour tables in NumPy as knight did before
-    # (2.5-4x knight's whole call here): a set-up built in NumPy again, or
-    # scratch faulted in twice, shows in these two.
+    # (several times knight's whole call: docs/measurements.md): a set-up
+    # built in NumPy again, or scratch faulted in twice, shows in these two.
     Search("warnsdorff", 300, 300, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
     Search("backtrack", 300, 300, (0, 0), closed=False, budget=900_000),
     # the plain count of a whole 5x5 tree from one start: its kernel path
@@ -29,7 +30,7 @@ WORKLOADS = (
     Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
     # the frontier DP (count_tours(method="dp")) from the corner of 5x6: one
     # run with the corner a forced tour end, 4,542 tours; it has no budget.
-    # Its work is the count (bench/commits/named_search.py), so it must have tours.
+    # Its work is the count (bench/named_search.py), so it must have tours.
     Search("dp", 5, 6, (0, 0), closed=False, budget=0),
 )
 
@@ -45,11 +46,11 @@ def matching(text=None):
 
 
 # The instruction-sized twins of WORKLOADS, one for each at the same place:
-# the same kernel and code path at a tenth of the work or less (1-10 ms here),
-# since a call runs some 50-100 times slower counted under callgrind
-# (`make bench-check`: bench/guard/base_check.py, bench/guard/instructions.py).
-# Too short to time under load (one of 0.9 ms read +33% against itself at
-# load 8), so WORKLOADS are what is timed. Append-only too, in step with WORKLOADS.
+# the same kernel and code path at a tenth of the work or less, since a call
+# runs many times slower counted under callgrind (`make bench-check`:
+# bench/guard/base_check.py, bench/guard/instructions.py). Too short to time
+# under load (one read far off against itself: docs/measurements.md), so
+# WORKLOADS are what is timed. Append-only too, in step with WORKLOADS.
 INSTRUCTION_WORKLOADS = (
     Search("backtrack", 8, 8, (0, 0), closed=True, budget=400_000),
     Search("count", 3, 9, (0, 0), closed=False, budget=10**12),

@@ -5,9 +5,9 @@ the sweep's summary and findings. ``python -m bench.report`` (make plots)
 calls ``write`` on an existing run folder."""
 
 from bench.report import page, sweep_figures, sweep_sections, tour_pictures
-from bench.report.text_cells import markdown_table
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
+from bench.text_cells import markdown_table
 from knight import InvalidArgument
 from knight.harness_api import atomic_write
 

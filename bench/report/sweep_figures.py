@@ -19,8 +19,8 @@ import numpy as np
 from matplotlib.colors import LogNorm
 from matplotlib.ticker import NullFormatter
 
-from bench.report import figure_style
-from bench.report.figure_style import plt
+from bench import figure_style
+from bench.figure_style import plt
 from bench.run_folder import record
 from knight import symmetry_class
 

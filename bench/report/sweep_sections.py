@@ -6,8 +6,8 @@ import statistics
 from collections import defaultdict
 
 from bench.report.sweep_figures import label, labels
-from bench.report.text_cells import count_text, markdown_table, rate_text, seconds_text
 from bench.run_folder import record
+from bench.text_cells import count_text, markdown_table, rate_text, seconds_text
 from knight import symmetry_class
 
 # square boards up to this side get a row of their own in the summary; larger

@@ -8,9 +8,9 @@ report walks the same list, in the same order, for the figures and
 sections of whatever files a run folder holds. A study draws and writes
 from its file alone, so ``make plots`` redraws it without measuring.
 
-Adding a study: a package in bench/studies/ whose ``__init__`` exports
-``STUDY``, an instance of a subclass of ``Study``, and the package's line
-in the registry.
+Adding a study: a folder of bench/studies/ whose ``__init__`` exports
+``STUDY``, an instance of a subclass of ``Study``; the registry finds it
+(bench/studies/__init__.py says how, step by step).
 """
 
 import abc

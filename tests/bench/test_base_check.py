@@ -4,9 +4,10 @@ of its plants."""
 
 import pytest
 
-from bench.commits.named_search import Outcome
-from bench.commits.revisions import git
-from bench.guard import base_check, instructions, paired
+from bench import paired
+from bench.guard import base_check, instructions
+from bench.named_search import Outcome
+from bench.revisions import git
 from knight import InvalidArgument
 
 LIMIT = base_check.INSTRUCTION_THRESHOLD

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.commits import revisions
-from bench.commits.named_search import Search
+from bench import revisions
+from bench.named_search import Search
 
 SEARCH = Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=5_000)
 

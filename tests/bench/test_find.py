@@ -14,8 +14,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bench.commits import find, revisions
-from bench.commits.named_search import Search
+from bench import revisions
+from bench.commits import find
+from bench.named_search import Search
 
 
 def fake_probe(culprit, calls, missing=(), noise=0.0):

@@ -11,9 +11,9 @@ from bench import repo_paths
 from knight import harness_api
 
 BENCH = repo_paths.ROOT / "bench"
-# run beside any revision of knight (bench/commits/ab_worker.py), old ones
+# run beside any revision of knight (bench/ab_worker.py), old ones
 # without harness_api included: knight's public API alone
-WORKER_FILES = ("commits/ab_worker.py", "commits/named_search.py")
+WORKER_FILES = ("ab_worker.py", "instruction_worker.py", "named_search.py")
 
 
 def _knight_imports(path):
@@ -38,6 +38,7 @@ def _allowed(module, name, internal=True):
 
 
 def test_bench_imports_nothing_of_knight_but_its_api_and_the_harness_api():
+    assert all((BENCH / name).is_file() for name in WORKER_FILES), "a worker file moved: name it here"
     offenders = []
     for path in sorted(BENCH.rglob("*.py")):
         internal = path.relative_to(BENCH).as_posix() not in WORKER_FILES

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from bench.commits.named_search import Search
-from bench.commits.revisions import ROOT
 from bench.guard import instructions
+from bench.named_search import Search
+from bench.revisions import ROOT
 
 TINY = Search("backtrack", 6, 6, (0, 0), closed=True, budget=50_000)
 

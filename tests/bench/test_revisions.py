@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from bench.commits import revisions
-from bench.commits.named_search import Search
+from bench import revisions
+from bench.named_search import Search
 
 GOOD = Search("greedy", 8, 8, (0, 0), closed=False, budget=1_000)
 UNKNOWN = Search("no-such-method", 8, 8, (0, 0), closed=False, budget=1_000)
@@ -58,3 +58,17 @@ def test_the_worker_and_its_search_module_import_only_each_other_and_the_standar
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or name in ("named_search", "knight"), f"{path.name}: {name}"
+
+
+def test_the_guards_plants_never_reach_another_revision(monkeypatch):
+    """Both self-test plants (the speed check's and the A/B worker's) are
+    named under ``PLANTS``, so the workers' environment drops them."""
+    from bench.guard import speed_check
+
+    for name in (speed_check.PLANT, revisions.TIME_PLANT):
+        assert name.startswith(revisions.PLANTS)
+        monkeypatch.setenv(name, "2")
+    monkeypatch.setenv("KNIGHT_NOT_A_PLANT", "kept")
+    cleaned = revisions.clean_environment()
+    assert speed_check.PLANT not in cleaned and revisions.TIME_PLANT not in cleaned
+    assert cleaned["KNIGHT_NOT_A_PLANT"] == "kept"

@@ -8,11 +8,11 @@ import os
 
 import pytest
 
-from bench import repo_paths
-from bench.commits.named_search import Outcome, Search
-from bench.guard import paired, speed_check
+from bench import paired, repo_paths
+from bench.guard import speed_check
 from bench.guard.references import REFERENCES, KernelsReference
 from bench.guard.workloads import WORKLOADS
+from bench.named_search import Outcome, Search
 
 # the sha256 of bench/reference_kernels.py as frozen; it must never change
 FROZEN_SHA256 = "b50fb96d1e9f629fe8331c0dfd331032a3302c90a26aa4d18fe662a2230a0cc5"

@@ -6,7 +6,7 @@ import pytest
 
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, cython_build, prepared, pypy_runner, python_bound
-from bench.commits.named_search import Search
+from bench.named_search import Search
 from bench.studies.versus import versus_report, versus_study
 
 TINY = (

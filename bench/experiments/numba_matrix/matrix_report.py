@@ -3,8 +3,8 @@
 
 import statistics
 
-from bench.report import figure_style
-from bench.report.text_cells import count_text, markdown_table
+from bench import figure_style
+from bench.text_cells import count_text, markdown_table
 
 
 def _spread(ratios):

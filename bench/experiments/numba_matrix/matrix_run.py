@@ -6,7 +6,7 @@ module) and a worker in it (matrix_worker.py) kept for the whole run, so
 that each compiles once; the C side (knight.c by clang, else gcc, at the
 toolchain comparison's flags) runs in this process. Every side gets the
 toolchain comparison's prepared arrays and timing, and the sides run
-interleaved round by round (bench/guard/paired.py), so a slow spell of the
+interleaved round by round (bench/paired.py), so a slow spell of the
 machine lands on every release alike. A release that does not install, or
 whose worker fails, is reported and left out.
 
@@ -20,12 +20,11 @@ import datetime
 import json
 import subprocess
 
-from bench import repo_paths
+from bench import paired, repo_paths
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, prepared
-from bench.commits.named_search import Outcome
 from bench.experiments.numba_matrix import matrix_report, numba_environments
-from bench.guard import paired
+from bench.named_search import Outcome
 from bench.run_folder import environment, folders, record
 from bench.studies.versus import versus_workloads
 

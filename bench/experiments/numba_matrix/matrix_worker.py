@@ -3,7 +3,7 @@ it): times knight's kernels under that Numba, as the toolchain comparison
 does (bench/baselines/prepared.py's arrays, call_clock's timing), one
 request a line on stdin, one answer a line on stdout, both JSON.
 
-A request is a search's fields (bench/commits/named_search.Search); the
+A request is a search's fields (bench/named_search.Search); the
 answer ``status``, ``nodes``, ``seconds``, ``cpu_seconds`` of one call, or,
 for ``{"version": true}``, the versions of Numba, llvmlite and NumPy loaded.
 It imports only the standard library, NumPy, Numba and the repository (on
@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bench.baselines import call_clock, numba_bound, prepared  # after the path it needs
-from bench.commits.named_search import Search
+from bench.named_search import Search
 
 _bound = {}
 

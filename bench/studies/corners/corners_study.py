@@ -12,11 +12,11 @@ section of REPORT.md.
 import concurrent.futures
 import time
 
-from bench.report import figure_style
-from bench.report.figure_style import plt
-from bench.report.text_cells import count_text, markdown_table, seconds_text
+from bench import figure_style
+from bench.figure_style import plt
 from bench.run_folder import record
 from bench.studies.study import Study
+from bench.text_cells import count_text, markdown_table, seconds_text
 from knight import solve
 
 CORNERS = "corners.json"

@@ -4,11 +4,11 @@ the DP overtakes the DFS, the table, the cluster's overhead and the figure."""
 
 from matplotlib.ticker import NullFormatter
 
-from bench.report import figure_style
-from bench.report.figure_style import plt
-from bench.report.text_cells import markdown_table, rate_text, seconds_text
+from bench import figure_style
+from bench.figure_style import plt
 from bench.studies.counts import count_worker
 from bench.studies.counts.count_worker import DONE, ENGINES, STOPPED
+from bench.text_cells import markdown_table, rate_text, seconds_text
 
 PAST_CAP = "past cap"
 # the engine the DP's grid races in the headline, and what it is compared with

@@ -1,5 +1,6 @@
 """One count at a time in a process of its own: the counting study's worker
-(bench/studies/counts/count_study.py), and the handle the study holds on it.
+(bench/studies/counts/count_study.py), and the handle the study holds on it
+(a ``CappedWorker`` of bench/studies/capped_worker.py).
 
 A count cannot be interrupted from outside once its kernels run, and a count
 one board past an engine's reach can take days. So each count runs in this
@@ -21,18 +22,11 @@ prints; for the total, the wall time of schedule and run), ``cpu_seconds``
 (the worker's CPU time over the whole call, every thread) and ``work``.
 """
 
-import contextlib
 import json
-import os
-import select
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 
-from bench import repo_paths
+from bench.studies.capped_worker import CappedWorker
 
 # the engines of the study: the DFS plain and pruned, the DP's per-start
 # grid (what `knight count --method dp` prints) and its open total alone
@@ -161,28 +155,15 @@ def main(argv=None):
         close_clusters()
 
 
-class Worker:
-    """The study's handle on a worker process: ``count`` starts one when
-    there is none, and kills it (by its own handle) when a count runs
-    ``GRACE`` past its cap. ``warm_ups`` lists each start's warm-up seconds.
-
-    A worker's temporary folder (``TMPDIR``, where a DP too big for memory
-    shards its tables) is one of the study's own, removed with the worker:
-    a killed count leaves nothing behind. ``clusters``: the sizes of the
-    loopback clusters it starts while it warms up, for the cluster engines;
-    it runs in a process group of its own, killed whole, its clusters'
-    worker processes with it."""
+class Worker(CappedWorker):
+    """The counting study's handle on its worker process (a ``CappedWorker``
+    of this module): ``count`` asks for one count, and a worker that has
+    not answered ``GRACE`` after its cap is killed, the next count starting
+    a fresh one. ``clusters``: the sizes of the loopback clusters it starts
+    while it warms up, for the cluster engines."""
 
     def __init__(self, python=sys.executable, clusters=(), module="bench.studies.counts.count_worker"):
-        self.python = python
-        self.clusters = tuple(sorted(set(clusters)))
-        # the worker's module: this one, or another that speaks the same
-        # lines (a warm-up line, then one answer a request), as the DP
-        # step-engine study's worker does
-        self.module = module
-        self.process = None
-        self.scratch = None
-        self.warm_ups = []
+        super().__init__(module, python, clusters)
 
     def count(self, engine, rows, cols, seconds, budget=None):
         request = {"engine": engine, "rows": rows, "cols": cols, "seconds": seconds, "budget": budget}
@@ -190,58 +171,6 @@ class Worker:
         if answered is None:
             return {"status": STOPPED, "why": f"killed {GRACE:g} s past its time cap of {seconds:g} s"}
         return answered
-
-    def ask(self, request, timeout):
-        """Send ``request`` (JSON-ready) to the worker, starting one if
-        none runs; its answer, or None when none came within ``timeout``
-        seconds (the worker killed, its scratch removed)."""
-        if self.process is None:
-            self._start()
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        line = self._line(timeout)
-        if line is None:
-            self.close()
-            return None
-        return json.loads(line)
-
-    def _start(self):
-        self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
-        sizes = [",".join(str(size) for size in self.clusters)] if self.clusters else []
-        self.process = subprocess.Popen(
-            [self.python, "-m", self.module, *sizes],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=repo_paths.ROOT,
-            env={**os.environ, "TMPDIR": self.scratch},
-            start_new_session=True,
-        )
-        line = self._line(None)
-        self.warm_ups.append(json.loads(line)["warm_up_seconds"])
-
-    def _line(self, timeout):
-        """The worker's next line; None if none came within ``timeout`` seconds."""
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        if not ready:
-            return None
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the count worker exited with status {self.process.wait()}")
-        return line
-
-    def close(self):
-        """Stop the worker, if one runs (killed: a count may be under way)."""
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)  # its group: the clusters' processes too
-            self.process.wait()
-            self.process.stdin.close()
-            self.process.stdout.close()
-            self.process = None
-        if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
-            self.scratch = None
 
 
 if __name__ == "__main__":

@@ -3,10 +3,10 @@ alone (bench/studies/dp_steps/dp_step_study.py measures it)."""
 
 import numpy as np
 
-from bench.report import figure_style
-from bench.report.figure_style import plt
-from bench.report.text_cells import markdown_table, seconds_text
+from bench import figure_style
+from bench.figure_style import plt
 from bench.studies.dp_steps.dp_step_worker import ROOM_SHARE, SAMPLE_SECONDS
+from bench.text_cells import markdown_table, seconds_text
 
 # a row's status: counted, or its worker killed past the plan's seconds
 DONE, STOPPED = "done", "stopped"

@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from bench.commits.named_search import cpu_clock
-from bench.report.text_cells import markdown_table, seconds_text
+from bench.named_search import cpu_clock
 from bench.studies.study import Study
+from bench.text_cells import markdown_table, seconds_text
 
 OVERHEAD = "overhead.json"
 SIZES = (300, 1000, 2000)

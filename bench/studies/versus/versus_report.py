@@ -8,8 +8,8 @@ is one of medians, without a spread.
 
 import statistics
 
-from bench.report import figure_style
-from bench.report.text_cells import count_text, markdown_table
+from bench import figure_style
+from bench.text_cells import count_text, markdown_table
 
 # the order of columns and bars; "c" is the first format's one C column
 ORDER = ("numba", "clang", "gcc", "c", "cython", "pypy", "python")

@@ -4,7 +4,7 @@ own, so that the matrix takes them without importing a study. The list is
 append-only, like asv benchmarks: a search keeps its place.
 """
 
-from bench.commits.named_search import Search
+from bench.named_search import Search
 
 WORKLOADS = (
     *(Search("backtrack", n, n, (0, 0), closed=False, budget=10**8) for n in (5, 6, 7, 8)),

@@ -1,10 +1,12 @@
 """Other revisions of knight, each run in a process of its own: what
-`make bench-compare`, `make bench-history` and `make bench-find` share.
+`make bench-check`, `make bench-compare`, `make bench-history` and `make
+bench-find` share, so neither bench/guard/ nor bench/commits/ owns it.
 
 ``checkout(rev)`` makes a detached git worktree of a revision in a temporary
-folder and removes it afterwards; ``Worker(tree, python)`` starts
-bench/commits/ab_worker.py with that tree first on ``PYTHONPATH``, so the searches
-it runs import that revision's ``knight``.
+folder and removes it afterwards; ``Worker(tree, python)`` starts this
+tree's bench/ab_worker.py with that tree first on ``PYTHONPATH``, so the
+searches it runs import that revision's ``knight`` and nothing of its
+bench/; ``interleaved`` times a worker per tree round by round.
 """
 
 import json
@@ -12,18 +14,21 @@ import os
 import shutil
 import subprocess
 import tempfile
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from bench import repo_paths
-from bench.commits.named_search import Outcome
-from bench.guard.speed_check import PLANT
+from bench import paired, repo_paths
+from bench.named_search import Outcome
 from knight import InvalidArgument
 
 ROOT = repo_paths.ROOT
 WORKER = Path(__file__).resolve().parent / "ab_worker.py"
 # read by ab_worker.py (which imports nothing of bench/, so it spells it too)
 TIME_PLANT = "KNIGHT_GUARD_TIME_PLANT"
+# every variable that plants a slowdown for a self-test of the guard starts
+# so (TIME_PLANT, bench/guard/speed_check.py's PLANT): none may leak into a
+# run of another revision
+PLANTS = "KNIGHT_GUARD_"
 
 
 class SearchFailed(RuntimeError):
@@ -34,7 +39,7 @@ class SearchFailed(RuntimeError):
 class Worker:
     """A process that runs searches against the knight of ``tree``;
     ``time_plant`` ``{"key": k, "fraction": f}`` makes search k take a
-    fraction f longer (the speed guard's self-test: bench/commits/ab_worker.py)."""
+    fraction f longer (the speed guard's self-test: bench/ab_worker.py)."""
 
     def __init__(self, tree, python, time_plant=None):
         planted = {} if time_plant is None else {TIME_PLANT: json.dumps(time_plant)}
@@ -91,9 +96,8 @@ def unrunnable(worker, searches):
 
 
 def clean_environment():
-    """This process's environment less the guard's plants."""
-    # the guard's planted slowdowns must not leak into a run of another revision
-    return {name: value for name, value in os.environ.items() if name not in (PLANT, TIME_PLANT)}
+    """This process's environment less the guard's plants (``PLANTS``)."""
+    return {name: value for name, value in os.environ.items() if not name.startswith(PLANTS)}
 
 
 def interpreter(python):
@@ -170,3 +174,20 @@ def describe(commit, repository=ROOT):
     shown = git("show", "--no-patch", "--format=%h%x00%s%x00%cI", commit, repository=repository)
     short, subject, date = shown.stdout.strip().split("\x00")
     return short, subject, date
+
+
+def interleaved(trees, pythons, searches, rounds, time_plants=None):
+    """``paired.measure`` of one worker per side (side -> tree, its
+    interpreter in ``pythons``; ``time_plants``: side -> a planted fraction
+    of more time) on the ``searches`` every side can run, and
+    ``{side: {workload: why}}`` for the others."""
+    time_plants = time_plants or {}
+    with ExitStack() as stack:
+        workers = {}
+        for side, tree in trees.items():
+            workers[side] = Worker(tree, pythons[side], time_plants.get(side))
+            stack.callback(workers[side].close)
+        untimed = {side: unrunnable(worker, searches) for side, worker in workers.items()}
+        timed = [search for search in searches if not any(search.key in failed for failed in untimed.values())]
+        sides = {side: worker.run for side, worker in workers.items()}
+        return paired.measure(sides, timed, rounds), untimed

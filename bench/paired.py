@@ -7,10 +7,10 @@ slow spell of a noisy machine lands on both sides alike and neither always
 goes first. Each round gives one throughput ratio per search; the median of
 the rounds is the measurement, their range its spread.
 
-Throughput is nodes per CPU second of the process (Outcome.cpu_seconds). On
-this 2-core machine with two other busy processes, wall-time ratios of
-identical code read 0.79-1.43 (median of 15 rounds), CPU-time ratios
-0.99-1.01.
+Throughput is nodes per CPU second of the process (Outcome.cpu_seconds): on
+a machine with more busy processes than cores, wall-time ratios of identical
+code spread far wider than CPU-time ratios (docs/measurements.md, "bench/'s
+comments").
 """
 
 import statistics

@@ -1,9 +1,13 @@
-"""One named search through knight's public API: the unit that the node
-baseline, the speed check, the A/B comparison and the benchmark suite run.
+"""One named search through knight's public API, what one run of it did,
+and the process clock and allocator setting its timings rest on: the types
+that the node baseline, the speed guard, the A/B comparison, the history,
+the studies and the benchmark suite share, in bench/'s core so that no
+folder of bench/ owns them.
 
 Only the standard library is imported at module level, and ``knight`` only
-inside ``run``: bench/commits/ab_worker.py loads this file beside any revision of
-knight, old ones included, so it must rely on nothing but ``solve`` and
+inside ``run``: bench/ab_worker.py and bench/instruction_worker.py import
+this file as their top-level neighbour beside any revision of knight, old
+ones included, so it must rely on nothing but ``solve`` and
 ``count_tours``.
 """
 
@@ -28,11 +32,11 @@ def pin_allocator():
     glibc raises the threshold as a process frees large blocks, so whether
     a search's scratch arrays come from fresh pages (faulted in, inside the
     timed call) or from recycled heap depends on what the process did
-    before. Measured 2026-12-01: the 300 x 300 whole-call ratios read
-    10-18% lower in-process on a tree whose knight an A/B showed to be as
-    fast as the older one's, and equal with the threshold fixed. Every
-    process whose timings are compared (the speed check, the A/B and
-    history workers) pins it. Elsewhere than glibc: nothing to pin."""
+    before: whole-call ratios of large boards read lower in one process
+    than in another running the same knight, and equal with the threshold
+    fixed (docs/measurements.md, "bench/'s comments"). Every process whose
+    timings are compared (the speed check, the A/B and history workers)
+    pins it. Elsewhere than glibc: nothing to pin."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)

@@ -1,8 +1,8 @@
 """One side of the instruction count of `make bench-check` (bench/guard/instructions.py),
 for one revision of knight, run under ``valgrind --tool=callgrind --instr-atstart=no``.
 
-Started as ``python bench/commits/instruction_worker.py SHIM`` with ``PYTHONPATH``
-set to that revision's tree, as bench/commits/ab_worker.py is (and for the same
+Started as ``python bench/instruction_worker.py SHIM`` with ``PYTHONPATH``
+set to that revision's tree, as bench/ab_worker.py is (and for the same
 reason it imports nothing of bench/ but its neighbour named_search). SHIM is
 the built bench/guard/callgrind_shim.c. Reads one JSON request on stdin:
 ``{"searches": [...], "repeats": n, "plant": {"key": k, "fraction": f} | null}``.
@@ -42,7 +42,8 @@ def _with_plant(search, fraction):
 
 # uncounted calls before the counted ones: the first compiles or loads the
 # cache; Python 3.11's interpreter specialises its bytecode over the first
-# calls, and the DP's first counted call read 0.7% above the rest after one
+# calls, and after one the DP's first counted call read above the rest
+# (docs/measurements.md, "bench/'s comments")
 WARM_CALLS = 2
 # seconds: longer than any counted call runs under valgrind
 SWITCH_INTERVAL = 1000.0
@@ -80,7 +81,8 @@ def main():
     pin_allocator()
     # Threads change hands only where one blocks, never on Python's 5 ms
     # switch timer: under valgrind that timer fires wherever the slow clock
-    # has got to, and the counts of the count's thread pool moved by 0.1-0.3%
+    # has got to, and the counts of the count's thread pool moved with it
+    # (docs/measurements.md)
     sys.setswitchinterval(SWITCH_INTERVAL)
     request = json.loads(sys.stdin.read())
     searches = [Search.from_json(fields) for fields in request["searches"]]

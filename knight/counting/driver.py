@@ -1,16 +1,19 @@
-"""Counting every tour: the one road a count takes, whichever engine.
+"""Counting every tour: the one road a count takes, whichever engine, and
+the command line's one door into counting.
 
-``count_tours`` is ``prepare`` then ``count_prepared``. ``prepare``
-validates the arguments, picks the engine (``choose_method``: the ``auto``
-policy) and plans the starts once (``jobs.Starts``: one start per symmetry
-class; the starts colour parity rules out). ``count_prepared`` hands that
-``Job`` to an engine (``ENGINES``: ``dfs``, the split exhaustive search of
+``count_tours`` is ``prepare`` then ``count_prepared``; ``count_total`` is
+``prepare`` then ``total_prepared``. ``prepare`` validates the arguments,
+picks the engine (``choose_method``: the ``auto`` policy, the DP's fit
+within ``memory_room`` checked once) and plans the starts once
+(``jobs.Starts``: one start per symmetry class; the starts colour parity
+rules out; none for a total). ``count_prepared`` hands that ``Job`` to an
+engine (``ENGINES``: ``dfs``, the split exhaustive search of
 ``knight.counting.dfs``, or ``dp``, the frontier dynamic program of
 ``knight.counting.dp``), which returns each searched start's tours and work
-(``jobs.Tally``), and maps the answer back onto every square (``Count``).
-The projection the command line prints before a long count
-(``knight.counting.dfs.tree_estimate``) reads the same ``Job``.
-``count_total`` is the DP's total over every start, from one run.
+(``jobs.Tally``), and maps the answer back onto every square (``Count``);
+``total_prepared`` is the DP's total over every start, from one run.
+What a count will take, read from the same ``Job``: ``estimate`` (the
+DFS's trees, Knuth's probes) and ``dp_projection`` (the DP's peak).
 """
 
 import math
@@ -20,11 +23,12 @@ import numpy as np
 from knight import machine, theory, validate
 from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
+from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
 from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.dp_checkpoint import Checkpoint
 from knight.counting.dp.dp_engine import count_by_dp, total_tours
-from knight.counting.dp.dp_memory import check_fits
+from knight.counting.dp.dp_memory import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.errors import InvalidArgument
 from knight.result import Count
@@ -87,9 +91,13 @@ def count_tours(
         resume=resume,
         memory=memory,
     )
+    _check_progress(progress)
+    return count_prepared(job, progress)
+
+
+def _check_progress(progress):
     if progress is not None and not callable(progress):
         raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
-    return count_prepared(job, progress)
 
 
 def prepare(
@@ -107,9 +115,14 @@ def prepare(
     scheduler=None,
     resume=None,
     memory=None,
+    total=False,
 ):
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
-    its starts: the ``Job`` that ``count_prepared`` counts."""
+    its starts: the ``Job`` that ``count_prepared`` counts. ``total``: the
+    job of ``count_total`` instead (``total_prepared`` counts it): the DP's
+    one run over every start, no start planned, no checkpoint."""
+    if total and (start is not None or resume is not None or method != "dp"):
+        raise InvalidArgument("a total is one dp run over every start: method dp, no start, no resume file")
     rows, cols = validate.board(rows, cols)
     closed, pruned, symmetry = (
         validate.flag(value, name) for value, name in ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry"))
@@ -153,8 +166,9 @@ def prepare(
         else:
             resume = UnitStore.check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
-    # nothing to plan where nothing is searched (10^7 squares took gigabytes)
-    starts = Starts({}, frozenset()) if ruled_out else plan_starts(rows, cols, squares, symmetry)
+    # nothing to plan where nothing is searched (10^7 squares took
+    # gigabytes), nor for a total, which has no start
+    starts = Starts({}, frozenset()) if ruled_out or total else plan_starts(rows, cols, squares, symmetry)
     return Job(
         rows,
         cols,
@@ -170,6 +184,7 @@ def prepare(
         resume,
         validate.memory(memory),
         ruled_out,
+        bool(total),
     )
 
 
@@ -238,14 +253,12 @@ def _answered_by_theory(job):
 # an optional progress callback and returns a ``Tally``
 ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
 
-# Measured crossover (per-start grids, `seconds`, medians of 3-5, the
-# 2-core machine quiet; dated in docs/measurements.md): with a side of
-# 3 or 4 the DFS finishes first up to 30 squares (4x7: 0.023 s against
-# the DP's 0.068; 3x10: 0.032 / 0.048), 3x11 is a tie and the DP wins from
-# 4x8 (0.078 / 0.062) and 3x12; with both sides 5 or more the DFS wins up to
-# 36 (6x6: 0.77 / 1.39 s; 5x7: 0.27 / 0.34) and the DP from 5x8 (7.9 /
-# 1.27 s): past those the DFS's tree grows by a factor per column and the
-# DP's work only linearly.
+# ``auto``'s crossover, from per-start grids timed by both engines (the
+# table, with its date, commit and load: docs/measurements.md, "The DP:
+# totals, grids and the crossover"): with a side of 3 or 4 the DFS
+# finishes first up to 30 squares, with both sides 5 or more up to 36;
+# past those the DFS's tree grows by a factor per column and the DP's
+# work only linearly.
 DFS_SQUARES_AT_MOST = 36
 DFS_NARROW_SQUARES_AT_MOST = 30
 
@@ -273,7 +286,7 @@ def choose_method(
     method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
     memory = validate.memory(memory)
     _check_memory_option(memory, method, scheduler)
-    available = machine.available_memory() if memory is None else min(memory, machine.available_memory())
+    available = memory_room(memory)
     dfs_only = {
         "plain (pruned=False)": not pruned,
         "symmetry=False": not symmetry,
@@ -319,6 +332,14 @@ def _check_memory_option(memory, method, scheduler):
         raise InvalidArgument("memory: on a cluster each worker's own memory limit is the dp's budget: leave it out")
 
 
+def memory_room(memory=None):
+    """The bytes of memory the DP may hold: what this process may allocate
+    (``machine.available_memory``), within ``memory`` (a budget in bytes,
+    ``--memory``; None: no budget of its own)."""
+    available = machine.available_memory()
+    return available if memory is None else min(memory, available)
+
+
 def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None):
     """Directed tours from every start together (the sum of
     ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
@@ -331,17 +352,29 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     (``knight.counting.dp.dp_cluster``). ``memory``: the budget in bytes
     of memory the run may hold, as ``count_tours`` takes it. Returns an int.
     """
-    rows, cols = validate.board(rows, cols)
-    closed = validate.flag(closed, "closed")
-    if progress is not None and not callable(progress):
-        raise InvalidArgument(f"progress must be a function or None, got {validate.shown(progress)}")
-    if scheduler is not None:
-        scheduler = address(scheduler)
-    memory = validate.memory(memory)
-    _check_memory_option(memory, "dp", scheduler)
-    if theory.no_tour_reason(rows, cols, closed):
+    job = prepare(rows, cols, None, closed, method="dp", scheduler=scheduler, memory=memory, total=True)
+    _check_progress(progress)
+    return total_prepared(job, progress)
+
+
+def total_prepared(job, progress=None):
+    """The total over every start of ``job`` (a ``prepare``'d ``Job`` with
+    ``total``), an int; 0 with no run where the theorems answer it."""
+    if job.ruled_out:
         return 0  # as count_prepared answers it: no run
-    validate.fits_in_memory(rows, cols, "count")
-    available = machine.available_memory() if memory is None else min(memory, machine.available_memory())
-    check_fits(rows, cols, math.inf if scheduler is not None else available, closed)
-    return total_tours(rows, cols, bool(closed), progress, scheduler, memory)
+    return total_tours(job.rows, job.cols, job.closed, progress, job.scheduler, job.memory)
+
+
+def estimate(job, probes=DEFAULT_PROBES, seed=0):
+    """Knuth's random-probe estimate of the DFS's trees for ``job`` (a
+    ``prepare``'d ``Job``): ``tree_estimate.Estimate``, plain and pruned."""
+    return estimate_count(job, probes, seed)
+
+
+def dp_projection(job):
+    """What the DP's runs for ``job`` are projected to take
+    (``dp_memory.Projection``: peak states, memory, disk out of core, core
+    seconds): one run for a closed count or a total, one per searched
+    start for an open per-start count."""
+    forced_runs = 0 if job.closed or job.total else len(job.searched)
+    return projection(job.rows, job.cols, job.closed, forced_runs)

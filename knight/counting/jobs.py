@@ -55,6 +55,9 @@ class Job:
     # why the theorems leave no tour to count (``theory.no_tour_reason``),
     # "" if they leave some: a job with a reason is answered by no engine
     ruled_out: str = ""
+    # the DP's total over every start from one run (``count_total``), not
+    # each start's count: no start, no starts planned
+    total: bool = False
 
     @property
     def searched(self):

@@ -1,59 +1,15 @@
-"""The command line: output, JSON, and one-line errors with exit status 2."""
+"""The command line as a whole (knight/cli/__init__.py and parser.py):
+one-line errors with exit status 2 in every command, interrupts, the
+console script, no Numba for the commands that do not search."""
 
-import io
-import json
+import ast
 import subprocess
 import sys
 
 import pytest
+from cli_run import run
 
-import knight
-from bench.baselines import python as naive
-from knight import cli, exit_status, is_tour, machine, validate
-
-
-def run(*argv):
-    out = io.StringIO()
-    status = cli.main(list(argv), out=out)
-    return status, out.getvalue()
-
-
-def run_json(*argv):
-    status, text = run(*argv, "--json")
-    assert status == 0
-    return json.loads(text)
-
-
-def test_solve_prints_aligned_board_and_summary():
-    status, text = run("solve", "5", "5")
-    assert status == 0
-    lines = text.splitlines()
-    board = [line.split() for line in lines[:5]]
-    assert sorted(int(step) for row in board for step in row) == list(range(1, 26))
-    assert len({len(line) for line in lines[:5]}) == 1
-    assert lines[0].split()[0] == "1"
-    assert "status   found" in text and "nodes    25" in text
-
-
-def test_solve_json_tour_is_one_based():
-    record = run_json("solve", "6", "6", "--start", "2,3", "--method", "backtrack")
-    assert record["status"] == "found"
-    assert record["tour"][0] == [2, 3]
-    assert is_tour(6, 6, [(r - 1, c - 1) for r, c in record["tour"]])
-    assert record["nodes"] >= 36 and record["seconds"] >= 0
-
-
-def test_solve_json_without_tour():
-    record = run_json("solve", "4", "4", "--method", "backtrack", "--budget", "50")
-    assert record["status"] == "budget" and record["nodes"] == 50 and record["tour"] is None
-
-
-def test_greedy_dead_end_and_closed():
-    record = run_json("solve", "5", "5", "--method", "greedy", "--start", "1,2")
-    assert record["status"] == "dead-end"
-    record = run_json("solve", "6", "6", "--closed", "--method", "greedy")
-    status, nodes, _ = naive.greedy(6, 6, (0, 0), closed=True)
-    assert record["closed"] is True and (record["status"], record["nodes"]) == (status, nodes)
+from knight import exit_status, machine, validate
 
 
 @pytest.mark.parametrize(
@@ -62,28 +18,6 @@ def test_greedy_dead_end_and_closed():
 )
 def test_start_notation(text, expected):
     assert validate.start_text(text, 8, 8) == expected
-
-
-def test_chess_notation_counts_ranks_from_the_last_row():
-    record = run_json("solve", "5", "5", "--start", "a1")
-    assert record["tour"][0] == [5, 1]
-
-
-def test_count_one_start_and_grid():
-    record = run_json("count", "3", "4", "--start", "1,1")
-    assert (record["tours"], record["start"]) == (2, [1, 1])
-    record = run_json("count", "3", "4")
-    assert record["grid"] == [[2, 0, 0, 2], [4, 0, 0, 4], [2, 0, 0, 2]]
-    assert record["tours"] == 16 and record["complete"] is True
-    status, text = run("count", "3", "4")
-    assert status == 0 and "16 directed open tours" in text
-
-
-def test_exists():
-    assert run_json("exists", "3", "4")["exists"] is True
-    assert run_json("exists", "3", "4", "--closed")["exists"] is False
-    status, text = run("exists", "5", "5")
-    assert status == 0 and text.startswith("yes") and "parity" in text
 
 
 ERRORS = [
@@ -177,87 +111,15 @@ def test_console_script_runs():
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
-def test_long_counts_print_a_projection_first(monkeypatch, capsys):
-    # 7x7 and up take long; shrink the threshold to see it on 3x4
-    monkeypatch.setattr(cli, "PROJECT_COUNTS_ABOVE", 0)
-    assert run("count", "3", "4")[0] == 0
-    err = capsys.readouterr().err
-    assert err.startswith("knight: about ") and "Knuth's estimate" in err
+def test_the_driver_is_the_command_lines_only_door_into_counting():
+    """No module of knight/cli/ imports past ``knight.counting.driver``
+    (the projection once read ``dp_memory`` and ``tree_estimate`` itself)."""
+    import pathlib
 
+    from test_import_graph import MODULES, imported_names
 
-def test_count_memory_estimate_covers_each_concurrent_unit(monkeypatch):
-    needed = {}
-    for cores in (1, 8):
-        monkeypatch.setattr(machine.os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)), raising=False)
-        needed[cores] = validate.memory_needed(100, 100, "count")
-    assert needed[8] > needed[1] > validate.memory_needed(100, 100, "greedy")
-
-
-class _Sink(io.TextIOBase):
-    """Output that is counted and dropped: what the CLI holds is then its own."""
-
-    def __init__(self):
-        self.characters = 0
-
-    def write(self, text):
-        self.characters += len(text)
-        return len(text)
-
-
-def test_item_9_the_json_tour_holds_little_beyond_the_search():
-    """Issue 13, item 9: the CLI turned the whole tour into Python lists (about
-    150 bytes a square) although the search needs 5. Traced (NumPy arrays
-    included), the CLI's peak must stay within 1.5x of the API's; the real
-    process's resident peak on 10^8 squares is bench/experiments/cli_memory.py's."""
-    import tracemalloc
-
-    argv = ["solve", "600", "600", "--method", "greedy", "--start", "301,301", "--tiebreak", "roth", "--json"]
-    knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")  # compile first
-    tracemalloc.start()
-    try:
-        result = knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")
-        api = tracemalloc.get_traced_memory()[1]
-        del result
-        tracemalloc.reset_peak()
-        sink = _Sink()
-        assert cli.main(argv, out=sink) == 0
-        command = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert sink.characters > 600 * 600 * 8
-    assert command <= 1.5 * api, (command, api)
-
-
-def test_the_streamed_json_tour_is_the_tour():
-    out = io.StringIO()
-    assert cli.main(["solve", "90", "100", "--method", "greedy", "--json"], out=out) == 0
-    record = json.loads(out.getvalue())
-    assert record["status"] == "found" and len(record["tour"]) == 9000
-    assert is_tour(90, 100, [(r - 1, c - 1) for r, c in record["tour"]])
-
-
-def test_the_memory_check_counts_the_json_buffer(monkeypatch, capsys):
-    """Item 9: what the CLI holds besides the search is in the check."""
-    from knight.search import solver as search
-
-    needed = validate.memory_needed(300, 300, "greedy")
-    monkeypatch.setattr(machine, "available_memory", lambda: needed + 1)
-    # small boards skip the memory check altogether: make this one count
-    monkeypatch.setattr(validate, "_SURELY_FITS", 0)
-    assert search.solve(300, 300, method="greedy").nodes > 0  # the API alone fits
-    assert run("solve", "300", "300", "--method", "greedy")[0] == 0
-    assert run("solve", "300", "300", "--method", "greedy", "--json")[0] == exit_status.EXIT_USAGE
-    assert "needs about" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("workers", [0, 1, 2, 64])
-def test_the_dp_progress_line_is_one_line_at_any_number_of_workers(workers):
-    rates = {f"tcp://10.0.0.{n}:40000": 1.5e6 + 1e4 * n for n in range(workers)}
-    line = cli.progress_text(1_234_567, 2_048, rates or None)
-    assert "\n" not in line and line.startswith("1,234,567 states, peak memory 2,048 MiB")
-    if workers == 1:
-        assert line.endswith(", 1 worker at 1.5M transitions/s")
-    elif workers:
-        assert f"{workers} workers at 1.5M-" in line and len(line) < 80
-    else:
-        assert "worker" not in line
+    for name, path in MODULES.items():
+        if name == "knight.cli" or name.startswith("knight.cli."):
+            tree = ast.parse(pathlib.Path(path).read_text())
+            reached = {n for n in imported_names(tree) if n.startswith("knight.counting")}
+            assert reached <= {"knight.counting.driver"}, (name, reached)

@@ -224,3 +224,29 @@ def test_stopping_one_count_leaves_a_concurrent_count_alone():
 def test_an_unknown_count_method_is_refused_in_one_line():
     with pytest.raises(InvalidArgument, match="unknown count method 'nope'; choose one of auto, dfs, dp"):
         count_tours(3, 4, method="nope")
+
+
+def test_count_total_takes_the_road_of_every_count(monkeypatch):
+    """``count_total`` is ``prepare`` (a total's ``Job``) then
+    ``total_prepared``, as ``count_tours`` is ``prepare`` then
+    ``count_prepared``: the same checks, once."""
+    from knight import count_total
+
+    jobs = []
+    real = driver.prepare
+    monkeypatch.setattr(driver, "prepare", lambda *a, **k: jobs.append(real(*a, **k)) or jobs[-1])
+    assert count_total(3, 4) == 16 and count_total(4, 4, closed=True) == 0
+    assert [(job.total, job.method, job.starts.classes) for job in jobs] == [(True, "dp", {})] * 2
+    assert jobs[1].ruled_out
+    with pytest.raises(InvalidArgument, match="progress"):
+        count_total(3, 4, progress=5)
+    with pytest.raises(InvalidArgument, match="a total is one dp run"):
+        driver.prepare(3, 4, (0, 0), method="dp", total=True)
+
+
+def test_the_memory_room_is_clipped_to_the_budget_in_one_place(monkeypatch):
+    from knight import machine
+
+    monkeypatch.setattr(machine, "available_memory", lambda: 2**30)
+    assert driver.memory_room() == 2**30
+    assert driver.memory_room(2**20) == 2**20 and driver.memory_room(2**40) == 2**30

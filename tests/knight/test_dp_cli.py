@@ -7,6 +7,7 @@ import json
 import pytest
 
 from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine
+from knight.cli import projection
 from knight.counting.dp import (
     dp_memory,
     dp_run,
@@ -76,7 +77,7 @@ def test_a_large_dp_run_first_prints_its_projection(capsys, monkeypatch):
     and time; smaller runs print none."""
     assert cli.main(["count", "4", "5", "--total"]) == 0
     assert capsys.readouterr().err == ""
-    monkeypatch.setattr(cli, "PROJECT_DP_STATES_FROM", 0)
+    monkeypatch.setattr(projection, "PROJECT_DP_STATES_FROM", 0)
     for options in (["--total"], ["--method", "dp"], ["--total", "--memory", "300M"]):
         assert cli.main(["count", "4", "5", *options]) == 0
         err = capsys.readouterr().err

@@ -1,0 +1,16 @@
+"""The ``knight`` parser: one subparser per command, each added by its own
+module, which also runs it (``args.run``)."""
+
+from knight.cli import count, estimate, exists, solve
+from knight.exit_status import OneLineParser
+
+# in the order ``knight --help`` lists them
+COMMANDS = (solve, count, estimate, exists)
+
+
+def build_parser():
+    parser = OneLineParser(prog="knight", description="Knight's tours: search, count, and what theory says.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+    for command in COMMANDS:
+        command.add_parser(commands).set_defaults(run=command.run)
+    return parser

@@ -1,0 +1,50 @@
+"""A count's progress bar on a terminal: work units or DP steps, and the
+DP's states, memory and, on a cluster, its workers' rates."""
+
+import sys
+
+
+def with_progress(count, unit):
+    """``count(progress)``, with a progress bar in ``unit``s on a terminal
+    (``count(None)`` elsewhere)."""
+    if not sys.stderr.isatty():
+        return count(None)
+    from tqdm import tqdm
+
+    with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
+
+        def progress(done, total, held=None, rates=None):
+            bar.total = total
+            bar.n = done
+            if held is not None:
+                bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates), refresh=False)
+            bar.refresh()
+
+        return count(progress)
+
+
+def progress_text(held, memory_mib, rates=None):
+    """The DP's part of the progress line: the states held, this process's
+    peak memory, and on a cluster (``rates``: worker to transitions a
+    second of its task time in the last step) the workers' slowest and
+    fastest rate. One line at any number of workers."""
+    text = f"{held:,} states, peak memory {memory_mib:,} MiB"
+    if rates:
+        slowest, fastest = min(rates.values()), max(rates.values())
+        span = _rate(fastest) if len(rates) == 1 else f"{_rate(slowest)}-{_rate(fastest)}"
+        text += f", {len(rates)} worker{'s' if len(rates) > 1 else ''} at {span} transitions/s"
+    return text
+
+
+def _rate(value):
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _peak_memory_mib():
+    import resource
+
+    # ru_maxrss is in KiB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024

@@ -1,0 +1,70 @@
+"""What a long count will take, one line on stderr before it starts: the
+DFS's by Knuth's estimate, the DP's by its projected peak (both read from
+the count's ``Job`` by ``knight.counting.driver``)."""
+
+import sys
+
+from knight.cli.printing import duration
+
+# boards of more squares than 6x6 take minutes to days to count: say how
+# long before starting
+PROJECT_COUNTS_ABOVE = 36
+_PROJECTION_PROBES = 2_000
+# the DP's projection is printed for runs projected to hold this many
+# states at their peak (7 x 7 open: 35 million), not for boards that take
+# seconds (short side 6 open, bounded at 10 million; 7 x 8 closed, 8)
+PROJECT_DP_STATES_FROM = 20_000_000
+
+
+def print_projections(job):
+    """The projection of a count (``job``: a ``driver.prepare``'d ``Job``)
+    where it is long: the DFS's past ``PROJECT_COUNTS_ABOVE`` squares, the
+    DP's in one process past ``PROJECT_DP_STATES_FROM`` states; none where
+    the theorems answer it."""
+    if job.ruled_out:
+        return
+    if job.method == "dfs" and job.rows * job.cols > PROJECT_COUNTS_ABOVE:
+        _print_dfs_projection(job)
+    if job.method == "dp" and job.scheduler is None:
+        _print_dp_projection(job)
+
+
+def _print_dfs_projection(job):
+    from knight.counting import driver
+
+    guess = driver.estimate(job, probes=_PROJECTION_PROBES)
+    nodes = guess.pruned_nodes if job.pruned else guess.plain_nodes
+    seconds = nodes / (guess.rate * guess.workers)
+    print(
+        f"knight: about {nodes:.2g} nodes, roughly {duration(seconds)} on {guess.workers} cores "
+        f"(Knuth's estimate from {_PROJECTION_PROBES} probes per start; it can be far off on large boards)",
+        file=sys.stderr,
+    )
+
+
+def _print_dp_projection(job):
+    """Its peak states, memory, disk out of core, and time on this
+    machine's cores."""
+    from knight import machine
+    from knight.counting import driver
+
+    guess = driver.dp_projection(job)
+    if guess.states < PROJECT_DP_STATES_FROM:
+        return
+    room = driver.memory_room(job.memory)
+    where = (
+        "in memory"
+        if guess.memory_bytes <= room
+        else f"past the {_gib(room)} it may use: out of core, ~{_gib(guess.disk_bytes)} of disk"
+    )
+    cores = machine.usable_cores()
+    print(
+        f"knight: about {guess.states:.2g} states at the dp's peak, ~{_gib(guess.memory_bytes)} of tables ({where}), "
+        f"roughly {duration(guess.core_seconds / cores)} on {cores} cores "
+        "(extrapolated from measured runs; read it to a factor of a few)",
+        file=sys.stderr,
+    )
+
+
+def _gib(size):
+    return f"{size / 2**30:.1f} GiB"

@@ -428,7 +428,7 @@ def _print_dp_projection(rows, cols, closed, forced_runs, memory):
     """One line on stderr before a large DP run: its peak states, memory,
     disk out of core, and time on this machine's cores."""
     from knight import machine
-    from knight.counting.dp import dp_memory
+    from knight.counting.dp import memory_model as dp_memory
 
     guess = dp_memory.projection(rows, cols, closed, forced_runs)
     if guess.states < PROJECT_DP_STATES_FROM:

@@ -87,10 +87,11 @@ __all__ = [
 # module itself), imported on first use (loads Numba)
 _LAZY = {
     "BITBOARD_SQUARES": "knight.search.solver",
-    "total_with_work": "knight.counting.dp.dp_engine",
-    "ClusterRun": "knight.counting.dp.dp_cluster",
-    "dp_run": "knight.counting.dp.dp_run",
-    "spill_step": "knight.counting.dp.spill_step",
+    "total_with_work": "knight.counting.dp.engine",
+    "ClusterRun": "knight.counting.dp.cluster_run",
+    "run_loop": "knight.counting.dp.run_loop",
+    "out_of_core_step": "knight.counting.dp.steps.out_of_core_step",
+    "memory_model": "knight.counting.dp.memory_model",
     "search_kernels": "knight.search.search_kernels",
     "jit": "knight._jit",
     "neighbour_table": "knight.neighbours",

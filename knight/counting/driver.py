@@ -21,10 +21,10 @@ from knight import machine, theory, validate
 from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.unit_store import UnitStore
-from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
-from knight.counting.dp.dp_checkpoint import Checkpoint
-from knight.counting.dp.dp_engine import count_by_dp, total_tours
-from knight.counting.dp.dp_memory import check_fits
+from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
+from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
+from knight.counting.dp.engine import count_by_dp, total_tours
+from knight.counting.dp.memory_model import check_fits
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.errors import InvalidArgument
 from knight.result import Count

@@ -6,16 +6,16 @@ process's alone.
 The three engines (``ENGINES``), each ``dp_engine.total_with_work`` of the
 board (one run, no forced end):
 
-* ``hash``: ``dp_run.TABLE = "hash"``, every step the hash step (one hash
+* ``hash``: ``run_loop.TABLE = "hash"``, every step the hash step (one hash
   table per thread), the engine before the partitioned step;
 * ``partitioned``: ``TABLE = "partitioned"``, every step partitioned in memory;
 * ``out-of-core``: ``TABLE = "partitioned"`` under a memory budget of one
   byte, with ``MIN_ROOM`` (the least room a step gets) at ``room`` and
   ``PARTITIONED_STATES`` at 0: every step gets ``room`` bytes, whatever
   the process holds, and every step whose in-memory tables would pass it
-  runs through run files on disk (``spill_step``), its input mapped from
+  runs through run files on disk (``out_of_core_step``), its input mapped from
   disk too. ``room`` is ``ROOM_SHARE`` of what the largest step of the
-  board takes in memory (``spill_step.step_bytes`` of the hash run's peak
+  board takes in memory (``memory_model.step_bytes`` of the hash run's peak
   states), so the large steps of every board, and only those, go to disk.
   A budget of what the process holds plus ``room`` would leave each step
   what the last count left in the heap: the steps that spill moved from
@@ -84,56 +84,56 @@ class _Peak:
 
 
 class _Settings:
-    """An engine's settings of ``dp_run`` for one count, and the count of
-    its steps that ran out of core (``spill_step.step_out_of_core`` wrapped
+    """An engine's settings of ``run_loop`` for one count, and the count of
+    its steps that ran out of core (``out_of_core_step.step_out_of_core`` wrapped
     while it is set); the settings before, back on leaving."""
 
     def __init__(self, engine, room):
-        from knight.harness_api import dp_run, spill_step
+        from knight.harness_api import out_of_core_step, run_loop
 
-        self.dp_run, self.spill_step = dp_run, spill_step
+        self.run_loop, self.out_of_core_step = run_loop, out_of_core_step
         self.values = {"TABLE": "hash" if engine == "hash" else "partitioned"}
         if engine == "out-of-core":
             self.values |= {"PARTITIONED_STATES": 0, "MIN_ROOM": int(room)}
         self.out_of_core = 0
 
     def __enter__(self):
-        self.saved = {name: getattr(self.dp_run, name) for name in self.values}
+        self.saved = {name: getattr(self.run_loop, name) for name in self.values}
         for name, value in self.values.items():
-            setattr(self.dp_run, name, value)
-        self.original = self.spill_step.step_out_of_core
+            setattr(self.run_loop, name, value)
+        self.original = self.out_of_core_step.step_out_of_core
 
         def counted(*arguments, **keywords):
             self.out_of_core += 1
             return self.original(*arguments, **keywords)
 
-        self.spill_step.step_out_of_core = counted
+        self.out_of_core_step.step_out_of_core = counted
         return self
 
     def __exit__(self, *_):
-        self.spill_step.step_out_of_core = self.original
+        self.out_of_core_step.step_out_of_core = self.original
         for name, value in self.saved.items():
-            setattr(self.dp_run, name, value)
+            setattr(self.run_loop, name, value)
 
 
 def room_for(states_peak):
     """The out-of-core engine's room on a board whose largest table holds
     ``states_peak`` states (one limb: every board of the study)."""
-    from knight.harness_api import spill_step
+    from knight.harness_api import memory_model
 
-    return max(int(ROOM_SHARE * spill_step.step_bytes(states_peak, 1)), 1)
+    return max(int(ROOM_SHARE * memory_model.step_bytes(states_peak, 1)), 1)
 
 
 def count_once(engine, rows, cols, closed, room=None):
     """One total by ``engine``: its count, time and memory (a dict)."""
     import functools
 
-    from knight.harness_api import anonymous_memory, dp_run, total_with_work
+    from knight.harness_api import anonymous_memory, run_loop, total_with_work
 
     with _Settings(engine, room) as settings:
         before = anonymous_memory()
         memory = 1 if engine == "out-of-core" else None  # every step at MIN_ROOM: ``room``
-        run = functools.partial(dp_run.count_hamiltonian, memory=memory)
+        run = functools.partial(run_loop.count_hamiltonian, memory=memory)
         with _Peak() as peak:
             began, began_cpu = time.perf_counter(), time.process_time()
             tours, work = total_with_work(rows, cols, closed, peak.read, run)

@@ -19,10 +19,11 @@ import inspect
 import time
 
 from knight import journal
-from knight.counting.dp.cell_order import schedule
-from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
-from knight.counting.dp.dp_checkpoint import Checkpoint, damaged
-from knight.counting.dp.dp_run import Work, compile_kernels, count_hamiltonian
+from knight.counting.dp.checkpoints.checkpoint_header import damaged
+from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
+from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.run_loop import Work, compile_kernels, count_hamiltonian
 from knight.counting.jobs import Tally
 from knight.errors import InvalidArgument
 
@@ -33,7 +34,7 @@ def count_by_dp(job, progress=None):
     planned), as a ``jobs.Tally`` whose ``work`` holds the DP's
     measures. ``progress(done, total, held)`` counts steps over every run;
     ``job.resume`` names a checkpoint file; ``job.scheduler``, a Dask
-    scheduler to run the steps on (``dp_cluster``)."""
+    scheduler to run the steps on (``cluster_run``)."""
     if job.scheduler is not None:
         with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
             return _count_runs(job, progress, run)
@@ -43,16 +44,16 @@ def count_by_dp(job, progress=None):
 
 @contextlib.contextmanager
 def on_cluster(address, rows, cols, closed):
-    """A ``dp_cluster.ClusterRun`` on the cluster at ``address``, the board
+    """A ``cluster_run.ClusterRun`` on the cluster at ``address``, the board
     checked against its workers' memory first; the client closed after."""
     from knight.counting.cluster import cluster_faults, dask_client
-    from knight.counting.dp import dp_cluster
+    from knight.counting.dp import cluster_run
 
     client = dask_client.connect(address)
     try:
         with cluster_faults.translated(client.scheduler.address):
-            run = dp_cluster.ClusterRun(client)
-            dp_cluster.check_cluster_fits(client, rows, cols, closed, run.parts)
+            run = cluster_run.ClusterRun(client)
+            cluster_run.check_cluster_fits(client, rows, cols, closed, run.parts)
         yield run
     finally:
         cluster_faults.close(client)
@@ -138,7 +139,7 @@ def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None):
     squares. The grid's sum, at the cost of a single run (the public,
     validating wrapper is ``knight.count_total``); on the Dask cluster at
     ``scheduler`` when one is given; in at most ``memory`` bytes of memory
-    (``dp_run.count_hamiltonian``) when not."""
+    (``run_loop.count_hamiltonian``) when not."""
     if scheduler is None:
         return total_with_work(rows, cols, closed, progress, functools.partial(count_hamiltonian, memory=memory))[0]
     with on_cluster(scheduler, rows, cols, closed) as run:
@@ -148,7 +149,7 @@ def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None):
 def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):
     """``(total_tours, work)``: the total and its run's ``Work``;
     ``progress`` as ``count_hamiltonian`` takes it; ``run``, the runner
-    (``count_hamiltonian`` or a ``dp_cluster.ClusterRun``)."""
+    (``count_hamiltonian`` or a ``cluster_run.ClusterRun``)."""
     squares = rows * cols
     if squares == 1:
         return (0 if closed else 1), Work()

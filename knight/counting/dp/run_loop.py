@@ -1,11 +1,11 @@
 """One run of the frontier dynamic program over a ``Schedule``: build the
-arrays each step's kernel trusts, run the steps (partitioned, ``partition_step``,
-or in parts by hash, ``dp_shards``: ``TABLE``), widen the counts when they
+arrays each step's kernel trusts, run the steps (partitioned, ``partitioned_step``,
+or in parts by hash, ``hash_step``: ``TABLE``), widen the counts when they
 outgrow their limbs, report the work.
 
 It validates nothing itself (``knight.counting.driver.prepare`` does).
 What the DP computes, and why it is exact, is in
-``knight.counting.dp.dp_kernels`` and ``docs/counting-dp.md``.
+``knight.counting.dp.model.states`` and ``docs/counting-dp.md``.
 """
 
 import shutil
@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from knight import machine, owned_files
-from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory, dp_shards, partition_step, spill_step
-from knight.counting.dp.cell_order import schedule
+from knight.counting.dp import memory_model, table_format, table_kernels
+from knight.counting.dp.model import degree_relaxation, states
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step
 from knight.errors import InvalidArgument
 
 
@@ -49,12 +51,12 @@ class Work:
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
 # again with twice as many, up to MAX_LIMBS: as many as any board that
-# dp_memory.check_count_width lets through can need
+# memory_model.check_count_width lets through can need
 FIRST_LIMBS = 1
-MAX_LIMBS = dp_memory.MAX_COUNT_BITS // 64
+MAX_LIMBS = memory_model.MAX_COUNT_BITS // 64
 
-# how a step merges its successors: "partitioned" (partition_step:
-# sequential buffers reduced in cache-sized tables), "hash" (dp_shards: one
+# how a step merges its successors: "partitioned" (partitioned_step:
+# sequential buffers reduced in cache-sized tables), "hash" (hash_step: one
 # hash table per thread, the step before it), or "auto": partitioned for a
 # step expected to make at least PARTITIONED_STATES states, hash below.
 # Both stay callable so that one run can compare them. Measured
@@ -70,7 +72,7 @@ PARTITIONED_STATES = 1_000_000
 # what a partitioned step may take of the memory available as it starts,
 # with no budget given (``--memory``): the rest is the system's and the
 # page cache's. A step whose tables would take more runs out of core
-# (``spill_step``), its tables on disk
+# (``out_of_core_step``), its tables on disk
 FREE_SHARE = 0.75
 # Whether a step fits its room is judged by a high guess of the states it
 # makes: the larger of the last step's ratio (states made over states read)
@@ -111,7 +113,7 @@ def count_hamiltonian(
         state = (0, keys, counts, 0)
     step, keys, counts, completed = state
     del state  # its arrays are the first step's input only
-    live = degree_relaxation.live_patterns(plan, closed, forced, dp_shards.step_threads())
+    live = degree_relaxation.live_patterns(plan, closed, forced, hash_step.step_threads())
     start = degree_relaxation.start_bits(0 if closed else 2)
     if resumed and step < len(plan.order):
         check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
@@ -133,9 +135,9 @@ def count_hamiltonian(
             high = int(keys.shape[0] * max(ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
             before = live[step - 1] if step else start
             room = step_room(memory)
-            if _out_of_core(high, counts.shape[1], room) and not spill_step.is_mapped(keys):
+            if _out_of_core(high, counts.shape[1], room) and not table_format.is_mapped(keys):
                 # the input too leaves memory: the step's chunks get its room
-                keys, counts = spill_step.to_disk(keys, counts, spill())
+                keys, counts = table_format.to_disk(keys, counts, spill())
                 room = step_room(memory)
             arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
             new_keys, new_counts, found, emitted, dead, overflow = run_step(
@@ -170,7 +172,7 @@ def check_resumed(plan, step, keys, closed, forced, before):
     """InvalidArgument if a resumed table holds a key no step makes: the
     step kernel trusts its keys (a file's, here)."""
     forced_slot, _ = plan.forced_place(step, forced)
-    bad = dp_kernels.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
+    bad = states.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
     if bad >= 0:
         raise InvalidArgument(f"its table's state {bad} (key {int(keys[bad])}) is not one that step {step} makes")
 
@@ -196,7 +198,7 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
         after,
     )
     rank, patterns, starts, firsts, seconds, codes, dropped = options
-    salt = dp_kernels.step_salt(step)
+    salt = table_kernels.step_salt(step)
     return (
         keys,
         counts,
@@ -226,7 +228,7 @@ def step_room(memory=None):
 
 def _out_of_core(expected, limbs, room):
     """Whether a partitioned step of ``expected`` states must run out of core."""
-    return expected >= PARTITIONED_STATES and spill_step.step_bytes(expected, limbs) > room
+    return expected >= PARTITIONED_STATES and memory_model.step_bytes(expected, limbs) > room
 
 
 def run_step(arguments, expected, spill, table=None, room=None, high=None):
@@ -238,26 +240,31 @@ def run_step(arguments, expected, spill, table=None, room=None, high=None):
     high = expected if high is None else high
     table = TABLE if table is None else table
     keys, counts = arguments[0], arguments[1]
-    threads = dp_shards.step_threads() if keys.shape[0] >= dp_shards.PARALLEL_STATES else 1
+    threads = hash_step.step_threads() if keys.shape[0] >= hash_step.PARALLEL_STATES else 1
     if table == "auto":
         table = "partitioned" if expected >= PARTITIONED_STATES else "hash"
     if table == "hash":
-        return dp_shards.step_in_parts(arguments, expected, spill)
+        return hash_step.step_in_parts(arguments, expected, spill)
     room = step_room() if room is None else room
-    if spill_step.step_bytes(high, counts.shape[1]) <= room:
-        return partition_step.step_partitioned(arguments, expected, threads)
-    return spill_step.step_out_of_core(arguments, high, threads, room, spill())
+    if memory_model.step_bytes(high, counts.shape[1]) <= room:
+        return partitioned_step.step_partitioned(arguments, expected, threads)
+    return out_of_core_step.step_out_of_core(arguments, high, threads, room, spill())
+
+
+def widened_limbs(limbs, max_limbs, plan, step):
+    """Twice ``limbs``, the counts' limbs at ``step`` of ``plan`` when one
+    carried out of the top limb; OverflowError past ``max_limbs``."""
+    if 2 * limbs > max_limbs:
+        raise OverflowError(
+            f"a count on {plan.rows}x{plan.cols} passed 2^{64 * limbs} - 1 at step {step}: "
+            f"the dp carries at most {64 * max_limbs}-bit counts"
+        )
+    return 2 * limbs
 
 
 def _widen(counts, max_limbs, plan, step):
-    """``counts`` in twice the limbs, or OverflowError past ``max_limbs``."""
-    limbs = 2 * counts.shape[1]
-    if limbs > max_limbs:
-        raise OverflowError(
-            f"a count on {plan.rows}x{plan.cols} passed 2^{64 * counts.shape[1]} - 1 at step {step}: "
-            f"the dp carries at most {64 * max_limbs}-bit counts"
-        )
-    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+    """``counts`` in twice the limbs (``widened_limbs``)."""
+    wider = np.zeros((counts.shape[0], widened_limbs(counts.shape[1], max_limbs, plan, step)), dtype=np.uint64)
     wider[:, : counts.shape[1]] = counts
     return wider
 

@@ -9,6 +9,7 @@ from knight import InvalidArgument, count_tours, machine
 from knight.counting.dp import memory_model, run_loop
 from knight.counting.dp.model import cell_order, degree_relaxation
 from knight.counting.dp.steps import hash_kernels, hash_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -20,7 +21,7 @@ def _dp(rows, cols, start=None, closed=False, **options):
 
 def _first_step(plan, keys, counts):
     """The kernel's arguments for the first step of ``plan`` (open)."""
-    return run_loop.step_arguments(
+    return step_arguments(
         plan,
         0,
         keys,

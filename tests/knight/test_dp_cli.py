@@ -7,7 +7,7 @@ import json
 import pytest
 
 from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine
-from knight.counting.dp import memory_model, run_loop
+from knight.counting.dp import memory_model
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -49,8 +49,8 @@ def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
     the command line and in the API; refused in one line where it means
     nothing (the dfs, a cluster) or cannot be met."""
     budgets = []
-    real = run_loop.step_room
-    monkeypatch.setattr(run_loop, "step_room", lambda memory=None: budgets.append(memory) or real(memory))
+    real = memory_model.step_room
+    monkeypatch.setattr(memory_model, "step_room", lambda policy: budgets.append(policy.memory) or real(policy))
     assert cli.main(["count", "4", "5", "--total", "--memory", "1GiB"]) == 0
     assert capsys.readouterr().out.split()[1] == str(count_total(4, 5))
     assert cli.main(["count", "4", "5", "--method", "dp", "--memory", "300M", "--start", "1,1"]) == 0

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from knight.counting.dp import memory_model, run_loop
 from knight.counting.dp.model import cell_order, degree_relaxation
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.policy import TABLES, StepPolicy
 from knight.counting.dp.steps import hash_step, partition_kernels, partitioned_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 from tests.conftest import dp_steps
 
 
@@ -57,16 +59,15 @@ def test_the_engine_counts_the_same_with_either_table(monkeypatch, rows, cols, c
     plan = cell_order.schedule(rows, cols)
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
     found = {}
-    for table in run_loop.TABLES:
-        monkeypatch.setattr(run_loop, "TABLE", table)
-        count, work = run_loop.count_hamiltonian(plan, closed)
+    for table in TABLES:
+        count, work = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(table=table))
         found[table] = (count, work.held, work.emitted, work.dead)
     assert found["partitioned"] == found["hash"] == found["auto"]
 
 
 def test_partitioned_carries_are_caught():
     plan = cell_order.schedule(3, 4)
-    arguments = run_loop.step_arguments(
+    arguments = step_arguments(
         plan,
         0,
         np.zeros(2, dtype=np.uint64),
@@ -81,7 +82,7 @@ def test_partitioned_carries_are_caught():
     top = (1 << 64) - 1
     # two copies of the empty state whose counts add up to exactly 2^128
     wide = (np.zeros(2, dtype=np.uint64), np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64))
-    assert partitioned_step.step_partitioned(wide + arguments[2:], 1, 1)[-1] == 1
+    assert partitioned_step.step_partitioned(arguments.with_table(*wide), 1, 1)[-1] == 1
 
 
 @settings(deadline=None)  # the first example compiles partition_of: a second on a loaded machine
@@ -115,6 +116,5 @@ def test_partitions_are_sized_to_the_cache(expected, entry):
 def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed, published):
     from knight.counting.dp.engine import total_tours
 
-    monkeypatch.setattr(run_loop, "TABLE", "partitioned")
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 1_000)
-    assert total_tours(rows, cols, closed) == published
+    assert total_tours(rows, cols, closed, policy=StepPolicy(table="partitioned")) == published

@@ -2,6 +2,7 @@
 out of core resumes to the same count; linked tables edited or gone, files
 of other counts, and names like its temporary are refused in one line."""
 
+import functools
 import json
 import os
 
@@ -9,9 +10,18 @@ import numpy as np
 import pytest
 
 from knight import InvalidArgument, count_tours, machine, validate
-from knight.counting.dp import run_loop
+from knight.counting import driver
+from knight.counting.dp import engine
 from knight.counting.dp.checkpoints import checkpoint_header
+from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import out_of_core_step
+
+
+def _every_step_out_of_core(monkeypatch):
+    """The DP engine of ``count_tours`` given a policy that sends every
+    step out of core, in rooms of a few states, under a small budget."""
+    policy = StepPolicy(partitioned_states=0, min_room=4_000)
+    monkeypatch.setitem(driver.ENGINES, "dp", functools.partial(engine.count_by_dp, policy=policy))
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -31,8 +41,7 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     expected = _dp(4, 6).tours
     memory = None
     if out_of_core:
-        monkeypatch.setattr(run_loop, "PARTITIONED_STATES", 0)
-        monkeypatch.setattr(run_loop, "MIN_ROOM", 4_000)
+        _every_step_out_of_core(monkeypatch)
         monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)  # past any budget
         memory = validate.MIN_MEMORY  # so every step gets MIN_ROOM
     spilled = []
@@ -76,8 +85,7 @@ def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypa
     refused in one line naming the checkpoint, and nothing is deleted; a
     folder of that name that is not knight's is refused before a count."""
     monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
-    monkeypatch.setattr(run_loop, "PARTITIONED_STATES", 0)
-    monkeypatch.setattr(run_loop, "MIN_ROOM", 4_000)
+    _every_step_out_of_core(monkeypatch)
     monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)
     path = tmp_path / "c.npz"
 

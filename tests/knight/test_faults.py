@@ -577,18 +577,18 @@ def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left
 
     from knight.counting.dp import run_loop
     from knight.counting.dp.model import cell_order
+    from knight.counting.dp.policy import StepPolicy
     from knight.counting.dp.steps import hash_step
     from tests.conftest import fill
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**10)  # every step's tables to disk
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(run_loop, "TABLE", table)
-    monkeypatch.setattr(run_loop, "PARTITIONED_STATES", 0)
-    monkeypatch.setattr(run_loop, "MIN_ROOM", 4_000)
     monkeypatch.setattr(tempfile, "tempdir", str(small_filesystem))
     fill(small_filesystem, 4096)
     plan = cell_order.schedule(5, 6)
-    assert exit_status.run_command("knight", lambda: run_loop.count_hamiltonian(plan, False)) == exit_status.EXIT_IO
+    policy = StepPolicy(table=table, partitioned_states=0, min_room=4_000)
+    count = lambda: run_loop.count_hamiltonian(plan, False, policy=policy)  # noqa: E731
+    assert exit_status.run_command("knight", count) == exit_status.EXIT_IO
     err = capsys.readouterr().err
     assert err.startswith(f"knight: error: {small_filesystem}/knight-dp-") and err.count("\n") == 1
     assert err.endswith(": No space left on device\n")

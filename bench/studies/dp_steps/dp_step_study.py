@@ -18,7 +18,7 @@ dp_steps.json in the run folder, holds one row per board and engine.
 A study of its own, not three more engines of the counting study
 (count_study.py): that one races engines up series of boards under time
 caps, through the public API; this one counts a few fixed boards by
-settings of ``dp_run`` that no public call takes, and reads memory, which
+step policies (``StepPolicy``) that no public call takes, and reads memory, which
 needs a worker whose every count starts from the same heap.
 """
 

@@ -56,8 +56,9 @@ from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, tr
 from knight.counting.dp import memory_model, table_kernels
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule, widest_frontier
-from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, Work, check_resumed, step_arguments, widened_limbs
+from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, Work, check_resumed, widened_limbs
 from knight.counting.dp.steps import hash_kernels, hash_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
 
@@ -85,7 +86,7 @@ def _context(rows, cols, closed, forced):
 
 
 def _step_rest(rows, cols, closed, forced, step):
-    """``run_loop.step_arguments`` for ``step`` but its table: made once a
+    """``step_arguments`` for ``step`` on an empty table: made once a
     step on each worker, however many partitions it steps."""
     context = _context(rows, cols, closed, forced)
     with _context_lock:
@@ -94,7 +95,7 @@ def _step_rest(rows, cols, closed, forced, step):
             before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
             empty_keys, empty_counts = np.zeros(0, dtype=np.uint64), np.zeros((0, 1), dtype=np.uint64)
             arguments = step_arguments(plan, step, empty_keys, empty_counts, closed, forced, before, live[step])
-            context["step"], context["rest"] = step, arguments[2:]
+            context["step"], context["rest"] = step, arguments
         return context["rest"]
 
 
@@ -122,7 +123,7 @@ def step_source(partition, rows, cols, closed, forced, step, parts, ratio):
     keys, counts = partition[0], partition[1]
     rest = _step_rest(rows, cols, closed, forced, step)
     bits = table_kernels.capacity_bits(int(keys.shape[0] * ratio) + 1, hash_step.MIN_CAPACITY_BITS)
-    made = hash_kernels.frontier_step(keys, counts, *rest, bits, 0, 1)
+    made = hash_kernels.frontier_step(*rest.with_table(keys, counts), bits, 0, 1)
     if made[-1]:
         raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
     found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))

@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
+from knight import machine
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import widest_frontier
 from knight.errors import InvalidArgument
@@ -165,6 +166,24 @@ def spill_space():
 
 
 # --- the shares of memory the steps take, and their bytes a state ---------
+
+# what a step may take of the memory available as it starts, with no
+# budget given (``--memory``): the rest is the system's and the page
+# cache's. A step whose tables would take more runs out of core
+# (``steps.out_of_core_step``), its tables on disk
+FREE_SHARE = 0.75
+
+
+def step_room(policy):
+    """The anonymous memory a step may take now: what is left of
+    ``policy.memory`` (bytes; None: ``FREE_SHARE`` of what is available),
+    never more than ``FREE_SHARE`` of what is available, nor less than
+    ``policy.min_room``."""
+    free = FREE_SHARE * machine.available_memory()
+    if policy.memory is None:
+        return max(free, policy.min_room)
+    return max(min(policy.memory - machine.anonymous_memory(), free), policy.min_room)
+
 
 # a partition's table is sized to at most this: it stays in the core's L2
 # cache while its successors are merged into it

@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import machine, owned_files
-from knight.counting.dp import memory_model, table_format, table_kernels
+from knight import owned_files
+from knight.counting.dp import memory_model, table_format
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step
+from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.steps import hash_step, step_choice
+from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.errors import InvalidArgument
 
 
@@ -31,9 +33,12 @@ class Work:
     emitted: list = field(default_factory=list)
     merged: list = field(default_factory=list)
     dead: list = field(default_factory=list)
+    # the engine that took each step (``steps.step_choice``'s names; a
+    # cluster run's steps name none)
+    engines: list = field(default_factory=list)
 
     def add(self, other):
-        for name in ("held", "emitted", "merged", "dead"):
+        for name in ("held", "emitted", "merged", "dead", "engines"):
             getattr(self, name).extend(getattr(other, name))
 
     @property
@@ -48,6 +53,11 @@ class Work:
     def merges(self):
         return int(sum(self.merged))
 
+    @property
+    def out_of_core_steps(self):
+        """The steps that ran out of core, their tables through disk."""
+        return self.engines.count(step_choice.OUT_OF_CORE)
+
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
 # again with twice as many, up to MAX_LIMBS: as many as any board that
@@ -55,25 +65,6 @@ class Work:
 FIRST_LIMBS = 1
 MAX_LIMBS = memory_model.MAX_COUNT_BITS // 64
 
-# how a step merges its successors: "partitioned" (partitioned_step:
-# sequential buffers reduced in cache-sized tables), "hash" (hash_step: one
-# hash table per thread, the step before it), or "auto": partitioned for a
-# step expected to make at least PARTITIONED_STATES states, hash below.
-# Both stay callable so that one run can compare them. Measured
-# (docs/measurements.md): where the tables fit in cache (6 x 6
-# open, 0.36 M states at most) the hash step was 4% faster; past them
-# (7 x 7 open, 7 x 8 closed) the partitioned one 1.1-2.7x. Past memory,
-# steps go to disk in shards of the hash step either way
-TABLE = "auto"
-TABLES = ("auto", "partitioned", "hash")
-# a million states: 16-32 MB of tables at one limb, past any core's L2
-PARTITIONED_STATES = 1_000_000
-
-# what a partitioned step may take of the memory available as it starts,
-# with no budget given (``--memory``): the rest is the system's and the
-# page cache's. A step whose tables would take more runs out of core
-# (``out_of_core_step``), its tables on disk
-FREE_SHARE = 0.75
 # Whether a step fits its room is judged by a high guess of the states it
 # makes: the larger of the last step's ratio (states made over states read)
 # and that of the step a column before (the ratios repeat with the column:
@@ -82,13 +73,10 @@ FREE_SHARE = 0.75
 # 41 in memory-sized chunks that made twice the states guessed: 10.3 GiB
 # held under a budget of 7
 HIGH_MARGIN = 1.25
-# the room a step is given however little is left of the budget: its
-# chunks' tables need some (the budget is then passed by this much)
-MIN_ROOM = 32 << 20
 
 
 def count_hamiltonian(
-    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, memory=None
+    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None
 ):
     """One DP over ``plan`` (a ``Schedule``): the number of undirected
     Hamiltonian paths (open; with ``forced``, those with that square as an
@@ -98,11 +86,11 @@ def count_hamiltonian(
     ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
     called after each step (checkpoints); ``progress(step, steps, held)``
     too. A step whose counts pass their limbs runs again with twice as
-    many; past ``max_limbs`` it is an ``OverflowError``. ``memory``: the
-    bytes of anonymous memory (``RssAnon``) the run may hold, None for
-    ``FREE_SHARE`` of what is available at each step; steps past it run
-    out of core.
+    many; past ``max_limbs`` it is an ``OverflowError``. ``policy``: how
+    the steps are taken and in what memory (a ``policy.StepPolicy``; None:
+    its defaults).
     """
+    policy = StepPolicy() if policy is None else policy
     # a SIGKILLed run's spill folder goes now, not at the next run that spills
     owned_files.sweep_stale_spill_folders()
     resumed = state is not None
@@ -134,15 +122,14 @@ def count_hamiltonian(
             expected = int(keys.shape[0] * ratio) + 1
             high = int(keys.shape[0] * max(ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
             before = live[step - 1] if step else start
-            room = step_room(memory)
-            if _out_of_core(high, counts.shape[1], room) and not table_format.is_mapped(keys):
+            room = memory_model.step_room(policy)
+            if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
                 # the input too leaves memory: the step's chunks get its room
                 keys, counts = table_format.to_disk(keys, counts, spill())
-                room = step_room(memory)
+                room = memory_model.step_room(policy)
             arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-            new_keys, new_counts, found, emitted, dead, overflow = run_step(
-                arguments, expected, spill, room=room, high=high
-            )
+            made, engine = step_choice.run_step(arguments, expected, spill, policy, room, high)
+            new_keys, new_counts, found, emitted, dead, overflow = made
             del arguments
             if overflow:
                 counts = _widen(counts, max_limbs, plan, step)
@@ -158,6 +145,7 @@ def count_hamiltonian(
             work.emitted.append(int(emitted))
             work.merged.append(int(emitted) - int(keys.shape[0]))
             work.dead.append(int(dead))
+            work.engines.append(engine)
             if on_step is not None:
                 on_step(step, keys, counts, completed)
             if progress is not None:
@@ -175,80 +163,6 @@ def check_resumed(plan, step, keys, closed, forced, before):
     bad = states.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
     if bad >= 0:
         raise InvalidArgument(f"its table's state {bad} (key {int(keys[bad])}) is not one that step {step} makes")
-
-
-def step_arguments(plan, step, keys, counts, closed, forced, before, after):
-    """The step kernel's arguments, but for its table size and part, to
-    step ``keys``/``counts``: ``before`` and ``after`` are the bitmaps of
-    the live patterns on either side of the step."""
-    forced_slot, inserted_forced = plan.forced_place(step, forced)
-    final = step == len(plan.order) - 1
-    options = degree_relaxation.option_lists(
-        before,
-        plan.old_sizes[step],
-        len(plan.frontiers[step]),
-        plan.neighbour_slots[step],
-        plan.kept_slots[step],
-        plan.leaving_slots[step],
-        plan.stays[step],
-        forced_slot,
-        inserted_forced,
-        0 if closed else 2,
-        final,
-        after,
-    )
-    rank, patterns, starts, firsts, seconds, codes, dropped = options
-    salt = table_kernels.step_salt(step)
-    return (
-        keys,
-        counts,
-        plan.old_sizes[step],
-        plan.kept_slots[step],
-        plan.leaving_slots[step],
-        plan.stays[step],
-        forced_slot,
-        inserted_forced,
-        final,
-        bool(closed),
-        (rank, before, patterns, starts, firsts, seconds, codes, dropped),
-        salt,
-    )
-
-
-def step_room(memory=None):
-    """The anonymous memory a step may take now: what is left of the
-    ``memory`` budget (bytes; None: ``FREE_SHARE`` of what is available),
-    never more than ``FREE_SHARE`` of what is available, nor less than
-    ``MIN_ROOM``."""
-    free = FREE_SHARE * machine.available_memory()
-    if memory is None:
-        return max(free, MIN_ROOM)
-    return max(min(memory - machine.anonymous_memory(), free), MIN_ROOM)
-
-
-def _out_of_core(expected, limbs, room):
-    """Whether a partitioned step of ``expected`` states must run out of core."""
-    return expected >= PARTITIONED_STATES and memory_model.step_bytes(expected, limbs) > room
-
-
-def run_step(arguments, expected, spill, table=None, room=None, high=None):
-    """One step by the ``table`` way (default ``TABLE``) in at most
-    ``room`` bytes (default ``step_room()``): the partitioned step in
-    memory, or out of core when the tables of ``high`` states (a high
-    guess of those it makes; default ``expected``) would take more; the
-    hash step's disk shards when the hash step's tables would not fit."""
-    high = expected if high is None else high
-    table = TABLE if table is None else table
-    keys, counts = arguments[0], arguments[1]
-    threads = hash_step.step_threads() if keys.shape[0] >= hash_step.PARALLEL_STATES else 1
-    if table == "auto":
-        table = "partitioned" if expected >= PARTITIONED_STATES else "hash"
-    if table == "hash":
-        return hash_step.step_in_parts(arguments, expected, spill)
-    room = step_room() if room is None else room
-    if memory_model.step_bytes(high, counts.shape[1]) <= room:
-        return partitioned_step.step_partitioned(arguments, expected, threads)
-    return out_of_core_step.step_out_of_core(arguments, high, threads, room, spill())
 
 
 def widened_limbs(limbs, max_limbs, plan, step):

@@ -51,7 +51,7 @@ def step_in_parts(arguments, expected, spill):
     not fit in memory together are made a thread-full at a time and
     appended to files in the folder ``spill()`` gives; the next step reads
     them back mapped (the page cache, not this process, holds them)."""
-    keys, counts = arguments[0], arguments[1]
+    keys, counts = arguments.keys, arguments.counts
     threads = step_threads() if keys.shape[0] >= PARALLEL_STATES else 1
     shards = _shards(expected, counts.shape[1], threads)
     bits = table_kernels.capacity_bits(expected // shards + 1, MIN_CAPACITY_BITS)

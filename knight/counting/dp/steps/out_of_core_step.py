@@ -36,13 +36,13 @@ _CHUNK_MARGIN = 1.25
 
 
 def step_out_of_core(arguments, expected, threads, room, folder):
-    """One step (``arguments`` as ``run_loop.step_arguments`` makes them)
+    """One step (``StepArguments``)
     that makes about ``expected`` states, in chunks whose tables fit in
     ``room`` bytes, through run files in ``folder`` (the run's spill
     folder). Returns ``(keys, counts, found, emitted, dead, overflow)`` as
     ``partitioned_step.step_partitioned``; the next table is mapped from
     ``folder`` (``keys``, ``counts``), replacing the step before's."""
-    keys, counts = arguments[0], arguments[1]
+    keys, counts = arguments.keys, arguments.counts
     limbs = counts.shape[1]
     entry = 1 + limbs
     parts = partitioned_step.partition_count(expected, entry)
@@ -55,7 +55,7 @@ def step_out_of_core(arguments, expected, threads, room, folder):
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return (keys[:0], counts[:0], *tallies)
-            held, tallies[3] = _merge_runs(paths, starts, ends, limbs, arguments[-1], threads, room)
+            held, tallies[3] = _merge_runs(paths, starts, ends, limbs, arguments.salt, threads, room)
             if tallies[3]:
                 # counts of two chunks added past the limbs: the same
                 return (keys[:0], counts[:0], *tallies)
@@ -81,8 +81,7 @@ def _write_runs(arguments, parts, room, per_state, threads, paths):
     (half of it: a trial) and then at the rate the chunks before made.
     Returns ``(starts, ends, tallies)``: rows ``starts[r, p]`` ..
     ``ends[r, p]`` - 1 of the runs are partition ``p`` of run ``r``."""
-    keys, counts = arguments[0], arguments[1]
-    rest = arguments[2:]
+    keys, counts = arguments.keys, arguments.counts
     entry = 1 + counts.shape[1]
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     starts, ends = [], []
@@ -92,8 +91,8 @@ def _write_runs(arguments, parts, room, per_state, threads, paths):
     with open(paths["runs.keys"], "wb") as key_file, open(paths["runs.counts"], "wb") as count_file:
         # one chunk at least, even of no states
         while first < keys.shape[0] or not starts:
-            part = (keys[first : first + chunk], counts[first : first + chunk], *rest)
-            expected = int(part[0].shape[0] * per_state) + 1
+            part = arguments.with_table(keys[first : first + chunk], counts[first : first + chunk])
+            expected = int(part.keys.shape[0] * per_state) + 1
             made_keys, made_counts, held, made = partitioned_step.partition_tables(part, expected, threads, parts)
             for index in range(4):
                 tallies[index] += made[index]
@@ -106,9 +105,9 @@ def _write_runs(arguments, parts, room, per_state, threads, paths):
             bounds = written + np.concatenate(([0], np.cumsum(held)))
             starts.append(bounds[:-1])
             ends.append(bounds[1:])
-            first += part[0].shape[0]
+            first += part.keys.shape[0]
             # the next chunk at the rate this one made states, with a margin
-            per_state = max(_CHUNK_MARGIN * (int(bounds[-1]) - written) / max(part[0].shape[0], 1), 0.5)
+            per_state = max(_CHUNK_MARGIN * (int(bounds[-1]) - written) / max(part.keys.shape[0], 1), 0.5)
             chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)))
             written = int(bounds[-1])
     tallies[3] = int(bool(tallies[3]))

@@ -33,7 +33,7 @@ def _region(expected, entry, parts, threads):
 
 
 def step_partitioned(arguments, expected, threads, parts=None, region=None):
-    """One step (``arguments`` as ``run_loop.step_arguments`` makes them) on
+    """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
     thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
@@ -48,8 +48,8 @@ def partition_tables(arguments, expected, threads, parts=None, region=None):
     of partition ``p`` in it (``out_of_core_step`` appends the partitions of
     every chunk to its runs), ``tallies`` = ``[found, emitted, dead,
     overflow]``."""
-    keys, counts = arguments[0], arguments[1]
-    step_rest, salt = arguments[2:-1], arguments[-1]
+    keys, counts = arguments.keys, arguments.counts
+    step_rest, salt = arguments.step_fields(), arguments.salt
     entry = 1 + counts.shape[1]
     parts = partition_count(expected, entry) if parts is None else parts
     threads = max(1, min(threads, parts))

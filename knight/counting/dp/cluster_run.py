@@ -47,7 +47,7 @@ import os
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -56,7 +56,7 @@ from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, tr
 from knight.counting.dp import memory_model, table_kernels
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule, widest_frontier
-from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, Work, check_resumed, widened_limbs
+from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, RunTotals, check_resumed, widened_limbs
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
@@ -302,7 +302,7 @@ class ClusterRun:
 
     def _run(self, plan, closed, forced, progress, state, on_step):
         steps = len(plan.order)
-        run = _Run(plan, closed, forced)
+        run = _Run(plan=plan, closed=closed, forced=forced)
         self._workers = sorted(self.watch.workers())
         self.steps = []
         if state is None:
@@ -415,14 +415,9 @@ class ClusterRun:
         returns the states it holds."""
         held = sum(summary["held"] for summary in summaries)
         emitted = sum(item["emitted"] for item in stats)
-        run.completed += sum(item["found"] for item in stats)
         before = sum(item["states_in"] for item in stats)
-        if before:
-            run.ratio = max(held / before, 0.5)
-        run.work.held.append(held)
-        run.work.emitted.append(emitted)
-        run.work.merged.append(emitted - held)
-        run.work.dead.append(sum(item["dead"] for item in stats))
+        found = sum(item["found"] for item in stats)
+        run.record(before, held, emitted, sum(item["dead"] for item in stats), found)
         now = time.perf_counter()
         began = max(current.began, self.steps[-1]["done_at"]) if self.steps else current.began
         summary = _step_summary(current.step + 1, held, emitted, stats, summaries, now - began)
@@ -453,17 +448,15 @@ class ClusterRun:
         ]
 
 
-@dataclass
-class _Run:
-    """What one run carries from step to step on the client."""
+@dataclass(kw_only=True)
+class _Run(RunTotals):
+    """What one run carries from step to step on the client: the shared
+    ``RunTotals``, the run's board and ends, and its counts' limbs."""
 
     plan: object
     closed: bool
     forced: object
     limbs: int = FIRST_LIMBS
-    ratio: float = 4.0
-    completed: int = 0
-    work: Work = field(default_factory=Work)
 
     @property
     def rows(self):

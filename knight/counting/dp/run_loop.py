@@ -53,10 +53,37 @@ class Work:
     def merges(self):
         return int(sum(self.merged))
 
+    def record(self, held, emitted, dead, engine=None):
+        """One step's figures (``engine``: the step engine's name, None on a cluster)."""
+        self.held.append(int(held))
+        self.emitted.append(int(emitted))
+        self.merged.append(int(emitted) - int(held))
+        self.dead.append(int(dead))
+        if engine is not None:
+            self.engines.append(engine)
+
     @property
     def out_of_core_steps(self):
         """The steps that ran out of core, their tables through disk."""
         return self.engines.count(step_choice.OUT_OF_CORE)
+
+
+@dataclass
+class RunTotals:
+    """What a run carries from step to step, in one process or on a
+    cluster: the tours completed, the ratio of states made over states
+    read that sizes the next step (4 before the first), and the ``Work``."""
+
+    completed: int = 0
+    ratio: float = 4.0
+    work: Work = field(default_factory=Work)
+
+    def record(self, states_in, held, emitted, dead, found, engine=None):
+        """A finished step that read ``states_in`` states and holds ``held``."""
+        self.completed += found
+        if states_in:
+            self.ratio = max(held / states_in, 0.5)
+        self.work.record(held, emitted, dead, engine)
 
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
@@ -105,9 +132,8 @@ def count_hamiltonian(
     start = degree_relaxation.start_bits(0 if closed else 2)
     if resumed and step < len(plan.order):
         check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
-    work = Work()
+    totals = RunTotals(completed)
     steps = len(plan.order)
-    ratio = 4.0
     ratios = {}  # states made over states read, by step
     period = min(plan.rows, plan.cols)  # a column's steps: the ratios repeat with it
     folder = []  # the run's spill folder, made on first need
@@ -119,8 +145,8 @@ def count_hamiltonian(
 
     try:
         while step < steps:
-            expected = int(keys.shape[0] * ratio) + 1
-            high = int(keys.shape[0] * max(ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
+            expected = int(keys.shape[0] * totals.ratio) + 1
+            high = int(keys.shape[0] * max(totals.ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
             before = live[step - 1] if step else start
             room = memory_model.step_room(policy)
             if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
@@ -134,26 +160,21 @@ def count_hamiltonian(
             if overflow:
                 counts = _widen(counts, max_limbs, plan, step)
                 continue
-            completed += found
+            totals.record(keys.shape[0], new_keys.shape[0], emitted, dead, found, engine)
             if keys.shape[0]:
-                ratio = ratios[step] = max(new_keys.shape[0] / keys.shape[0], 0.5)
+                ratios[step] = totals.ratio
             keys, counts = new_keys, new_counts
             if step:
                 live[step - 1] = None  # a bitmap is read by the steps on either side of it only
             step += 1
-            work.held.append(int(keys.shape[0]))
-            work.emitted.append(int(emitted))
-            work.merged.append(int(emitted) - int(keys.shape[0]))
-            work.dead.append(int(dead))
-            work.engines.append(engine)
             if on_step is not None:
-                on_step(step, keys, counts, completed)
+                on_step(step, keys, counts, totals.completed)
             if progress is not None:
                 progress(step, steps, int(keys.shape[0]))
     finally:
         if folder:
             shutil.rmtree(folder[0], ignore_errors=True)
-    return completed, work
+    return totals.completed, totals.work
 
 
 def check_resumed(plan, step, keys, closed, forced, before):

@@ -2,7 +2,7 @@
 DFS and a brute force, per start and in total, open and closed, in any cell
 order and thread split; published values; what a count reports. Its
 checks, checkpoints and command line have their own files (test_dp_checks,
-test_dp_resume, test_dp_cli).
+test_dp_process_checkpoint, test_dp_cli).
 
 Published values: directed open tours on n x n, OEIS A165134; 3 x n
 directed, A118067; 4 x n and 5 x n undirected Hamiltonian paths, A079137

@@ -35,7 +35,7 @@ from knight.harness_api import usable_cores
 
 DP_STEPS = "dp_steps.json"
 # directed totals, as the tests hold them (tests/knight/test_dp_counts.py,
-# test_dp_partition.py): (rows, cols, closed) -> (total, source)
+# test_dp_partitioned_step.py): (rows, cols, closed) -> (total, source)
 PUBLISHED = {
     (4, 5, False): (2 * 82, "A079137"),
     (5, 5, False): (1728, "A165134(5)"),

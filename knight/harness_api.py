@@ -39,15 +39,16 @@ knight says:
   ``ClusterRun`` (a runner for it on a Dask client), the same total on a
   cluster, with the per-step summaries that say where its time goes
   (bench/experiments/dp_cluster_overhead.py).
-- ``dp_run`` and ``spill_step``: the DP's ways to run a step, for the
-  step-engine study (bench/studies/dp_steps/dp_step_worker.py), which compares
-  them on the same boards: it sets ``dp_run.TABLE`` (the hash step or the
-  partitioned one), ``dp_run.PARTITIONED_STATES`` and ``dp_run.MIN_ROOM``
-  in its own worker process, passes a one-byte budget to
-  ``dp_run.count_hamiltonian`` (every step then gets ``MIN_ROOM``),
-  sizes that room by ``spill_step.step_bytes`` and counts the calls of
-  ``spill_step.step_out_of_core``, so that a row says how many steps ran
-  out of core. No public option picks a step's way: it is the engine's.
+- ``count_hamiltonian``, ``StepPolicy`` and ``memory_model``: one DP run,
+  the policy that says how it takes its steps, and the DP's memory model,
+  for the step-engine study (bench/studies/dp_steps/dp_step_worker.py),
+  which compares the step engines on the same boards: it passes each run
+  a ``StepPolicy`` (the hash step or the partitioned one; for the
+  out-of-core engine, ``partitioned_states=0``, a ``min_room`` it sizes by
+  ``memory_model.step_bytes`` and a one-byte budget, so every step gets
+  that room) and reads the steps that ran out of core from the run's
+  ``Work`` (``out_of_core_steps``). No public option picks a step's way:
+  it is the engine's.
 - ``anonymous_memory``: this process's ``RssAnon``, as the DP's memory
   budget reads it, sampled by that study for bytes per state.
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
@@ -87,10 +88,11 @@ __all__ = [
 # module itself), imported on first use (loads Numba)
 _LAZY = {
     "BITBOARD_SQUARES": "knight.search.solver",
-    "total_with_work": "knight.counting.dp.dp_engine",
-    "ClusterRun": "knight.counting.dp.dp_cluster",
-    "dp_run": "knight.counting.dp.dp_run",
-    "spill_step": "knight.counting.dp.spill_step",
+    "total_with_work": "knight.counting.dp.engine",
+    "ClusterRun": "knight.counting.dp.cluster_run",
+    "count_hamiltonian": "knight.counting.dp.run_loop",
+    "StepPolicy": "knight.counting.dp.policy",
+    "memory_model": "knight.counting.dp.memory_model",
     "search_kernels": "knight.search.search_kernels",
     "jit": "knight._jit",
     "neighbour_table": "knight.neighbours",

@@ -88,7 +88,9 @@ def dp_steps(rows, cols, closed, forced, order=None):
     """Each step of a DP run on ``rows`` x ``cols`` by the hash step, as
     ``(arguments, made)``: the step's arguments and what the step made
     (``order``: the squares' order, default ``cell_order``'s)."""
-    from knight.counting.dp import cell_order, degree_relaxation, dp_run, dp_shards
+    from knight.counting.dp.model import cell_order, degree_relaxation
+    from knight.counting.dp.steps import hash_step
+    from knight.counting.dp.steps.step_arguments import step_arguments
 
     plan = cell_order.schedule(rows, cols, order)
     live = degree_relaxation.live_patterns(plan, closed, forced)
@@ -96,7 +98,7 @@ def dp_steps(rows, cols, closed, forced, order=None):
     counts = np.ones((1, 1), dtype=np.uint64)
     for step in range(len(plan.order)):
         before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
-        arguments = dp_run.step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-        made = dp_shards.step_in_parts(arguments, 100, None)
+        arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
+        made = hash_step.step_in_parts(arguments, 100, None)
         yield arguments, made
         keys, counts = made[0], made[1]

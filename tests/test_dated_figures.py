@@ -16,8 +16,7 @@ moves. Those commits are listed in FROZEN_FROM, and the test checks that the
 frozen files still name them.
 
 Code comments and docstrings may say why a constant is what it is and point
-to the journal; dates in them fail today, and commit hashes there are held
-by an xfail check until the owners of knight/ and bench/ have cleaned them.
+to the journal; a date or a commit hash in them fails.
 """
 
 import ast
@@ -45,8 +44,6 @@ DURATION = re.compile(r"\b\d+(\.\d+)? ?(min|s)\b")
 JOURNAL = "docs/measurements.md"
 # the commits the frozen references were copied from: names of code, not of runs
 FROZEN_FROM = {"125a638": "bench/reference_kernels.py", "939426f": "bench/reference_frontier.py"}
-# rewritten on the owners' branches (issue 28): held to the rule once merged
-NOT_YET = {"bench/commits/named_search.py"}
 
 
 def _git_commits(tokens):
@@ -108,11 +105,9 @@ def test_the_frozen_references_name_the_commits_they_were_copied_from():
         assert commit in (ROOT / path).read_text(), f"{path} no longer names {commit}: update FROZEN_FROM"
 
 
-def _python_files(skip=frozenset()):
+def _python_files():
     for folder in ("knight", "bench"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            if path.relative_to(ROOT).as_posix() not in skip:
-                yield path
+        yield from sorted((ROOT / folder).rglob("*.py"))
 
 
 def prose(source):
@@ -137,18 +132,12 @@ def dated_prose(source):
 
 def test_no_comment_or_docstring_carries_a_date():
     dated = {}
-    for path in _python_files(skip=NOT_YET):
+    for path in _python_files():
         if lines := dated_prose(path.read_text()):
             dated[path.relative_to(ROOT).as_posix()] = lines
     assert dated == {}, f"dated figures belong in {JOURNAL}"
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="code comments and docstrings under knight/ and bench/ are cleaned of dates and commit"
-    " hashes on their owners' branches (issue 28: dphouse, clidoor, benchhouse); turn this on"
-    " (drop the mark and NOT_YET) once they are merged",
-)
 def test_no_comment_or_docstring_carries_a_date_or_a_commit():
     marked = {}
     for path in _python_files():

@@ -25,10 +25,10 @@ from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
-from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
-from knight.counting.dp.dp_checkpoint import Checkpoint
-from knight.counting.dp.dp_engine import count_by_dp, total_tours
-from knight.counting.dp.dp_memory import check_fits, projection
+from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
+from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
+from knight.counting.dp.engine import count_by_dp, total_tours
+from knight.counting.dp.memory_model import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.errors import InvalidArgument
 from knight.result import Count
@@ -296,7 +296,7 @@ def choose_method(
         "budget": budget is not None,
     }
     asked = [name for name, given in dfs_only.items() if given]
-    # the dp runs on a cluster too (dp_cluster), but only when asked for:
+    # the dp runs on a cluster too (cluster_run), but only when asked for:
     # auto with a scheduler stays the dfs, as it was before the dp took one
     refused = [name for name in asked if name != "scheduler"]
     if method == "dp" and refused:
@@ -307,7 +307,7 @@ def choose_method(
         return "dfs" if method == "auto" else method
     if method == "dp":
         # on a cluster the workers' memory is checked once connected
-        # (dp_cluster.check_cluster_fits); here only the frontier's width
+        # (cluster_run.check_cluster_fits); here only the frontier's width
         check_fits(rows, cols, math.inf if scheduler is not None else available, closed)
     if method != "auto":
         return method
@@ -349,7 +349,7 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     called with ``(steps done, steps in all, states held)`` (and ``rates=``
     on a cluster, as ``count_tours`` says). ``scheduler``: the address of a
     Dask scheduler whose workers run the steps
-    (``knight.counting.dp.dp_cluster``). ``memory``: the budget in bytes
+    (``knight.counting.dp.cluster_run``). ``memory``: the budget in bytes
     of memory the run may hold, as ``count_tours`` takes it. Returns an int.
     """
     job = prepare(rows, cols, None, closed, method="dp", scheduler=scheduler, memory=memory, total=True)
@@ -373,7 +373,7 @@ def estimate(job, probes=DEFAULT_PROBES, seed=0):
 
 def dp_projection(job):
     """What the DP's runs for ``job`` are projected to take
-    (``dp_memory.Projection``: peak states, memory, disk out of core, core
+    (``memory_model.Projection``: peak states, memory, disk out of core, core
     seconds): one run for a closed count or a total, one per searched
     start for an open per-start count."""
     forced_runs = 0 if job.closed or job.total else len(job.searched)

@@ -12,13 +12,13 @@ from bench.report import run_report
 from bench.studies.dp_steps import dp_step_report, dp_step_study, dp_step_worker
 from bench.studies.dp_steps.dp_step_study import DONE, STOPPED, StepPlan
 from bench.studies.dp_steps.dp_step_worker import ENGINES
-from knight.harness_api import dp_run, spill_step
+from knight.harness_api import StepPolicy, count_hamiltonian
 
 
-def test_each_engine_counts_4x5_its_own_way_and_leaves_the_settings_as_they_were():
-    before = (dp_run.TABLE, dp_run.PARTITIONED_STATES, dp_run.MIN_ROOM, spill_step.step_out_of_core)
+def test_each_engine_counts_4x5_its_own_way_and_leaves_the_defaults_as_they_were():
+    before = (StepPolicy(), count_hamiltonian.__defaults__)
     measured = dp_step_worker.measure_board(4, 5, False, repeats=1)
-    assert (dp_run.TABLE, dp_run.PARTITIONED_STATES, dp_run.MIN_ROOM, spill_step.step_out_of_core) == before
+    assert (StepPolicy(), count_hamiltonian.__defaults__) == before
     assert list(measured) == list(ENGINES)
     assert {answer["tours"] for answer in measured.values()} == {164}  # A079137: 82 undirected
     assert len({answer["transitions"] for answer in measured.values()}) == 1

@@ -180,7 +180,7 @@ def test_a_dp_checkpoint_header_nested_at_any_depth_is_one_line(tmp_path_factory
 @NESTED
 @given(depth=depths)
 def test_a_cluster_checkpoint_nested_at_any_depth_is_one_line(tmp_path_factory, depth):
-    from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
+    from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
     from knight.errors import InvalidArgument
 
     path = tmp_path_factory.mktemp("cluster") / "ck.json"

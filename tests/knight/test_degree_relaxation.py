@@ -4,9 +4,9 @@ states that lead to no tour, and it should drop most of them."""
 import numpy as np
 import pytest
 
-from knight.counting.dp import degree_relaxation
-from knight.counting.dp.cell_order import schedule
-from knight.counting.dp.dp_run import count_hamiltonian
+from knight.counting.dp.model import degree_relaxation
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.run_loop import count_hamiltonian
 
 
 def _every_pattern(plan, closed, forced=None, threads=1):

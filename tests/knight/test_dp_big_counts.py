@@ -12,7 +12,7 @@ import pytest
 
 import knight
 from knight import cli, drawing
-from knight.counting.dp import dp_memory, dp_run
+from knight.counting.dp import memory_model, run_loop
 
 _MOVES = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
 _FIXED = -1  # a fragment's other end has left the frontier: an end of the path
@@ -153,11 +153,11 @@ def test_a_board_past_the_widest_counts_is_refused_before_the_work(argv, monkeyp
     def no_work(*_args, **_kwargs):
         raise AssertionError("the dp ran")
 
-    monkeypatch.setattr(dp_run, "count_hamiltonian", no_work)
-    monkeypatch.setattr(dp_run.degree_relaxation, "live_patterns", no_work)
+    monkeypatch.setattr(run_loop, "count_hamiltonian", no_work)
+    monkeypatch.setattr(run_loop.degree_relaxation, "live_patterns", no_work)
     status, out, err = _run(*argv)
     assert (status, out) == (2, "")
-    assert err.count("\n") == 1 and f"past the dp's {dp_memory.MAX_COUNT_BITS}-bit counts" in err
+    assert err.count("\n") == 1 and f"past the dp's {memory_model.MAX_COUNT_BITS}-bit counts" in err
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(1, 1), (1, 9), (2, 7), (3, 3), (3, 4), (5, 7), (8, 8)])
@@ -168,15 +168,15 @@ def test_the_edge_bound_counts_the_knights_graphs_edges(rows, cols):
         for dr, dc in _MOVES
         if 0 <= r + dr < rows and 0 <= c + dc < cols
     )
-    assert dp_memory.knight_edges(rows, cols) == degrees // 2
+    assert memory_model.knight_edges(rows, cols) == degrees // 2
 
 
 def test_the_widest_board_let_through_fits_the_limbs():
     # the longest 3 x n let through: its bound 2^E fits MAX_LIMBS limbs
-    longest = max(n for n in range(3, 20000) if dp_memory.knight_edges(3, n) < dp_memory.MAX_COUNT_BITS)
-    assert dp_memory.knight_edges(3, longest) < 64 * dp_run.MAX_LIMBS
+    longest = max(n for n in range(3, 20000) if memory_model.knight_edges(3, n) < memory_model.MAX_COUNT_BITS)
+    assert memory_model.knight_edges(3, longest) < 64 * run_loop.MAX_LIMBS
     with pytest.raises(knight.InvalidArgument):
-        dp_memory.check_count_width(3, longest + 1)
+        memory_model.check_count_width(3, longest + 1)
 
 
 def test_a_heatmap_of_counts_past_floats_draws():

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knight import cli, journal, owned_files
-from knight.counting.dp import dp_checkpoint, linked_table, spill_step
+from knight.counting.dp import table_format
+from knight.counting.dp.checkpoints import linked_table, process_checkpoint
 from knight.errors import InvalidArgument
 
 
@@ -99,7 +100,7 @@ def _mapped_table(folder, rows):
     np.arange(rows, dtype=np.uint64).tofile(os.path.join(folder, "keys"))
     np.ones((rows, 1), dtype=np.uint64).tofile(os.path.join(folder, "counts"))
     return tuple(
-        spill_step.mapped(os.path.join(folder, name), shape)
+        table_format.mapped(os.path.join(folder, name), shape)
         for name, shape in (("keys", (rows,)), ("counts", (rows, 1)))
     )
 
@@ -110,12 +111,12 @@ def test_a_failed_checkpoint_write_removes_the_links_it_made_and_the_folder(tmp_
     spill.mkdir()
     keys, counts = _mapped_table(spill, 8)
     path = str(tmp_path / "ck.npz")
-    store = dp_checkpoint.Checkpoint.open(path, 3, 4, False, range(12))
+    store = process_checkpoint.Checkpoint.open(path, 3, 4, False, range(12))
 
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", path)
 
-    monkeypatch.setattr(dp_checkpoint.atomic_write, "replace", full)
+    monkeypatch.setattr(process_checkpoint.atomic_write, "replace", full)
     with pytest.raises(OSError, match="No space"):
         store.saver(0)(5, keys, counts, 0)  # linked: a table on disk is saved after every step
     assert not os.path.exists(linked_table.folder_of(path)) and not os.path.exists(path)
@@ -126,7 +127,7 @@ def test_a_failed_write_keeps_the_links_the_last_checkpoint_names(tmp_path, monk
     spill.mkdir()
     keys, counts = _mapped_table(spill, 8)
     path = str(tmp_path / "ck.npz")
-    store = dp_checkpoint.Checkpoint.open(path, 3, 4, False, range(12))
+    store = process_checkpoint.Checkpoint.open(path, 3, 4, False, range(12))
     store.saver(0)(5, keys, counts, 0)
     kept = sorted(os.listdir(linked_table.folder_of(path)))
     with open(path, "rb") as file:
@@ -135,14 +136,14 @@ def test_a_failed_write_keeps_the_links_the_last_checkpoint_names(tmp_path, monk
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", path)
 
-    monkeypatch.setattr(dp_checkpoint.atomic_write, "replace", full)
+    monkeypatch.setattr(process_checkpoint.atomic_write, "replace", full)
     with pytest.raises(OSError):
         store.saver(0)(6, keys, counts, 0)
     assert sorted(os.listdir(linked_table.folder_of(path))) == kept
     with open(path, "rb") as file:
         assert file.read() == before
     # and the checkpoint that stands still loads, its table whole
-    again = dp_checkpoint.Checkpoint.open(path, 3, 4, False, range(12))
+    again = process_checkpoint.Checkpoint.open(path, 3, 4, False, range(12))
     assert again.resume_state(0)[0] == 5
 
 
@@ -169,11 +170,13 @@ def finished_checkpoint(tmp_path_factory):
 @settings(max_examples=40, deadline=None, database=None)
 @given(fraction=st.floats(min_value=0.0, max_value=1.0, exclude_max=True))
 def test_a_checkpoint_cut_short_is_refused_as_damaged_and_kept(tmp_path_factory, finished_checkpoint, fraction):
-    cut = len(dp_checkpoint._ZIP_MEMBER) + int(fraction * (len(finished_checkpoint) - len(dp_checkpoint._ZIP_MEMBER)))
+    cut = len(process_checkpoint._ZIP_MEMBER) + int(
+        fraction * (len(finished_checkpoint) - len(process_checkpoint._ZIP_MEMBER))
+    )
     path = tmp_path_factory.mktemp("cut") / "ck.npz"
     path.write_bytes(finished_checkpoint[:cut])
     with pytest.raises(InvalidArgument, match=r"is damaged or was edited .*cut short") as refused:
-        dp_checkpoint.Checkpoint.check(str(path))
+        process_checkpoint.Checkpoint.check(str(path))
     assert "\n" not in str(refused.value)
     assert path.read_bytes() == finished_checkpoint[:cut]
 
@@ -183,4 +186,4 @@ def test_a_strangers_file_is_still_not_a_checkpoint(tmp_path):
         path = tmp_path / "ck.npz"
         path.write_bytes(data)
         with pytest.raises(InvalidArgument, match="is not a knight dp checkpoint"):
-            dp_checkpoint.Checkpoint.check(str(path))
+            process_checkpoint.Checkpoint.check(str(path))

@@ -6,14 +6,10 @@ import numpy as np
 import pytest
 
 from knight import InvalidArgument, count_tours, machine
-from knight.counting.dp import (
-    cell_order,
-    degree_relaxation,
-    dp_kernels,
-    dp_memory,
-    dp_run,
-    dp_shards,
-)
+from knight.counting.dp import memory_model, run_loop
+from knight.counting.dp.model import cell_order, degree_relaxation
+from knight.counting.dp.steps import hash_kernels, hash_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -25,7 +21,7 @@ def _dp(rows, cols, start=None, closed=False, **options):
 
 def _first_step(plan, keys, counts):
     """The kernel's arguments for the first step of ``plan`` (open)."""
-    return dp_run.step_arguments(
+    return step_arguments(
         plan,
         0,
         keys,
@@ -42,7 +38,7 @@ def test_counts_carry_into_the_high_word():
     # two copies of the empty state, each with 2^63 ways: they merge
     keys = np.zeros(2, dtype=np.uint64)
     counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
-    _, merged, _, _, _, overflow, _ = dp_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
+    _, merged, _, _, _, overflow, _ = hash_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
     assert merged.tolist() == [[0, 1]] and overflow == 0
 
 
@@ -52,19 +48,19 @@ def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
     keys = np.zeros(2, dtype=np.uint64)
     # two copies of the empty state whose counts add up to exactly 2^128
     counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
-    overflow = dp_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
+    overflow = hash_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
     assert overflow == 1
     with pytest.raises(OverflowError, match="2\\^128"):
-        dp_run.count_hamiltonian(plan, False, state=(0, keys, counts, 0), max_limbs=2)
+        run_loop.count_hamiltonian(plan, False, state=(0, keys, counts, 0), max_limbs=2)
     # with more limbs: 3x4 has 8 undirected paths, each now 2^128 ways
-    assert dp_run.count_hamiltonian(plan, False, state=(0, keys, counts, 0))[0] == 8 * 2**128
+    assert run_loop.count_hamiltonian(plan, False, state=(0, keys, counts, 0))[0] == 8 * 2**128
 
 
 def test_a_board_too_big_for_memory_is_refused(monkeypatch):
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
     _dp(4, 6)  # past memory: sharded to disk
-    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 2**20)
     monkeypatch.setattr(machine, "available_memory", lambda: 2**27)  # the bitmaps fit, the tables do not
     with pytest.raises(InvalidArgument, match="GiB of disk"):
         _dp(6, 9)
@@ -97,7 +93,7 @@ def test_auto_picks_the_engine(monkeypatch):
     assert choose_method(6, 7) == "dp"
     assert choose_method(9, 9) == "dfs"  # the DP's frontier would not fit a key
     monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
-    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 2**20)
     assert choose_method(6, 7) == "dfs"  # nor its table the memory, nor the disk
     assert choose_method(3, 12) == "dp"
     assert choose_method(6, 7, depth=3) == "dfs"
@@ -111,11 +107,11 @@ def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, s
     and the spill folder removed."""
 
     plan = cell_order.schedule(rows, cols)
-    in_memory, memory_work = dp_run.count_hamiltonian(plan, closed)
-    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    in_memory, memory_work = run_loop.count_hamiltonian(plan, closed)
+    monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
     monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
     made = spill_folders
-    assert dp_shards._shards(10**6, 1, 2) == dp_shards._MAX_SHARDS
-    on_disk, disk_work = dp_run.count_hamiltonian(plan, closed)
+    assert hash_step._shards(10**6, 1, 2) == hash_step._MAX_SHARDS
+    on_disk, disk_work = run_loop.count_hamiltonian(plan, closed)
     assert on_disk == in_memory and disk_work.held == memory_work.held
     assert len(made) == 1 and list(tmp_path.iterdir()) == []

@@ -8,10 +8,7 @@ import pytest
 
 from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine
 from knight.cli import projection
-from knight.counting.dp import (
-    dp_memory,
-    dp_run,
-)
+from knight.counting.dp import memory_model
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -53,8 +50,8 @@ def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
     the command line and in the API; refused in one line where it means
     nothing (the dfs, a cluster) or cannot be met."""
     budgets = []
-    real = dp_run.step_room
-    monkeypatch.setattr(dp_run, "step_room", lambda memory=None: budgets.append(memory) or real(memory))
+    real = memory_model.step_room
+    monkeypatch.setattr(memory_model, "step_room", lambda policy: budgets.append(policy.memory) or real(policy))
     assert cli.main(["count", "4", "5", "--total", "--memory", "1GiB"]) == 0
     assert capsys.readouterr().out.split()[1] == str(count_total(4, 5))
     assert cli.main(["count", "4", "5", "--method", "dp", "--memory", "300M", "--start", "1,1"]) == 0
@@ -66,7 +63,7 @@ def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
         assert error.count("\n") == 1 and "memory" in error
     with pytest.raises(InvalidArgument, match="each worker's own memory limit"):
         count_total(4, 5, scheduler="tcp://127.0.0.1:1", memory=2**30)
-    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 2**20)
     with pytest.raises(InvalidArgument, match="GiB of disk to run out of core"):
         count_total(7, 8, closed=True, memory=2**28)
 
@@ -83,10 +80,10 @@ def test_a_large_dp_run_first_prints_its_projection(capsys, monkeypatch):
         err = capsys.readouterr().err
         assert err.startswith("knight: about ") and err.count("\n") == 1 and "states at the dp's peak" in err
         assert "cores" in err
-    guess = dp_memory.projection(8, 8, closed=True)
-    assert guess.states == dp_memory.projected_peak_states(8, 8, True) and guess.disk_bytes > 0
-    one, grid = dp_memory.projection(7, 7), dp_memory.projection(7, 7, forced_runs=6)
-    assert grid.transitions == int(6 * dp_memory.FORCED_SHARE * one.transitions)
+    guess = memory_model.projection(8, 8, closed=True)
+    assert guess.states == memory_model.projected_peak_states(8, 8, True) and guess.disk_bytes > 0
+    one, grid = memory_model.projection(7, 7), memory_model.projection(7, 7, forced_runs=6)
+    assert grid.transitions == int(6 * memory_model.FORCED_SHARE * one.transitions)
 
 
 # --- the command line ---
@@ -127,7 +124,7 @@ def test_a_count_that_runs_the_dp_checks_its_fit_once(monkeypatch, method):
 def test_cli_refuses_a_board_too_big(capsys, monkeypatch):
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**20)
-    monkeypatch.setattr(dp_memory, "spill_space", lambda: 2**20)
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 2**20)
     assert cli.main(["count", "6", "9", "--method", "dp"]) == exit_status.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "GiB" in error

@@ -2,7 +2,7 @@
 DFS and a brute force, per start and in total, open and closed, in any cell
 order and thread split; published values; what a count reports. Its
 checks, checkpoints and command line have their own files (test_dp_checks,
-test_dp_resume, test_dp_cli).
+test_dp_process_checkpoint, test_dp_cli).
 
 Published values: directed open tours on n x n, OEIS A165134; 3 x n
 directed, A118067; 4 x n and 5 x n undirected Hamiltonian paths, A079137
@@ -18,12 +18,9 @@ import numpy as np
 import pytest
 
 from knight import InvalidArgument, count_total, count_tours
-from knight.counting.dp import (
-    cell_order,
-    dp_memory,
-    dp_run,
-    dp_shards,
-)
+from knight.counting.dp import memory_model, run_loop
+from knight.counting.dp.model import cell_order
+from knight.counting.dp.steps import hash_step
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -106,11 +103,11 @@ def test_threads_split_the_table_without_changing_it(monkeypatch, rows, cols, cl
     """Every step's successors split over threads by pattern: the same
     counts and the same table sizes as on one thread."""
     plan = cell_order.schedule(rows, cols)
-    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 10**12)
-    alone, alone_work = dp_run.count_hamiltonian(plan, closed)
-    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(dp_shards, "step_threads", lambda: parts)
-    split, split_work = dp_run.count_hamiltonian(plan, closed)
+    monkeypatch.setattr(hash_step, "PARALLEL_STATES", 10**12)
+    alone, alone_work = run_loop.count_hamiltonian(plan, closed)
+    monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(hash_step, "step_threads", lambda: parts)
+    split, split_work = run_loop.count_hamiltonian(plan, closed)
     assert split == alone and split_work.held == alone_work.held and split_work.emitted == alone_work.emitted
 
 
@@ -127,14 +124,14 @@ def test_the_count_does_not_depend_on_the_cell_order(rows, cols, closed):
     default = cell_order.schedule(rows, cols)
     forced = default.order[chooser.randrange(rows * cols)]
     ends = (None,) if closed else (None, forced)
-    expected = [dp_run.count_hamiltonian(default, closed, end)[0] for end in ends]
+    expected = [run_loop.count_hamiltonian(default, closed, end)[0] for end in ends]
     assert expected[0] > 0
     for _ in range(3):
         shuffled = [chooser.sample(range(short), short) for _ in range(max(rows, cols))]
         plan = cell_order.schedule(rows, cols, cell_order.column_order(rows, cols, shuffled.__getitem__))
-        assert [dp_run.count_hamiltonian(plan, closed, end)[0] for end in ends] == expected
+        assert [run_loop.count_hamiltonian(plan, closed, end)[0] for end in ends] == expected
     squares = chooser.sample(range(12), 12)
-    anywhere = [dp_run.count_hamiltonian(cell_order.schedule(3, 4, order), False)[0] for order in (squares, None)]
+    anywhere = [run_loop.count_hamiltonian(cell_order.schedule(3, 4, order), False)[0] for order in (squares, None)]
     assert anywhere[0] == anywhere[1] > 0
 
 
@@ -269,7 +266,7 @@ def test_schedule_frontier_is_at_most_two_short_sides_and_one():
     # within columns save a square on short sides 3, 4, 5, 7 and 8
     assert cell_order.widest_frontier(7, 7) == cell_order.widest_frontier(7, 100) == 14
     assert cell_order.widest_frontier(100, 6) == 13
-    assert cell_order.widest_frontier(8, 8) == dp_memory.MAX_SLOTS - 1
+    assert cell_order.widest_frontier(8, 8) == memory_model.MAX_SLOTS - 1
     for short in (7, 8):
         top_to_bottom = cell_order.column_order(short, short, lambda column, short=short: range(short))
         assert cell_order.schedule(short, short, top_to_bottom).widest == 2 * short + 1

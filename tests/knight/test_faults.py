@@ -344,10 +344,10 @@ def partial_checkpoint(tmp_path_factory):
     """The bytes of a 4 x 5 DP checkpoint cut short in a run: finished runs,
     and a table under way."""
     from knight import count_tours
-    from knight.counting.dp import dp_checkpoint
+    from knight.counting.dp.checkpoints import checkpoint_header
 
     path = tmp_path_factory.mktemp("checkpoint") / "4x5.npz"
-    saved, dp_checkpoint.CHECKPOINT_SECONDS = dp_checkpoint.CHECKPOINT_SECONDS, 0.0
+    saved, checkpoint_header.CHECKPOINT_SECONDS = checkpoint_header.CHECKPOINT_SECONDS, 0.0
 
     def interrupt(done, total, held):
         if done == 30:
@@ -357,7 +357,7 @@ def partial_checkpoint(tmp_path_factory):
         with pytest.raises(KeyboardInterrupt):
             count_tours(4, 5, method="dp", resume=path, progress=interrupt)
     finally:
-        dp_checkpoint.CHECKPOINT_SECONDS = saved
+        checkpoint_header.CHECKPOINT_SECONDS = saved
     return path.read_bytes()
 
 
@@ -402,7 +402,7 @@ def test_an_edited_checkpoint_is_refused_never_counted(tmp_path_factory, partial
     even with the checksum made anew (``resign``: someone who read the
     code), a changed checkpoint is refused in one line, or gives the
     honest count."""
-    from knight.counting.dp import dp_checkpoint
+    from knight.counting.dp.checkpoints import checkpoint_header
 
     header, keys, counts = _load(partial_checkpoint)
     field, value = edit
@@ -413,7 +413,7 @@ def test_an_edited_checkpoint_is_refused_never_counted(tmp_path_factory, partial
     elif field in header:
         header[field] = value
     if resign:  # someone who read the code: the fields' and the table's own checks must hold
-        header["checksum"] = dp_checkpoint.checksum(header, keys, counts)
+        header["checksum"] = checkpoint_header.checksum(header, keys, counts)
     path = tmp_path_factory.mktemp("edited") / "4x5.npz"
     _save(path, header, keys, counts)
     before = path.read_bytes()
@@ -500,7 +500,8 @@ def test_every_table_a_step_makes_passes_the_resume_check(rows, cols, closed, fo
     an honest checkpoint is never refused."""
     import numpy as np
 
-    from knight.counting.dp import cell_order, degree_relaxation, dp_kernels, dp_run
+    from knight.counting.dp import run_loop
+    from knight.counting.dp.model import cell_order, degree_relaxation, states
 
     plan = cell_order.schedule(rows, cols)
     live = degree_relaxation.live_patterns(plan, closed, forced)
@@ -510,12 +511,12 @@ def test_every_table_a_step_makes_passes_the_resume_check(rows, cols, closed, fo
     def keep(step, keys, counts, completed):
         tables.append((step, keys.copy()))
 
-    dp_run.count_hamiltonian(plan, closed, forced, on_step=keep)
+    run_loop.count_hamiltonian(plan, closed, forced, on_step=keep)
     assert len(tables) == rows * cols
     for step, keys in tables[:-1]:
         forced_slot, _ = plan.forced_place(step, forced)
         assert (
-            dp_kernels.first_malformed(
+            states.first_malformed(
                 keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, live[step - 1] if step else start
             )
             == -1
@@ -525,7 +526,7 @@ def test_every_table_a_step_makes_passes_the_resume_check(rows, cols, closed, fo
             broken = keys.copy()
             broken[-1] = np.uint64(11) ** np.uint64(plan.old_sizes[step])
             assert (
-                dp_kernels.first_malformed(
+                states.first_malformed(
                     broken, plan.old_sizes[step], forced_slot, 0 if closed else 2, live[step - 1] if step else start
                 )
                 == keys.size - 1
@@ -537,11 +538,11 @@ def test_a_signed_checkpoint_with_an_impossible_key_is_refused_not_crashed(tmp_p
     which trusts its keys, and crashed the process (a segmentation fault)."""
     import numpy as np
 
-    from knight.counting.dp import dp_checkpoint
+    from knight.counting.dp.checkpoints import checkpoint_header
 
     header, keys, counts = _load(partial_checkpoint)
     keys[0] = np.uint64(2**64 - 2)
-    header["checksum"] = dp_checkpoint.checksum(header, keys, counts)
+    header["checksum"] = checkpoint_header.checksum(header, keys, counts)
     path = tmp_path / "4x5.npz"
     _save(path, header, keys, counts)
     status, err = _run(["count", "4", "5", "--method", "dp", "--resume", str(path)], io.StringIO())
@@ -574,18 +575,20 @@ def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left
     step's shards and the partitioned step's runs (issue 23) alike."""
     import tempfile
 
-    from knight.counting.dp import cell_order, dp_run, dp_shards
+    from knight.counting.dp import run_loop
+    from knight.counting.dp.model import cell_order
+    from knight.counting.dp.policy import StepPolicy
+    from knight.counting.dp.steps import hash_step
     from tests.conftest import fill
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**10)  # every step's tables to disk
-    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(dp_run, "TABLE", table)
-    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
-    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+    monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
     monkeypatch.setattr(tempfile, "tempdir", str(small_filesystem))
     fill(small_filesystem, 4096)
     plan = cell_order.schedule(5, 6)
-    assert exit_status.run_command("knight", lambda: dp_run.count_hamiltonian(plan, False)) == exit_status.EXIT_IO
+    policy = StepPolicy(table=table, partitioned_states=0, min_room=4_000)
+    count = lambda: run_loop.count_hamiltonian(plan, False, policy=policy)  # noqa: E731
+    assert exit_status.run_command("knight", count) == exit_status.EXIT_IO
     err = capsys.readouterr().err
     assert err.startswith(f"knight: error: {small_filesystem}/knight-dp-") and err.count("\n") == 1
     assert err.endswith(": No space left on device\n")

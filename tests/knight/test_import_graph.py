@@ -148,8 +148,8 @@ def test_a_folder_cycle_is_found():
 
 def test_the_engines_and_the_search_are_read_as_packages():
     graph = import_graph(MODULES)
-    assert "knight.counting.dp.dp_engine" in graph["knight.counting.driver"]
-    assert "knight.counting.jobs" in graph["knight.counting.dp.dp_engine"]
+    assert "knight.counting.dp.engine" in graph["knight.counting.driver"]
+    assert "knight.counting.jobs" in graph["knight.counting.dp.engine"]
     assert "knight.counting.jobs" in graph["knight.counting.dfs.dfs_engine"]
     # knight/__init__.py's lazy attributes are arrows too
     assert "knight.search.solver" in graph["knight"]
@@ -158,7 +158,7 @@ def test_the_engines_and_the_search_are_read_as_packages():
 def test_the_scan_sees_every_way_of_importing():
     source = (
         "import knight.board\n"
-        "def f():\n    from knight.counting.dp import dp_run\n    from knight.neighbours import neighbour_table\n"
+        "def f():\n    from knight.counting.dp import run_loop\n    from knight.neighbours import neighbour_table\n"
         "LAZY = {'solve': 'knight.search.solver'}\n"
     )
     modules = dict.fromkeys(
@@ -167,7 +167,7 @@ def test_the_scan_sees_every_way_of_importing():
             "knight.board",
             "knight.counting",
             "knight.counting.dp",
-            "knight.counting.dp.dp_run",
+            "knight.counting.dp.run_loop",
             "knight.neighbours",
             "knight.search",
             "knight.search.solver",
@@ -176,7 +176,7 @@ def test_the_scan_sees_every_way_of_importing():
     )
     names = imported_names(ast.parse(source))
     found = {name if name in modules else _target(name.rpartition(".")[0], modules) for name in names}
-    assert {"knight.board", "knight.counting.dp.dp_run", "knight.neighbours", "knight.search.solver"} <= found
+    assert {"knight.board", "knight.counting.dp.run_loop", "knight.neighbours", "knight.search.solver"} <= found
 
 
 def test_a_cycle_is_found():

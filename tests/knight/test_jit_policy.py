@@ -80,7 +80,10 @@ def test_every_dispatcher_has_the_policy_options():
     # the kernels the searches and counts run are among those checked
     # (knight._bits.popcount is an intrinsic: inlined into its callers)
     counters = {f"knight.counting.dfs.dfs_kernels.count_subtree_{kind}" for kind in ("plain", "pruned")}
-    steps = {"knight.counting.dp.dp_kernels.frontier_step", "knight.counting.dp.degree_relaxation.pattern_step"}
+    steps = {
+        "knight.counting.dp.steps.hash_kernels.frontier_step",
+        "knight.counting.dp.model.degree_relaxation.pattern_step",
+    }
     searches = {"knight.search.search_kernels.backtrack", "knight.neighbours.fill_neighbour_table"}
     assert {*searches, *counters, *steps} <= set(dispatchers)
     for name, dispatcher in dispatchers.items():

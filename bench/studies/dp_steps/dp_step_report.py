@@ -154,11 +154,11 @@ def section(measured, figure):
         "## The DP's step engines: hash against partitioned, in memory and out of core",
         "",
         "The frontier DP's open or closed total of each board (`total_with_work`: one run, no forced end, "
-        'every core), once with every step the hash step (`dp_run.TABLE = "hash"`, the engine before), '
+        'every core), once with every step the hash step (`StepPolicy(table="hash")`, the engine before), '
         'once with every step partitioned in memory (`"partitioned"`), once partitioned with each step '
-        f"given {ROOM_SHARE:g} of what the board's largest step takes in memory (`dp_run.MIN_ROOM`, under "
+        f"given {ROOM_SHARE:g} of what the board's largest step takes in memory (the policy's `min_room`, under "
         "a one-byte budget), so that every large step runs out of core, through run files on disk "
-        "(`spill_step`). Speed is the run's transitions over its wall seconds (compilation excluded); "
+        "(`out_of_core_step`). Speed is the run's transitions over its wall seconds (compilation excluded); "
         "memory is the peak of the process's `RssAnon` (sampled every "
         f"{SAMPLE_SECONDS * 1000:g} ms and after each step) less its value as the count started, over "
         "the run's peak states: page cache of the mapped spill files is not in it. Every engine's total "

@@ -18,7 +18,7 @@ dp_steps.json in the run folder, holds one row per board and engine.
 A study of its own, not three more engines of the counting study
 (count_study.py): that one races engines up series of boards under time
 caps, through the public API; this one counts a few fixed boards by
-settings of ``dp_run`` that no public call takes, and reads memory, which
+step policies (``StepPolicy``) that no public call takes, and reads memory, which
 needs a worker whose every count starts from the same heap.
 """
 
@@ -35,7 +35,7 @@ from knight.harness_api import usable_cores
 
 DP_STEPS = "dp_steps.json"
 # directed totals, as the tests hold them (tests/knight/test_dp_counts.py,
-# test_dp_partition.py): (rows, cols, closed) -> (total, source)
+# test_dp_partitioned_step.py): (rows, cols, closed) -> (total, source)
 PUBLISHED = {
     (4, 5, False): (2 * 82, "A079137"),
     (5, 5, False): (1728, "A165134(5)"),

@@ -1,21 +1,21 @@
 """The DP step-engine study's worker (bench/studies/dp_steps/dp_step_study.py): one
 board's total by each way the DP runs a step, in a process of its own, so
-that the engine's settings it changes and the memory it measures are this
-process's alone.
+that the memory it measures is this process's alone.
 
-The three engines (``ENGINES``), each ``dp_engine.total_with_work`` of the
-board (one run, no forced end):
+The three engines (``ENGINES``), each ``engine.total_with_work`` of the
+board (one run, no forced end) under its own ``StepPolicy`` (``policy_of``),
+its steps that ran out of core counted by the run's ``Work``:
 
-* ``hash``: ``dp_run.TABLE = "hash"``, every step the hash step (one hash
-  table per thread), the engine before the partitioned step;
-* ``partitioned``: ``TABLE = "partitioned"``, every step partitioned in memory;
-* ``out-of-core``: ``TABLE = "partitioned"`` under a memory budget of one
-  byte, with ``MIN_ROOM`` (the least room a step gets) at ``room`` and
-  ``PARTITIONED_STATES`` at 0: every step gets ``room`` bytes, whatever
+* ``hash``: ``table="hash"``, every step the hash step (one hash table per
+  thread), the engine before the partitioned step;
+* ``partitioned``: ``table="partitioned"``, every step partitioned in memory;
+* ``out-of-core``: ``table="partitioned"`` under a memory budget of one
+  byte, with ``min_room`` (the least room a step gets) at ``room`` and
+  ``partitioned_states`` at 0: every step gets ``room`` bytes, whatever
   the process holds, and every step whose in-memory tables would pass it
-  runs through run files on disk (``spill_step``), its input mapped from
+  runs through run files on disk (``out_of_core_step``), its input mapped from
   disk too. ``room`` is ``ROOM_SHARE`` of what the largest step of the
-  board takes in memory (``spill_step.step_bytes`` of the hash run's peak
+  board takes in memory (``memory_model.step_bytes`` of the hash run's peak
   states), so the large steps of every board, and only those, go to disk.
   A budget of what the process holds plus ``room`` would leave each step
   what the last count left in the heap: the steps that spill moved from
@@ -83,61 +83,39 @@ class _Peak:
         self.read()
 
 
-class _Settings:
-    """An engine's settings of ``dp_run`` for one count, and the count of
-    its steps that ran out of core (``spill_step.step_out_of_core`` wrapped
-    while it is set); the settings before, back on leaving."""
+def policy_of(engine, room=None):
+    """The ``StepPolicy`` that makes the DP take every step by ``engine``
+    (``room``: the out-of-core engine's room a step)."""
+    from knight.harness_api import StepPolicy
 
-    def __init__(self, engine, room):
-        from knight.harness_api import dp_run, spill_step
-
-        self.dp_run, self.spill_step = dp_run, spill_step
-        self.values = {"TABLE": "hash" if engine == "hash" else "partitioned"}
-        if engine == "out-of-core":
-            self.values |= {"PARTITIONED_STATES": 0, "MIN_ROOM": int(room)}
-        self.out_of_core = 0
-
-    def __enter__(self):
-        self.saved = {name: getattr(self.dp_run, name) for name in self.values}
-        for name, value in self.values.items():
-            setattr(self.dp_run, name, value)
-        self.original = self.spill_step.step_out_of_core
-
-        def counted(*arguments, **keywords):
-            self.out_of_core += 1
-            return self.original(*arguments, **keywords)
-
-        self.spill_step.step_out_of_core = counted
-        return self
-
-    def __exit__(self, *_):
-        self.spill_step.step_out_of_core = self.original
-        for name, value in self.saved.items():
-            setattr(self.dp_run, name, value)
+    if engine == "hash":
+        return StepPolicy(table="hash")
+    if engine == "partitioned":
+        return StepPolicy(table="partitioned")
+    # a budget of one byte: every step gets ``min_room``, ``room``
+    return StepPolicy(table="partitioned", partitioned_states=0, min_room=int(room), memory=1)
 
 
 def room_for(states_peak):
     """The out-of-core engine's room on a board whose largest table holds
     ``states_peak`` states (one limb: every board of the study)."""
-    from knight.harness_api import spill_step
+    from knight.harness_api import memory_model
 
-    return max(int(ROOM_SHARE * spill_step.step_bytes(states_peak, 1)), 1)
+    return max(int(ROOM_SHARE * memory_model.step_bytes(states_peak, 1)), 1)
 
 
 def count_once(engine, rows, cols, closed, room=None):
     """One total by ``engine``: its count, time and memory (a dict)."""
     import functools
 
-    from knight.harness_api import anonymous_memory, dp_run, total_with_work
+    from knight.harness_api import anonymous_memory, count_hamiltonian, total_with_work
 
-    with _Settings(engine, room) as settings:
-        before = anonymous_memory()
-        memory = 1 if engine == "out-of-core" else None  # every step at MIN_ROOM: ``room``
-        run = functools.partial(dp_run.count_hamiltonian, memory=memory)
-        with _Peak() as peak:
-            began, began_cpu = time.perf_counter(), time.process_time()
-            tours, work = total_with_work(rows, cols, closed, peak.read, run)
-            seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
+    before = anonymous_memory()
+    run = functools.partial(count_hamiltonian, policy=policy_of(engine, room))
+    with _Peak() as peak:
+        began, began_cpu = time.perf_counter(), time.process_time()
+        tours, work = total_with_work(rows, cols, closed, peak.read, run)
+        seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
     return {
         "tours": tours,
         "seconds": seconds,
@@ -145,7 +123,7 @@ def count_once(engine, rows, cols, closed, room=None):
         "transitions": work.transitions,
         "states_peak": work.states_peak,
         "steps": len(work.held),
-        "out_of_core_steps": settings.out_of_core,
+        "out_of_core_steps": work.out_of_core_steps,
         "anon_before": before,
         "anon_peak": peak.peak,
         "room": room if engine == "out-of-core" else None,

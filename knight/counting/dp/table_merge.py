@@ -1,5 +1,5 @@
 """Exchanging a DP table between the partitions of a cluster run
-(``knight.counting.dp.dp_cluster``): split one dense table into parts by a
+(``knight.counting.dp.cluster_run``): split one dense table into parts by a
 hash of the key, and merge the pieces that meet in one part, adding the
 counts of equal keys.
 
@@ -19,7 +19,7 @@ caller widens the limbs and runs the step again): never a wrapped count.
 import numpy as np
 
 from knight._jit import jit
-from knight.counting.dp.dp_kernels import add_count, mixed_key
+from knight.counting.dp.table_kernels import add_count, mixed_key
 
 
 @jit

@@ -9,56 +9,35 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from knight import machine
-from knight.counting.dp import partition_kernels
-from knight.counting.dp.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp import memory_model, table_kernels
+from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.steps import partition_kernels
 
-# a partition's table is sized to at most this: it stays in the core's L2
-# cache (2 MiB here) while its successors are merged into it
-TABLE_BYTES = 1 << 20
 MAX_PARTS = 1 << 14
-# the emit buffers of a chunk hold successors for this share of the
-# step's expected states, and take at most _BUFFER_SHARE of the memory
-# available. Each chunk after the first streams every table through the
-# cache once more and back (sequential, but 2 x 32..64 bytes a state);
-# chunks of one step's states hold memory like the dense table made and
-# make one or two chunks a step. On 6 x 8 open (loaded; docs/measurements.md),
-# whose tables fit the host's cache, chunks of 1/4, 1/2 and 2 took the same
-# time within the spread of runs (0.61, 0.68 and 0.95 GB resident)
-CHUNK_SHARE = 1.0
-_BUFFER_SHARE = 0.125
 _MIN_REGION = 4 * MOST_OPTIONS
 _MIN_CAPACITY_BITS = 4
 
 
 def partition_count(expected, entry):
     """Partitions whose tables, two entries a state expected (a load of
-    3/8..3/4, 1/2 on average), take about TABLE_BYTES each."""
-    parts = -(-2 * expected * 8 * entry // TABLE_BYTES)
+    3/8..3/4, 1/2 on average), take about memory_model.PARTITION_TABLE_BYTES each."""
+    parts = -(-2 * expected * 8 * entry // memory_model.PARTITION_TABLE_BYTES)
     return int(min(max(parts, 1), MAX_PARTS))
-
-
-def _capacity_bits(expected, parts):
-    # room for a partition's share at a load of at most 3/4, as the hash
-    # step's tables (3/8..3/4): at 1/2 the 7 x 7 run held 3.29 GB, not 2.0
-    bits = _MIN_CAPACITY_BITS
-    while 3 * (1 << bits) < 4 * expected / parts:
-        bits += 1
-    return bits
 
 
 def _region(expected, entry, parts, threads):
     """Entries per partition per thread in one chunk's buffers."""
-    budget = _BUFFER_SHARE * machine.available_memory() / (8 * entry)
-    chunk = min(CHUNK_SHARE * expected, budget)
+    budget = memory_model.BUFFER_SHARE * machine.available_memory() / (8 * entry)
+    chunk = min(memory_model.CHUNK_SHARE * expected, budget)
     return int(max(_MIN_REGION, chunk // (threads * parts) + 1))
 
 
 def step_partitioned(arguments, expected, threads, parts=None, region=None):
-    """One step (``arguments`` as ``dp_run.step_arguments`` makes them) on
+    """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
     thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
-    as ``dp_shards.step_in_parts``."""
+    as ``hash_step.step_in_parts``."""
     out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region)
     return (out_keys, out_counts, *tallies)
 
@@ -66,16 +45,16 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None):
 def partition_tables(arguments, expected, threads, parts=None, region=None):
     """``step_partitioned``'s step, returning ``(keys, counts, held,
     tallies)``: the next table in partition order, ``held[p]`` the states
-    of partition ``p`` in it (``spill_step`` appends the partitions of
+    of partition ``p`` in it (``out_of_core_step`` appends the partitions of
     every chunk to its runs), ``tallies`` = ``[found, emitted, dead,
     overflow]``."""
-    keys, counts = arguments[0], arguments[1]
-    step_rest, salt = arguments[2:-1], arguments[-1]
+    keys, counts = arguments.keys, arguments.counts
+    step_rest, salt = arguments.step_fields(), arguments.salt
     entry = 1 + counts.shape[1]
     parts = partition_count(expected, entry) if parts is None else parts
     threads = max(1, min(threads, parts))
     region = _region(expected, entry, parts, threads) if region is None else region
-    bits = _capacity_bits(expected, parts)
+    bits = table_kernels.capacity_bits(expected / parts, _MIN_CAPACITY_BITS)
     bounds = [keys.shape[0] * t // threads for t in range(threads + 1)]
     groups = [parts * g // threads for g in range(threads + 1)]
     cursors = bounds[:-1]

@@ -2,6 +2,7 @@
 out of core resumes to the same count; linked tables edited or gone, files
 of other counts, and names like its temporary are refused in one line."""
 
+import functools
 import json
 import os
 
@@ -9,11 +10,18 @@ import numpy as np
 import pytest
 
 from knight import InvalidArgument, count_tours, machine, validate
-from knight.counting.dp import (
-    dp_checkpoint,
-    dp_run,
-    spill_step,
-)
+from knight.counting import driver
+from knight.counting.dp import engine
+from knight.counting.dp.checkpoints import checkpoint_header
+from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.steps import out_of_core_step
+
+
+def _every_step_out_of_core(monkeypatch):
+    """The DP engine of ``count_tours`` given a policy that sends every
+    step out of core, in rooms of a few states, under a small budget."""
+    policy = StepPolicy(partitioned_states=0, min_room=4_000)
+    monkeypatch.setitem(driver.ENGINES, "dp", functools.partial(engine.count_by_dp, policy=policy))
 
 
 def _dp(rows, cols, start=None, closed=False, **options):
@@ -28,18 +36,17 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     """Stopped after any step, in memory or with every step out of core
     (issue 23: the table then comes from mapped files), a resumed count
     equals the uninterrupted one and does not redo finished work."""
-    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
     path = tmp_path / "4x6.npz"
     expected = _dp(4, 6).tours
     memory = None
     if out_of_core:
-        monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
-        monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+        _every_step_out_of_core(monkeypatch)
         monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)  # past any budget
         memory = validate.MIN_MEMORY  # so every step gets MIN_ROOM
     spilled = []
-    real = spill_step.step_out_of_core
-    monkeypatch.setattr(spill_step, "step_out_of_core", lambda *arguments: spilled.append(1) or real(*arguments))
+    real = out_of_core_step.step_out_of_core
+    monkeypatch.setattr(out_of_core_step, "step_out_of_core", lambda *arguments: spilled.append(1) or real(*arguments))
 
     def interrupt(done, total, held):
         if done == stop:
@@ -77,9 +84,8 @@ def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypa
     checked as an embedded one: a byte changed in them, or a file gone, is
     refused in one line naming the checkpoint, and nothing is deleted; a
     folder of that name that is not knight's is refused before a count."""
-    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
-    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
-    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+    monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
+    _every_step_out_of_core(monkeypatch)
     monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)
     path = tmp_path / "c.npz"
 
@@ -123,7 +129,7 @@ def test_resume_refuses_other_files(tmp_path):
     assert not os.path.exists(f"{path}.tmp") and not list(tmp_path.glob(".*.tmp"))
     with pytest.MonkeyPatch.context() as patch:
         # a table made in another cell order (a checkpoint of older code)
-        patch.setattr(dp_checkpoint, "ORDER_NAME", "columns-across-short-side/another")
+        patch.setattr(checkpoint_header, "ORDER_NAME", "columns-across-short-side/another")
         _dp(4, 6, resume=tmp_path / "4x6.npz")
     with pytest.raises(InvalidArgument, match="different count: order"):
         _dp(4, 6, resume=tmp_path / "4x6.npz")

@@ -86,7 +86,7 @@ def pattern_step(
     read (and, backward, written): threads take disjoint ranges.
     ``futures``, ``colours``, ``future_balance``: the step's entries of the
     ``cell_order.Schedule`` fields, for ``_plausible``. The other arguments
-    are the exact kernel's (``dp_kernels.frontier_step``) for the
+    are the exact kernel's (``hash_kernels.frontier_step``) for the
     same step. Returns how many patterns the range holds after."""
     need = np.zeros(old_size + 1, dtype=np.int64)
     candidates = np.zeros(8, dtype=np.intp)

@@ -3,9 +3,9 @@ on the client, and the table's partitions in files the workers write to a
 folder beside it (``FILE.parts``) that every worker and the client reach
 at the same path.
 
-The single-process checkpoint (``dp_checkpoint``) holds the table in its
+The single-process checkpoint (``process_checkpoint``) holds the table in its
 own file; a cluster's table is spread over the workers and may not fit on
-the client, so each worker writes the partitions it holds (``dp_cluster``)
+the client, so each worker writes the partitions it holds (``cluster_run``)
 and returns their SHA-256; the checkpoint names the step, the partition
 files and their checksums, the tours completed so far and the run, and is
 written atomically after the files. A step's files are removed only once a
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight import atomic_write, journal, owned_files, strict_json
-from knight.counting.dp import dp_checkpoint
-from knight.counting.dp.dp_run import MAX_LIMBS
+from knight.counting.dp.checkpoints import checkpoint_header
+from knight.counting.dp.run_loop import MAX_LIMBS
 from knight.errors import InvalidArgument
 
 CLUSTER_CHECKPOINT_FORMAT = "knight-dp-cluster-checkpoint/1"
@@ -63,7 +63,7 @@ class SavedParts:
 
 
 class ClusterCheckpoint:
-    """``dp_checkpoint.Checkpoint``'s interface (``finished``,
+    """``process_checkpoint.Checkpoint``'s interface (``finished``,
     ``resume_state``, ``saver``, ``finish``) for a count on a cluster.
     ``every``: the seconds at least between two saves of the table (None:
     the single-process ``CHECKPOINT_SECONDS``; 0 saves after every step)."""
@@ -91,14 +91,14 @@ class ClusterCheckpoint:
     @classmethod
     def open(cls, path, rows, cols, closed, starts, every=None):
         path = journal.followed(os.fspath(path), KIND)
-        every = dp_checkpoint.CHECKPOINT_SECONDS if every is None else every
-        identity = dp_checkpoint.count_identity(CLUSTER_CHECKPOINT_FORMAT, rows, cols, closed, starts)
+        every = checkpoint_header.CHECKPOINT_SECONDS if every is None else every
+        identity = checkpoint_header.count_identity(CLUSTER_CHECKPOINT_FORMAT, rows, cols, closed, starts)
         _check_folder(path + PARTS_SUFFIX)
         if not os.path.exists(path):
             return cls(path, identity, {}, None, every)
         header = _read(path)
-        dp_checkpoint.check_identity(path, header, identity)
-        finished, current = dp_checkpoint.checked_fields(
+        checkpoint_header.check_identity(path, header, identity)
+        finished, current = checkpoint_header.checked_fields(
             path, header, _NO_KEYS, _NO_COUNTS, rows * cols, closed, starts
         )
         saved = None
@@ -115,7 +115,7 @@ class ClusterCheckpoint:
         return self._current[1]
 
     def saver(self, run_key):
-        """What ``dp_cluster.ClusterRun`` saves the table through."""
+        """What ``cluster_run.ClusterRun`` saves the table through."""
         return PartsSaver(self, run_key)
 
     def finish(self, run_key, count):
@@ -153,7 +153,7 @@ class ClusterCheckpoint:
             run_key, saved = self._current
             header["current"] = [run_key, saved.step, saved.completed]
             header["limbs"], header["parts"] = saved.limbs, [dict(part) for part in saved.parts]
-        header["checksum"] = dp_checkpoint.checksum(header, _NO_KEYS, _NO_COUNTS)
+        header["checksum"] = checkpoint_header.checksum(header, _NO_KEYS, _NO_COUNTS)
         text = json.dumps(header)
         # a failure (a full disk) is an OSError naming the file: exit status 74
         atomic_write.replace(self.path, lambda file: file.write(text))
@@ -209,9 +209,9 @@ def _checked_parts(path, header):
     field checked: a file is untrusted input."""
     limbs, parts = header.get("limbs"), header.get("parts")
     if not (isinstance(limbs, int) and not isinstance(limbs, bool) and 1 <= limbs <= MAX_LIMBS):
-        raise dp_checkpoint.damaged(path, f"'limbs' is {limbs}")
+        raise checkpoint_header.damaged(path, f"'limbs' is {limbs}")
     if not isinstance(parts, list) or not parts:
-        raise dp_checkpoint.damaged(path, "'parts' is not a list of partition files")
+        raise checkpoint_header.damaged(path, "'parts' is not a list of partition files")
     for part in parts:
         if not (
             isinstance(part, dict)
@@ -224,7 +224,7 @@ def _checked_parts(path, header):
             and not isinstance(part["states"], bool)
             and part["states"] >= 0
         ):
-            raise dp_checkpoint.damaged(path, f"'parts' holds {str(part)[:80]}")
+            raise checkpoint_header.damaged(path, f"'parts' holds {str(part)[:80]}")
     if len({part["file"] for part in parts}) != len(parts):
-        raise dp_checkpoint.damaged(path, "'parts' names a file twice")
+        raise checkpoint_header.damaged(path, "'parts' names a file twice")
     return limbs, tuple(parts)

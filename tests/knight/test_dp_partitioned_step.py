@@ -1,4 +1,4 @@
-"""The partitioned step of the frontier DP (knight.counting.dp.partition_step):
+"""The partitioned step of the frontier DP (knight.counting.dp.steps.partitioned_step):
 after every step the same table as the hash step's, as a multiset of (key,
 count), whatever the partitions, threads and chunk size; the same counts
 through the engine; carries caught."""
@@ -8,15 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp import (
-    cell_order,
-    degree_relaxation,
-    dp_run,
-    dp_shards,
-    partition_kernels,
-    partition_step,
-)
-from knight.counting.dp.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp import memory_model, run_loop
+from knight.counting.dp.model import cell_order, degree_relaxation
+from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.policy import TABLES, StepPolicy
+from knight.counting.dp.steps import hash_step, partition_kernels, partitioned_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 from tests.conftest import dp_steps
 
 
@@ -50,7 +47,7 @@ def test_partitioned_tables_equal_the_hash_tables(rows, cols, closed, forced, pa
 
     def check(arguments, made):
         # expected 1: the smallest tables, grown as they fill
-        split = partition_step.step_partitioned(arguments, 1, threads, parts=parts, region=region)
+        split = partitioned_step.step_partitioned(arguments, 1, threads, parts=parts, region=region)
         assert _entries(split[0], split[1]) == _entries(made[0], made[1])
         assert split[2:] == made[2:]
 
@@ -60,18 +57,17 @@ def test_partitioned_tables_equal_the_hash_tables(rows, cols, closed, forced, pa
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True), (6, 5, False)])
 def test_the_engine_counts_the_same_with_either_table(monkeypatch, rows, cols, closed):
     plan = cell_order.schedule(rows, cols)
-    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 0)
+    monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
     found = {}
-    for table in dp_run.TABLES:
-        monkeypatch.setattr(dp_run, "TABLE", table)
-        count, work = dp_run.count_hamiltonian(plan, closed)
+    for table in TABLES:
+        count, work = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(table=table))
         found[table] = (count, work.held, work.emitted, work.dead)
     assert found["partitioned"] == found["hash"] == found["auto"]
 
 
 def test_partitioned_carries_are_caught():
     plan = cell_order.schedule(3, 4)
-    arguments = dp_run.step_arguments(
+    arguments = step_arguments(
         plan,
         0,
         np.zeros(2, dtype=np.uint64),
@@ -81,27 +77,27 @@ def test_partitioned_carries_are_caught():
         degree_relaxation.start_bits(2),
         degree_relaxation.live_patterns(plan, False)[0],
     )
-    made = partition_step.step_partitioned(arguments, 1, 1)
+    made = partitioned_step.step_partitioned(arguments, 1, 1)
     assert made[1].tolist() == [[0, 1]] and made[-1] == 0
     top = (1 << 64) - 1
     # two copies of the empty state whose counts add up to exactly 2^128
     wide = (np.zeros(2, dtype=np.uint64), np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64))
-    assert partition_step.step_partitioned(wide + arguments[2:], 1, 1)[-1] == 1
+    assert partitioned_step.step_partitioned(arguments.with_table(*wide), 1, 1)[-1] == 1
 
 
 @settings(deadline=None)  # the first example compiles partition_of: a second on a loaded machine
-@given(st.integers(0, 2**64 - 1), st.integers(1, partition_step.MAX_PARTS))
+@given(st.integers(0, 2**64 - 1), st.integers(1, partitioned_step.MAX_PARTS))
 def test_every_hash_has_a_partition(mixed, parts):
     assert 0 <= partition_kernels.partition_of(np.uint64(mixed), parts) < parts
 
 
 @given(st.integers(1, 10**10), st.integers(2, 17))
 def test_partitions_are_sized_to_the_cache(expected, entry):
-    parts = partition_step.partition_count(expected, entry)
-    assert 1 <= parts <= partition_step.MAX_PARTS
-    if parts < partition_step.MAX_PARTS:
+    parts = partitioned_step.partition_count(expected, entry)
+    assert 1 <= parts <= partitioned_step.MAX_PARTS
+    if parts < partitioned_step.MAX_PARTS:
         # each partition's share of the states, at a load of about 1/2
-        assert 2 * 8 * entry * expected / parts <= partition_step.TABLE_BYTES
+        assert 2 * 8 * entry * expected / parts <= memory_model.PARTITION_TABLE_BYTES
 
 
 @pytest.mark.slow
@@ -118,8 +114,7 @@ def test_partitions_are_sized_to_the_cache(expected, entry):
     ],
 )
 def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed, published):
-    from knight.counting.dp.dp_engine import total_tours
+    from knight.counting.dp.engine import total_tours
 
-    monkeypatch.setattr(dp_run, "TABLE", "partitioned")
-    monkeypatch.setattr(dp_shards, "PARALLEL_STATES", 1_000)
-    assert total_tours(rows, cols, closed) == published
+    monkeypatch.setattr(hash_step, "PARALLEL_STATES", 1_000)
+    assert total_tours(rows, cols, closed, policy=StepPolicy(table="partitioned")) == published

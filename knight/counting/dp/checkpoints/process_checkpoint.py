@@ -2,7 +2,6 @@
 table of the run under way, written atomically, a stranger's file never
 overwritten."""
 
-import hashlib
 import json
 import os
 import time
@@ -10,18 +9,14 @@ import time
 import numpy as np
 
 from knight import atomic_write, journal, strict_json
-from knight.counting.dp import linked_table, spill_step
-from knight.counting.dp.cell_order import ORDER_NAME
-from knight.counting.dp.dp_run import MAX_LIMBS
+from knight.counting.dp import table_format
+from knight.counting.dp.checkpoints import checkpoint_header, linked_table
 from knight.errors import InvalidArgument
 
 # /4: the table may be linked files beside it (``linked_table``); /3 had a
 # checksum over the header and the table; /2 had none; a /1 file holds
 # base-16 keys
 CHECKPOINT_FORMAT = "knight-dp-checkpoint/4"
-# a checkpoint is written at most this often: a 7x7 table is a few GB, and
-# writing it after every step would cost more than the steps
-CHECKPOINT_SECONDS = 60.0
 
 
 class Checkpoint:
@@ -57,19 +52,19 @@ class Checkpoint:
     @classmethod
     def open(cls, path, rows, cols, closed, starts):
         path = journal.followed(os.fspath(path), "a knight dp checkpoint")
-        identity = count_identity(CHECKPOINT_FORMAT, rows, cols, closed, starts)
+        identity = checkpoint_header.count_identity(CHECKPOINT_FORMAT, rows, cols, closed, starts)
         if not os.path.exists(path):
             return cls(path, identity, {}, None, None)
         linked_table.check_folder(linked_table.folder_of(path))
         header, keys, counts = _read_checkpoint(path)
-        check_identity(path, header, identity)
+        checkpoint_header.check_identity(path, header, identity)
         if header.get("table") is not None:
             # the table is in linked files beside the checkpoint: mapped, and
             # checked by the checksum below like an embedded one
             keys, counts = linked_table.load(
-                linked_table.folder_of(path), header["table"], lambda what: damaged(path, what)
+                linked_table.folder_of(path), header["table"], lambda what: checkpoint_header.damaged(path, what)
             )
-        finished, current = checked_fields(path, header, keys, counts, rows * cols, closed, starts)
+        finished, current = checkpoint_header.checked_fields(path, header, keys, counts, rows * cols, closed, starts)
         arrays = (keys, counts) if current is not None else None
         return cls(path, identity, finished, current, arrays, header.get("table"))
 
@@ -82,13 +77,13 @@ class Checkpoint:
         return step, keys, counts, completed
 
     def saver(self, run_key):
-        """An ``on_step`` for ``dp_run.count_hamiltonian``: saves the table
+        """An ``on_step`` for ``run_loop.count_hamiltonian``: saves the table
         after every step it made on disk (``linked_table``), else at most
-        every ``CHECKPOINT_SECONDS``."""
+        every ``checkpoint_header.CHECKPOINT_SECONDS``."""
 
         def on_step(step, keys, counts, completed):
             # a table on disk is saved after every step: linked, it costs no copy
-            if spill_step.is_mapped(keys) or time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
+            if table_format.is_mapped(keys) or time.monotonic() - self._saved >= checkpoint_header.CHECKPOINT_SECONDS:
                 self._current = (run_key, step, completed)
                 self._write(keys, counts)
 
@@ -110,7 +105,7 @@ class Checkpoint:
         header["table"] = linked
         keys, counts = np.ascontiguousarray(keys), np.ascontiguousarray(counts)
         # the checksum covers the table's bytes wherever they are kept
-        header["checksum"] = checksum(header, keys, counts)
+        header["checksum"] = checkpoint_header.checksum(header, keys, counts)
         if linked is not None:
             keys, counts = keys[:0], counts[:0]
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
@@ -131,89 +126,6 @@ class Checkpoint:
         self._saved = time.monotonic()
 
 
-def count_identity(format_name, rows, cols, closed, starts):
-    """What a checkpoint of ``format_name`` records of the count it belongs to."""
-    return {
-        "format": format_name,
-        "rows": rows,
-        "cols": cols,
-        "closed": closed,
-        "starts": sorted(int(s) for s in starts),
-        "order": ORDER_NAME,
-    }
-
-
-def check_identity(path, header, identity):
-    """InvalidArgument unless ``header`` records the count of ``identity``."""
-    found = {key: header.get(key) for key in identity}
-    if found != identity:
-        changed = [key for key in identity if found[key] != identity[key]]
-        differ = ", ".join(f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in changed)
-        raise InvalidArgument(f"{path} records a different count: {differ}")
-
-
-def damaged(path, what):
-    """The one refusal of a checkpoint changed since knight wrote it."""
-    return InvalidArgument(f"{path} is damaged or was edited ({what}); it is left untouched: resume into a new file")
-
-
-def checksum(header, keys, counts):
-    """SHA-256 of the header (less its checksum) and the table's bytes: a
-    file edited or damaged since knight wrote it is refused, not resumed
-    into a count printed as exact."""
-    digest = hashlib.sha256()
-    fields = {key: value for key, value in header.items() if key != "checksum"}
-    digest.update(json.dumps(fields, sort_keys=True).encode())
-    for array in (keys, counts):
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
-    return digest.hexdigest()
-
-
-def _is_count(value):
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def checked_fields(path, header, keys, counts, squares, closed, starts):
-    """``(finished, current)`` of a checkpoint's header, every field's type
-    and range checked (a file is untrusted input), or InvalidArgument."""
-
-    if header.get("checksum") != checksum(header, keys, counts):
-        raise damaged(path, "its checksum does not match")
-    # the runs a count can have: one per start, or -1, the one run of closed tours
-    run_keys = {-1} if closed else {int(start) for start in starts}
-    finished = header.get("finished")
-    if not isinstance(finished, dict):
-        raise damaged(path, "'finished' is not a mapping")
-    checked = {}
-    for key, value in finished.items():
-        if not (isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in run_keys) or not _is_count(value):
-            raise damaged(path, f"'finished' holds {_brief(key)}: {_brief(value)}")
-        checked[int(key)] = value
-    current = header.get("current")
-    if current is None:
-        return checked, None
-    if not (isinstance(current, list) and len(current) == 3 and all(isinstance(v, int) for v in current)):
-        raise damaged(path, "'current' is not [run, step, tours]")
-    run_key, step, completed = current
-    if run_key not in run_keys or run_key in checked or not 0 <= step <= squares or not _is_count(completed):
-        raise damaged(path, f"'current' is {current}")
-    if not (
-        keys.dtype == np.uint64
-        and keys.ndim == 1
-        and counts.dtype == np.uint64
-        and counts.ndim == 2
-        and counts.shape[0] == keys.shape[0]
-        and 1 <= counts.shape[1] <= MAX_LIMBS
-    ):
-        raise damaged(path, "its table's arrays have the wrong shape or type")
-    return checked, (run_key, step, completed)
-
-
-def _brief(value):
-    return f"{len(value)} squares" if isinstance(value, list) else value
-
-
 def _read_checkpoint(path):
     """``(header, keys, counts)`` of the checkpoint at ``path``, or
     InvalidArgument: a file that is not one is never overwritten."""
@@ -224,7 +136,7 @@ def _read_checkpoint(path):
             keys, counts = data["keys"], data["counts"]
     except Exception:
         if _begins_as_ours(path):
-            raise damaged(path, "it cannot be read whole: cut short or overwritten") from None
+            raise checkpoint_header.damaged(path, "it cannot be read whole: cut short or overwritten") from None
         raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it") from None
     if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
         raise InvalidArgument(f"{path} is not a knight dp checkpoint; refusing to overwrite it")

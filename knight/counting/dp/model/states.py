@@ -1,7 +1,8 @@
-"""Frontier dynamic-programming kernels: count Hamiltonian paths and cycles
-of the knight's graph without enumerating them.
+"""The frontier DP's states and their successors (the inlined helpers of
+every step kernel): how Hamiltonian paths and cycles of the knight's graph
+are counted without enumerating them.
 
-The driver (``knight.counting.dp.dp_run``) inserts the board's squares one at a time
+The driver (``knight.counting.dp.run_loop``) inserts the board's squares one at a time
 in a fixed order. When a square ``v`` is inserted, the DP decides which of
 the edges to its already-inserted neighbours the tour uses (none, one or
 two); edges are never decided at any other time. The *frontier* is the set
@@ -46,9 +47,9 @@ ever returned.
 
 import numpy as np
 
-from knight._bits import popcount, prefetch, wrapping_multiply
+from knight._bits import popcount
 from knight._jit import jit
-from knight.counting.dp.degree_relaxation import MOST_OPTIONS, POWERS_OF_THREE
+from knight.counting.dp.model.degree_relaxation import POWERS_OF_THREE
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,
@@ -64,11 +65,6 @@ _FRESH_LABEL = 15
 MAX_SLOTS = 17
 RADIX = 11
 
-# the key no state can have (past 11^17): marks an empty bucket
-EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
-# successors inserted together after their cache lines were prefetched
-_BATCH = 64
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 # what a slot value still needs: bare 2, interior 0, a path end 1
 _NEED_OF = np.array([2, 0] + [1] * (16 - FIRST_LABEL + 1), dtype=np.int64)
 _POWERS_OF_RADIX = np.uint64(RADIX) ** np.arange(MAX_SLOTS, dtype=np.uint64)
@@ -77,94 +73,6 @@ _POWERS_OF_RADIX = np.uint64(RADIX) ** np.arange(MAX_SLOTS, dtype=np.uint64)
 _ALIVE = 0
 _DEAD = 1
 _DONE = 2  # a complete tour: counted, not stored
-
-
-def step_salt(step):
-    """The table hash's salt for ``step``: a new one every step (``_bucket``
-    says why), the same on every run, so tables come out in the same order
-    each time."""
-    return np.uint64((step + 1) * int(_HASH_MULTIPLIER) % 2**64)
-
-
-@jit(inline="always")
-def _bucket(key, shift, salt):
-    # the top bits of a full 64-bit mix (MurmurHash3's finaliser) of the
-    # key and a salt that changes every step. A table is read in the order
-    # of its buckets, and a successor's key is often its parent's (no edge,
-    # nothing leaves: the new square is a 0 digit on top), or close to an
-    # affine map of it: with one hash for every step, successors arrived in
-    # nearly hash order and crowded the first buckets of a table that then
-    # grew (a 7 x 7 step took 141 s, not 10 s). Fibonacci hashing, linear
-    # in the key, kept the order even across different multipliers.
-    return np.intp(mixed_key(key, salt) >> shift)
-
-
-@jit(inline="always")
-def mixed_key(key, salt):
-    """MurmurHash3's 64-bit finaliser of ``key ^ salt``: every bit of the
-    key moves every bit of the result (``_bucket`` says why it must)."""
-    mixed = key ^ salt
-    mixed ^= mixed >> np.uint64(33)
-    mixed = wrapping_multiply(mixed, np.uint64(0xFF51AFD7ED558CCD))
-    mixed ^= mixed >> np.uint64(33)
-    mixed = wrapping_multiply(mixed, np.uint64(0xC4CEB9FE1A85EC53))
-    mixed ^= mixed >> np.uint64(33)
-    return mixed
-
-
-@jit(inline="always")
-def _find(table, entry, shift, salt, key):
-    """The word offset of ``key``'s entry in ``table`` (entries of
-    ``entry`` words: the key, then its count's limbs), claiming an empty
-    one if ``key`` is not there; returns (offset, 1 if claimed)."""
-    mask = np.intp(table.shape[0] // entry - 1)
-    index = _bucket(key, shift, salt)
-    while True:
-        held = table[entry * index]
-        if held == key:
-            return entry * index, 0
-        if held == EMPTY:
-            table[entry * index] = key
-            return entry * index, 1
-        index = (index + 1) & mask
-
-
-@jit(inline="always")
-def add_count(target, at, counts, state, limbs):
-    """``target[at:at + limbs] += counts[state]``, limbs of 64 bits, least
-    significant first; returns 1 if the sum carried out of the last."""
-    carry = np.uint64(0)
-    for limb in range(limbs):
-        addend = counts[state, limb]
-        partial = target[at + limb] + addend
-        carried = partial < addend
-        total = partial + carry
-        if total < carry:
-            carried = True
-        target[at + limb] = total
-        carry = np.uint64(1) if carried else np.uint64(0)
-    return 1 if carry else 0
-
-
-@jit
-def _new_table(capacity, entry):
-    table = np.zeros(entry * capacity, dtype=np.uint64)
-    for index in range(capacity):
-        table[entry * index] = EMPTY
-    return table
-
-
-@jit
-def _grow(table, entry, shift, salt):
-    """The same table at twice the capacity."""
-    grown = _new_table(2 * (table.shape[0] // entry), entry)
-    grown_shift = shift - np.uint64(1)
-    for index in range(table.shape[0] // entry):
-        if table[entry * index] != EMPTY:
-            at, _ = _find(grown, entry, grown_shift, salt, table[entry * index])
-            for word in range(1, entry):
-                grown[at + word] = table[entry * index + word]
-    return grown, grown_shift
 
 
 @jit(inline="always")
@@ -704,150 +612,6 @@ def option_successor(
         final,
         closed,
     )
-
-
-@jit(inline="always")
-def _part_of(pattern, parts):
-    # the pattern's digits always add up to the same parity, so a plain
-    # pattern % 2 would give one part everything: hash it first
-    return np.intp((wrapping_multiply(np.uint64(pattern), _HASH_MULTIPLIER) >> np.uint64(32)) % np.uint64(parts))
-
-
-@jit
-def frontier_step(
-    keys,
-    counts,
-    old_size,
-    kept_slots,
-    leaving_slots,
-    inserted_stays,
-    forced_slot,
-    inserted_forced,
-    final,
-    closed,
-    options,
-    salt,
-    capacity_bits,
-    part,
-    parts,
-):
-    """Insert one square: map every state of the table ``keys``/``counts``
-    (dense, one state per entry, frontier of ``old_size`` slots) to its
-    successors and merge equal ones.
-
-    ``kept_slots``: the old slots still on the frontier after this step,
-    in order; the inserted square follows them when ``inserted_stays``.
-    ``leaving_slots``: old slots whose last neighbour this is.
-    ``forced_slot`` (-1: none) / ``inserted_forced``: the square that must
-    be a tour end (one start's count). ``options``: what
-    ``degree_relaxation.option_lists`` made for this step, with the bitmap
-    of patterns before it: ``(rank, before, patterns, starts, firsts,
-    seconds, codes, dropped)``. A state tries only the options listed for
-    its degree pattern, those whose pattern after the step can still be
-    completed. ``salt``: the step's hash salt (a ``uint64``, a new one each
-    step). ``capacity_bits``: log2 of the hash table's first size.
-    ``part`` of ``parts``: this call builds only the successors whose
-    pattern falls in its part (equal states have equal patterns, so parts
-    never share a state: threads fill their own tables and the tables need
-    no merging).
-
-    ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
-    significant first.
-
-    Returns ``(keys, counts, completed, emitted, dead, overflow, strays)``:
-    the next table (dense), the number of complete tours found at this
-    step (in limbs), the successors emitted into the table (the DP's work,
-    like the DFS's nodes), the options dropped, 1 if a count carried out
-    of the top limb, and the states whose pattern was not in ``before``
-    (always 0: the driver checks).
-    """
-    rank, before, _patterns, starts, firsts, seconds, codes, dropped = options
-    limbs = counts.shape[1]
-    entry = 1 + limbs
-    table = _new_table(1 << capacity_bits, entry)
-    shift = np.uint64(64 - capacity_bits)
-    held = 0
-    emitted = 0
-    dead = 0
-    overflow = 0
-    strays = 0
-    completed = np.zeros(limbs, dtype=np.uint64)
-
-    inserted = old_size
-    narrow, cut = word_layout(old_size, kept_slots)
-    slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
-    work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
-    # successors waiting for insertion: a batch, plus one state's options
-    pending_keys = np.empty(_BATCH + MOST_OPTIONS, dtype=np.uint64)
-    pending_states = np.empty(_BATCH + MOST_OPTIONS, dtype=np.intp)
-    n_pending = 0
-
-    for state in range(keys.shape[0]):
-        pattern, word = decoded_state(narrow, keys[state], slots, old_size, forced_slot, rank, before)
-        first_option, end_option = 0, 0
-        if pattern >= 0:
-            first_option, end_option = starts[pattern], starts[pattern + 1]
-            if part == 0:
-                dead += dropped[pattern]
-        else:
-            strays += 1
-        for option in range(first_option, end_option):
-            if _part_of(codes[option], parts) != part:
-                continue  # another thread's successor
-            outcome, next_key = option_successor(
-                narrow,
-                word,
-                slots,
-                work,
-                inserted,
-                np.intp(firsts[option]),
-                np.intp(seconds[option]),
-                kept_slots,
-                cut,
-                inserted_stays,
-                leaving_slots,
-                forced_slot,
-                inserted_forced,
-                final,
-                closed,
-            )
-            if outcome == _DEAD:
-                dead += 1
-            elif outcome == _DONE:
-                overflow |= add_count(completed, 0, counts, state, limbs)
-            else:
-                emitted += 1
-                pending_keys[n_pending] = next_key
-                pending_states[n_pending] = state
-                n_pending += 1
-                prefetch(table, entry * _bucket(next_key, shift, salt))
-        if n_pending >= _BATCH or state == keys.shape[0] - 1:
-            # the batch's cache lines were requested as its keys were made:
-            # inserting them now waits on memory once, not once per key
-            for index in range(n_pending):
-                source = pending_states[index]
-                at, new = _find(table, entry, shift, salt, pending_keys[index])
-                if new:
-                    for limb in range(limbs):
-                        table[at + 1 + limb] = counts[source, limb]
-                else:
-                    overflow |= add_count(table, at + 1, counts, source, limbs)
-                held += new
-                if 4 * entry * held > 3 * table.shape[0]:
-                    table, shift = _grow(table, entry, shift, salt)
-            n_pending = 0
-
-    # compact to a dense table: the next step reads it in order
-    out_keys = np.empty(held, dtype=np.uint64)
-    out_counts = np.empty((held, limbs), dtype=np.uint64)
-    filled = 0
-    for index in range(table.shape[0] // entry):
-        if table[entry * index] != EMPTY:
-            out_keys[filled] = table[entry * index]
-            for limb in range(limbs):
-                out_counts[filled, limb] = table[entry * index + 1 + limb]
-            filled += 1
-    return out_keys, out_counts, completed, emitted, dead, overflow, strays
 
 
 @jit

@@ -1,8 +1,8 @@
 """The frontier DP's step with sequential tables: successors appended to
 per-partition buffers, each partition then reduced in a hash table small
-enough to stay in cache (``partition_step`` drives them).
+enough to stay in cache (``partitioned_step`` drives them).
 
-Why: the hash step (``dp_kernels.frontier_step``) sends every successor to
+Why: the hash step (``hash_kernels.frontier_step``) sends every successor to
 a random place in one table as large as the next step's states; once that
 table is past the caches each insertion waits on memory. Here a successor
 goes to one of ``parts`` partitions by the top bits of its key's hash and is
@@ -24,18 +24,9 @@ import numpy as np
 
 from knight._bits import prefetch
 from knight._jit import jit
-from knight.counting.dp.degree_relaxation import MOST_OPTIONS
-from knight.counting.dp.dp_kernels import (
-    _DEAD,
-    _DONE,
-    EMPTY,
-    MAX_SLOTS,
-    add_count,
-    decoded_state,
-    mixed_key,
-    option_successor,
-    word_layout,
-)
+from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.model.states import _DEAD, _DONE, MAX_SLOTS, decoded_state, option_successor, word_layout
+from knight.counting.dp.table_kernels import EMPTY, add_count, mixed_key
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
@@ -75,7 +66,7 @@ def emit_successors(
     of ``keys``/``counts`` to ``buffer`` (``parts`` partitions of
     ``region`` entries, ``fill[p]`` used), stopping before a state whose
     successors might not all fit. The step's arguments are the hash step's
-    (``dp_kernels.frontier_step``).
+    (``hash_kernels.frontier_step``).
 
     Returns ``(next_state, completed, emitted, dead, overflow, strays)``:
     the first state not done, the tours completed (in limbs), successors

@@ -1,5 +1,5 @@
 """A checkpoint's table that costs no copy: when a step ran out of core its
-next table is already two files in the spill folder (``spill_step``), so
+next table is already two files in the spill folder (``out_of_core_step``), so
 the checkpoint links them into a folder beside it (``FILE.tables``, hard
 links: the same data under a second name, nothing written) and names them
 in its header, instead of writing the table into its own ``.npz``.
@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from knight import owned_files
-from knight.counting.dp import spill_step
+from knight.counting.dp import table_format
 
 TABLES_SUFFIX = ".tables"
 TABLES_MARK = "knight-dp-tables"
@@ -42,7 +42,7 @@ def link(folder, run_key, step, keys, counts):
     ``folder``; returns the header's ``table`` field (``{"keys", "counts",
     "rows", "limbs"}``), or None where the table is not two mapped files or
     the links cannot be made (it is then embedded)."""
-    sources = [spill_step.mapped_file(array) for array in (keys, counts)]
+    sources = [table_format.mapped_file(array) for array in (keys, counts)]
     if None in sources:
         return None
     owned_files.make_marked_folder(
@@ -80,7 +80,7 @@ def load(folder, table, damaged):
         size = int(np.prod(shapes[kind])) * 8
         if not os.path.isfile(file) or os.path.getsize(file) != size:
             raise damaged(f"its table file {file} is missing or not {size} bytes")
-        arrays.append(spill_step.mapped(file, shapes[kind]))
+        arrays.append(table_format.mapped(file, shapes[kind]))
     return tuple(arrays)
 
 

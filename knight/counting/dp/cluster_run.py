@@ -5,7 +5,7 @@ they lie, the successors exchanged worker to worker by Dask.
 A step, for ``S`` source partitions and ``P`` target parts:
 
 * ``S`` *source* tasks, each on the worker holding its partition: the
-  single-process step kernel (``dp_kernels.frontier_step``, one call, all
+  single-process step kernel (``hash_kernels.frontier_step``, one call, all
   successors) and a split of what it made into ``P`` pieces by a hash of
   the key (``table_merge``: one decode of each state at any ``P``, where
   the kernel's own pattern parts would decode the table ``P`` times);
@@ -21,7 +21,7 @@ A step, for ``S`` source partitions and ``P`` target parts:
 Equal keys hash alike, so the targets never share a state: they are the
 next step's partitions as they stand.
 
-Exactness, as in ``dp_run``: a carry out of the top limb anywhere (the
+Exactness, as in ``run_loop``: a carry out of the top limb anywhere (the
 kernel's or a merge's) makes the step run again from the previous
 partitions with twice the limbs; the tours completed are summed as ints.
 
@@ -47,15 +47,18 @@ import os
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from knight import atomic_write
 from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
-from knight.counting.dp import degree_relaxation, dp_kernels, dp_memory
-from knight.counting.dp.cell_order import schedule, widest_frontier
-from knight.counting.dp.dp_run import FIRST_LIMBS, MAX_LIMBS, Work, check_resumed, step_arguments
+from knight.counting.dp import memory_model, table_kernels
+from knight.counting.dp.model import degree_relaxation
+from knight.counting.dp.model.cell_order import schedule, widest_frontier
+from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, RunTotals, check_resumed, widened_limbs
+from knight.counting.dp.steps import hash_kernels, hash_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
 
@@ -83,7 +86,7 @@ def _context(rows, cols, closed, forced):
 
 
 def _step_rest(rows, cols, closed, forced, step):
-    """``dp_run.step_arguments`` for ``step`` but its table: made once a
+    """``step_arguments`` for ``step`` on an empty table: made once a
     step on each worker, however many partitions it steps."""
     context = _context(rows, cols, closed, forced)
     with _context_lock:
@@ -92,7 +95,7 @@ def _step_rest(rows, cols, closed, forced, step):
             before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
             empty_keys, empty_counts = np.zeros(0, dtype=np.uint64), np.zeros((0, 1), dtype=np.uint64)
             arguments = step_arguments(plan, step, empty_keys, empty_counts, closed, forced, before, live[step])
-            context["step"], context["rest"] = step, arguments[2:]
+            context["step"], context["rest"] = step, arguments
         return context["rest"]
 
 
@@ -103,14 +106,6 @@ def _worker_name():
         return get_worker().address
     except (ImportError, ValueError):
         return "local"
-
-
-def _capacity_bits(expected):
-    # room for the expected states at a load of at most 3/4, as dp_shards sizes its tables
-    bits = 10
-    while 3 * (1 << bits) < 4 * expected:
-        bits += 1
-    return bits
 
 
 def first_partition(limbs):
@@ -127,8 +122,8 @@ def step_source(partition, rows, cols, closed, forced, step, parts, ratio):
     began = time.perf_counter()
     keys, counts = partition[0], partition[1]
     rest = _step_rest(rows, cols, closed, forced, step)
-    bits = _capacity_bits(int(keys.shape[0] * ratio) + 1)
-    made = dp_kernels.frontier_step(keys, counts, *rest, bits, 0, 1)
+    bits = table_kernels.capacity_bits(int(keys.shape[0] * ratio) + 1, hash_step.MIN_CAPACITY_BITS)
+    made = hash_kernels.frontier_step(*rest.with_table(keys, counts), bits, 0, 1)
     if made[-1]:
         raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
     found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
@@ -193,7 +188,7 @@ def load_partition(folder, saved, limbs, rows, cols, closed, forced, step):
     """A partition from its file (``saved``: what ``save_partition``
     returned), as ``(keys, counts, summary)``: InvalidArgument naming the
     file if it is missing, does not match its checksum, or holds a table
-    that is not one the step kernel may trust (``dp_run.check_resumed``)."""
+    that is not one the step kernel may trust (``run_loop.check_resumed``)."""
     path = os.path.join(folder, saved["file"])
     try:
         with open(path, "rb") as file:
@@ -252,8 +247,8 @@ def check_cluster_fits(client, rows, cols, closed, parts):
     """Refuse, before the run, a board whose projected partitions do not
     fit the smallest worker's memory limit: each worker holds about
     ``ceil(parts / workers)`` of the ``parts`` partitions at the peak
-    (``dp_memory``'s bytes a state), beside its pattern bitmaps."""
-    dp_memory.check_fits(rows, cols, math.inf, closed)  # the frontier's width alone: memory is checked below
+    (``memory_model``'s bytes a state), beside its pattern bitmaps."""
+    memory_model.check_fits(rows, cols, math.inf, closed)  # the frontier's width alone: memory is checked below
     workers = cluster_workers(client)
     if not workers:
         return
@@ -262,11 +257,11 @@ def check_cluster_fits(client, rows, cols, closed, parts):
     if not limited:
         return
     smallest = min(limited, key=limited.get)
-    states = dp_memory.projected_peak_states(rows, cols, closed)
+    states = memory_model.projected_peak_states(rows, cols, closed)
     share = math.ceil(parts / len(workers)) / parts
     widest = widest_frontier(rows, cols)
     bitmaps = rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
-    needed = states * share * dp_memory.BYTES_PER_STATE + bitmaps
+    needed = states * share * memory_model.BYTES_PER_STATE + bitmaps
     if needed > limited[smallest]:
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB a worker for the dp's partitions "
@@ -307,7 +302,7 @@ class ClusterRun:
 
     def _run(self, plan, closed, forced, progress, state, on_step):
         steps = len(plan.order)
-        run = _Run(plan, closed, forced)
+        run = _Run(plan=plan, closed=closed, forced=forced)
         self._workers = sorted(self.watch.workers())
         self.steps = []
         if state is None:
@@ -335,7 +330,7 @@ class ClusterRun:
                 continue
             stats = [source for summary in summaries for source in summary["sources"]]
             if any(item["overflow"] for item in stats) or any(summary["overflow"] for summary in summaries):
-                run.limbs = self._widened_limbs(run.limbs, plan, current.step)
+                run.limbs = widened_limbs(run.limbs, self.max_limbs, plan, current.step)
                 widened_sources = [
                     self.client.submit(widened, source, run.limbs, pure=False) for source in current.sources
                 ]
@@ -420,14 +415,9 @@ class ClusterRun:
         returns the states it holds."""
         held = sum(summary["held"] for summary in summaries)
         emitted = sum(item["emitted"] for item in stats)
-        run.completed += sum(item["found"] for item in stats)
         before = sum(item["states_in"] for item in stats)
-        if before:
-            run.ratio = max(held / before, 0.5)
-        run.work.held.append(held)
-        run.work.emitted.append(emitted)
-        run.work.merged.append(emitted - held)
-        run.work.dead.append(sum(item["dead"] for item in stats))
+        found = sum(item["found"] for item in stats)
+        run.record(before, held, emitted, sum(item["dead"] for item in stats), found)
         now = time.perf_counter()
         began = max(current.began, self.steps[-1]["done_at"]) if self.steps else current.began
         summary = _step_summary(current.step + 1, held, emitted, stats, summaries, now - began)
@@ -457,26 +447,16 @@ class ClusterRun:
             for part in range(parts)
         ]
 
-    def _widened_limbs(self, limbs, plan, step):
-        if 2 * limbs > self.max_limbs:
-            raise OverflowError(
-                f"a count on {plan.rows}x{plan.cols} passed 2^{64 * limbs} - 1 at step {step}: "
-                f"the dp carries at most {64 * self.max_limbs}-bit counts"
-            )
-        return 2 * limbs
 
-
-@dataclass
-class _Run:
-    """What one run carries from step to step on the client."""
+@dataclass(kw_only=True)
+class _Run(RunTotals):
+    """What one run carries from step to step on the client: the shared
+    ``RunTotals``, the run's board and ends, and its counts' limbs."""
 
     plan: object
     closed: bool
     forced: object
     limbs: int = FIRST_LIMBS
-    ratio: float = 4.0
-    completed: int = 0
-    work: Work = field(default_factory=Work)
 
     @property
     def rows(self):

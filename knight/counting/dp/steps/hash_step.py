@@ -10,19 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from knight import machine
-from knight.counting.dp import dp_kernels, spill_step
+from knight.counting.dp import memory_model, table_format, table_kernels
+from knight.counting.dp.steps import hash_kernels
 from knight.exit_status import naming
 
-_MIN_CAPACITY_BITS = 10
-
-
-def _capacity_bits(expected):
-    bits = _MIN_CAPACITY_BITS
-    # room for the expected states at a load of at most 3/4 (linear
-    # probing on a well-mixed hash stays short there)
-    while 3 * (1 << bits) < 4 * expected:
-        bits += 1
-    return bits
+# the hash step's least table: 1024 entries
+MIN_CAPACITY_BITS = 10
 
 
 # a table smaller than this is stepped on one thread: starting threads
@@ -34,10 +27,6 @@ def step_threads():
     return max(1, min(machine.usable_cores(), 8))
 
 
-# the hash tables of one step may take at most this share of the memory
-# available when it starts; past that the step runs shard by shard, and
-# the table it makes goes to disk
-_TABLE_SHARE = 0.5
 _MAX_SHARDS = 1024
 
 
@@ -48,7 +37,7 @@ def _shards(expected, limbs, threads):
     dense copy is made before the table is freed: about three entries a
     state at the peak."""
     per_state = 3 * 8 * (1 + limbs)
-    budget = _TABLE_SHARE * machine.available_memory()
+    budget = memory_model.HASH_TABLE_SHARE * machine.available_memory()
     shards = threads
     while expected * per_state * threads / shards > budget and shards < _MAX_SHARDS:
         shards *= 2
@@ -62,13 +51,13 @@ def step_in_parts(arguments, expected, spill):
     not fit in memory together are made a thread-full at a time and
     appended to files in the folder ``spill()`` gives; the next step reads
     them back mapped (the page cache, not this process, holds them)."""
-    keys, counts = arguments[0], arguments[1]
+    keys, counts = arguments.keys, arguments.counts
     threads = step_threads() if keys.shape[0] >= PARALLEL_STATES else 1
     shards = _shards(expected, counts.shape[1], threads)
-    bits = _capacity_bits(expected // shards + 1)
+    bits = table_kernels.capacity_bits(expected // shards + 1, MIN_CAPACITY_BITS)
 
     def part(index):
-        made = dp_kernels.frontier_step(*arguments, bits, index, shards)
+        made = hash_kernels.frontier_step(*arguments, bits, index, shards)
         if made[-1]:
             raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
         # the tours completed, from limbs (least significant first) to an int
@@ -108,7 +97,7 @@ def step_in_parts(arguments, expected, spill):
     os.replace(key_path, os.path.join(folder, "keys"))
     os.replace(count_path, os.path.join(folder, "counts"))
     return (
-        spill_step.mapped(os.path.join(folder, "keys"), (held,)),
-        spill_step.mapped(os.path.join(folder, "counts"), (held, counts.shape[1])),
+        table_format.mapped(os.path.join(folder, "keys"), (held,)),
+        table_format.mapped(os.path.join(folder, "counts"), (held, counts.shape[1])),
         *tallies,
     )

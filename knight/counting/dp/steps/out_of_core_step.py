@@ -1,6 +1,6 @@
 """One step of the frontier DP out of core, for a step whose tables do
 not fit in the memory it may use: the partitioned step
-(``partition_step``) run on the input a chunk at a time, each chunk's
+(``partitioned_step``) run on the input a chunk at a time, each chunk's
 reduced partitions appended to *runs* on disk (one pair of files, the
 partitions of a chunk in order); then every partition merged across the
 runs (``partition_kernels.merge_runs``, one cache-sized table reused)
@@ -24,41 +24,28 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight.counting.dp import partition_kernels, partition_step
+from knight.counting.dp import memory_model
+from knight.counting.dp.steps import partition_kernels, partitioned_step
+from knight.counting.dp.table_format import mapped
 from knight.exit_status import naming
 
-# anonymous bytes an in-memory partitioned step takes per expected state,
-# in 64-bit words an entry (a key and its limbs): its hash tables at a
-# load of 3/8..3/4 (up to 2.7 entries), the dense copy made from them (1)
-# and the emit buffers (a chunk of one step's states: 1). The 7 x 7 open
-# run held 2.94 GB at a peak of 29.6 million states of 2 words: 3.1 GB here
-ENTRIES_PER_STATE = 5
 # a chunk's states made a state read vary from chunk to chunk (the input
 # is in hash order, so less than from step to step): the next chunk is
 # sized for this much more than the last made
 _CHUNK_MARGIN = 1.25
-# the next table is merged and written this many partitions' rows at a
-# time per thread, at most: a share of the room, the rest for the tables
-_MERGE_SHARE = 0.25
-
-
-def step_bytes(expected, limbs):
-    """Anonymous memory the in-memory partitioned step takes to make
-    ``expected`` states of ``limbs`` limbs."""
-    return int(expected * 8 * (1 + limbs) * ENTRIES_PER_STATE)
 
 
 def step_out_of_core(arguments, expected, threads, room, folder):
-    """One step (``arguments`` as ``dp_run.step_arguments`` makes them)
+    """One step (``StepArguments``)
     that makes about ``expected`` states, in chunks whose tables fit in
     ``room`` bytes, through run files in ``folder`` (the run's spill
     folder). Returns ``(keys, counts, found, emitted, dead, overflow)`` as
-    ``partition_step.step_partitioned``; the next table is mapped from
+    ``partitioned_step.step_partitioned``; the next table is mapped from
     ``folder`` (``keys``, ``counts``), replacing the step before's."""
-    keys, counts = arguments[0], arguments[1]
+    keys, counts = arguments.keys, arguments.counts
     limbs = counts.shape[1]
     entry = 1 + limbs
-    parts = partition_step.partition_count(expected, entry)
+    parts = partitioned_step.partition_count(expected, entry)
     per_state = max(expected / max(keys.shape[0], 1), 0.5)
     paths = {name: os.path.join(folder, name) for name in ("runs.keys", "runs.counts", "keys.next", "counts.next")}
     # a full disk names the spill folder (exit status 74); the run's finally removes it
@@ -68,7 +55,7 @@ def step_out_of_core(arguments, expected, threads, room, folder):
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return (keys[:0], counts[:0], *tallies)
-            held, tallies[3] = _merge_runs(paths, starts, ends, limbs, arguments[-1], threads, room)
+            held, tallies[3] = _merge_runs(paths, starts, ends, limbs, arguments.salt, threads, room)
             if tallies[3]:
                 # counts of two chunks added past the limbs: the same
                 return (keys[:0], counts[:0], *tallies)
@@ -94,20 +81,19 @@ def _write_runs(arguments, parts, room, per_state, threads, paths):
     (half of it: a trial) and then at the rate the chunks before made.
     Returns ``(starts, ends, tallies)``: rows ``starts[r, p]`` ..
     ``ends[r, p]`` - 1 of the runs are partition ``p`` of run ``r``."""
-    keys, counts = arguments[0], arguments[1]
-    rest = arguments[2:]
+    keys, counts = arguments.keys, arguments.counts
     entry = 1 + counts.shape[1]
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     starts, ends = [], []
     written = 0
     first = 0
-    chunk = max(1, int(room / (per_state * 8 * entry * ENTRIES_PER_STATE)) // 2)
+    chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)) // 2)
     with open(paths["runs.keys"], "wb") as key_file, open(paths["runs.counts"], "wb") as count_file:
         # one chunk at least, even of no states
         while first < keys.shape[0] or not starts:
-            part = (keys[first : first + chunk], counts[first : first + chunk], *rest)
-            expected = int(part[0].shape[0] * per_state) + 1
-            made_keys, made_counts, held, made = partition_step.partition_tables(part, expected, threads, parts)
+            part = arguments.with_table(keys[first : first + chunk], counts[first : first + chunk])
+            expected = int(part.keys.shape[0] * per_state) + 1
+            made_keys, made_counts, held, made = partitioned_step.partition_tables(part, expected, threads, parts)
             for index in range(4):
                 tallies[index] += made[index]
             if tallies[3]:
@@ -119,10 +105,10 @@ def _write_runs(arguments, parts, room, per_state, threads, paths):
             bounds = written + np.concatenate(([0], np.cumsum(held)))
             starts.append(bounds[:-1])
             ends.append(bounds[1:])
-            first += part[0].shape[0]
+            first += part.keys.shape[0]
             # the next chunk at the rate this one made states, with a margin
-            per_state = max(_CHUNK_MARGIN * (int(bounds[-1]) - written) / max(part[0].shape[0], 1), 0.5)
-            chunk = max(1, int(room / (per_state * 8 * entry * ENTRIES_PER_STATE)))
+            per_state = max(_CHUNK_MARGIN * (int(bounds[-1]) - written) / max(part.keys.shape[0], 1), 0.5)
+            chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)))
             written = int(bounds[-1])
     tallies[3] = int(bool(tallies[3]))
     return np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), tallies
@@ -139,7 +125,7 @@ def _merge_runs(paths, starts, ends, limbs, salt, threads, room):
     run_keys = mapped(paths["runs.keys"], (total,))
     run_counts = mapped(paths["runs.counts"], (total, limbs))
     rows = (ends - starts).sum(axis=0)  # each partition's rows in all runs: at least its states
-    batch_rows = max(int(_MERGE_SHARE * room / (threads * 8 * entry)), int(rows.max(initial=1)))
+    batch_rows = max(int(memory_model.MERGE_SHARE * room / (threads * 8 * entry)), int(rows.max(initial=1)))
     batches = _batches(rows, batch_rows)
 
     def merge(batch):
@@ -183,40 +169,3 @@ def _batches(rows, batch_rows):
         size += count
     batches.append((first, len(rows)))
     return batches
-
-
-def mapped(path, shape):
-    """The table in the file at ``path`` as an array of ``shape``, mapped
-    (the page cache holds it, not this process)."""
-    if shape[0] == 0:
-        return np.zeros(shape, dtype=np.uint64)
-    # copy-on-write: the kernel's argument type is a plain writable array
-    return np.asarray(np.memmap(path, dtype=np.uint64, mode="c", shape=shape))
-
-
-def is_mapped(array):
-    """Whether ``array``'s data is a mapped file (page cache), not memory."""
-    return mapped_file(array) is not None
-
-
-def to_disk(keys, counts, folder):
-    """The table ``keys``/``counts`` written to ``folder`` and mapped back,
-    so that the memory it held can be freed."""
-    with naming(folder):
-        for name, array in (("keys", keys), ("counts", counts)):
-            with open(os.path.join(folder, name + ".next"), "wb") as handle:
-                handle.write(memoryview(np.ascontiguousarray(array)))
-            os.replace(os.path.join(folder, name + ".next"), os.path.join(folder, name))
-    return (
-        mapped(os.path.join(folder, "keys"), keys.shape),
-        mapped(os.path.join(folder, "counts"), counts.shape),
-    )
-
-
-def mapped_file(array):
-    """The file ``array``'s data is mapped from (``mapped`` made it), or None."""
-    while array is not None:
-        if isinstance(array, np.memmap):
-            return array.filename
-        array = getattr(array, "base", None)
-    return None

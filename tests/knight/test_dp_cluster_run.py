@@ -17,9 +17,10 @@ import pytest
 
 from knight import cli, count_total, count_tours, exit_status
 from knight.counting.cluster import cluster_faults
-from knight.counting.dp import cluster_checkpoint, dp_checkpoint, dp_cluster
-from knight.counting.dp.cell_order import schedule
-from knight.counting.dp.dp_run import count_hamiltonian
+from knight.counting.dp import cluster_run
+from knight.counting.dp.checkpoints import checkpoint_header, cluster_checkpoint
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.run_loop import count_hamiltonian
 from knight.errors import InvalidArgument
 
 distributed = pytest.importorskip("distributed")
@@ -72,12 +73,12 @@ def test_closed_6x8_equals_the_single_process_count(cluster):
 )
 def test_any_number_of_parts_gives_the_single_process_count(client, parts, rows, cols, closed, forced):
     plan = schedule(rows, cols)
-    run = dp_cluster.ClusterRun(client, parts=parts)
+    run = cluster_run.ClusterRun(client, parts=parts)
     found, work = run(plan, closed, forced)
     local, local_work = count_hamiltonian(plan, closed, forced)
     assert found == local
     assert work.held == local_work.held and work.transitions == local_work.transitions
-    assert len(run.steps) == len(plan.order) and set(run.steps[0]["busy"]) <= set(dp_cluster.cluster_workers(client))
+    assert len(run.steps) == len(plan.order) and set(run.steps[0]["busy"]) <= set(cluster_run.cluster_workers(client))
 
 
 @pytest.mark.slow
@@ -91,7 +92,7 @@ def test_counts_past_one_limb_widen_on_the_cluster(client):
     # 3 x 40 open has about 1.8e20 paths: past 2^64, so the steps rerun
     # with two limbs somewhere on the way
     plan = schedule(3, 40)
-    found, _ = dp_cluster.ClusterRun(client, parts=1)(plan, False)
+    found, _ = cluster_run.ClusterRun(client, parts=1)(plan, False)
     assert found == count_hamiltonian(plan, False)[0] > 2**64
 
 
@@ -113,11 +114,11 @@ def test_cli_counts_on_the_cluster(cluster):
 
 
 def test_a_board_past_the_workers_memory_is_refused_before_the_run(client):
-    limit = min(info["memory_limit"] for info in dp_cluster.cluster_workers(client).values())
+    limit = min(info["memory_limit"] for info in cluster_run.cluster_workers(client).values())
     with pytest.raises(InvalidArgument, match=r"board 8x9 needs about .* GiB a worker .* memory limit") as refused:
-        dp_cluster.check_cluster_fits(client, 8, 9, False, 2)
+        cluster_run.check_cluster_fits(client, 8, 9, False, 2)
     assert "\n" not in str(refused.value) and limit > 0
-    dp_cluster.check_cluster_fits(client, 6, 6, False, 2)  # fits: no error
+    cluster_run.check_cluster_fits(client, 6, 6, False, 2)  # fits: no error
 
 
 class _Stop(Exception):
@@ -135,7 +136,7 @@ def _stopped_at(done_steps):
 @pytest.fixture
 def every_step(monkeypatch):
     # a checkpoint after every step (at most one a minute otherwise)
-    monkeypatch.setattr(dp_checkpoint, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -192,11 +193,11 @@ def test_a_resumed_table_split_in_any_number_of_parts_counts_the_same(client, tm
             raise _Stop
 
     with pytest.raises(_Stop):
-        dp_cluster.ClusterRun(client, parts=3, on_step=stop)(plan, True, None, None, None, store.saver(-1))
+        cluster_run.ClusterRun(client, parts=3, on_step=stop)(plan, True, None, None, None, store.saver(-1))
     saved = store.resume_state(-1)
     assert saved.step == 14 and len(saved.parts) == 3
     for parts in (1, 2, 5):
-        found, work = dp_cluster.ClusterRun(client, parts=parts)(plan, True, None, None, saved)
+        found, work = cluster_run.ClusterRun(client, parts=parts)(plan, True, None, None, saved)
         assert found == count_hamiltonian(plan, True)[0] and len(work.held) == len(plan.order) - 14
 
 
@@ -224,7 +225,7 @@ def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(clu
         victim.write_bytes(buffer.getvalue())
         header["parts"][0]["sha256"] = hashlib.sha256(buffer.getvalue()).hexdigest()
         no_table = np.zeros(0, dtype=np.uint64), np.zeros((0, 1), dtype=np.uint64)  # the header's checksum covers none
-        header["checksum"] = dp_checkpoint.checksum(header, *no_table)
+        header["checksum"] = checkpoint_header.checksum(header, *no_table)
         pathlib.Path(path).write_text(json.dumps(header))
     before = {item: item.read_bytes() for item in [pathlib.Path(path), *folder.iterdir()]}
     with pytest.raises(InvalidArgument) as refused:
@@ -282,12 +283,12 @@ def test_lost_work_reruns_the_step_then_fails_in_one_line(client, monkeypatch):
     monkeypatch.setattr(client, "gather", losing)
     plan = schedule(3, 4)
     lose = 2  # under STEP_ATTEMPTS: the step runs again and the count is right
-    run = dp_cluster.ClusterRun(client, parts=2)
+    run = cluster_run.ClusterRun(client, parts=2)
     assert run(plan, False)[0] == count_hamiltonian(plan, False)[0] and run.reruns == 2
     losses.clear()
-    lose = dp_cluster.STEP_ATTEMPTS
+    lose = cluster_run.STEP_ATTEMPTS
     with pytest.raises(cluster_faults.ClusterLost) as lost:
-        dp_cluster.ClusterRun(client, parts=2)(plan, False)
+        cluster_run.ClusterRun(client, parts=2)(plan, False)
     assert "\n" not in exit_status.describe_os_error(lost.value) and "lost step 0" in str(lost.value)
 
 
@@ -302,7 +303,7 @@ def test_a_worker_killed_mid_count_changes_nothing(client):
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-    run = dp_cluster.ClusterRun(client, parts=2, on_step=kill_one)
+    run = cluster_run.ClusterRun(client, parts=2, on_step=kill_one)
     try:
         found, _ = run(plan, False)
     except cluster_faults.ClusterLost as error:  # the one other outcome allowed: one line, no count
@@ -321,7 +322,7 @@ def test_a_progress_that_takes_rates_gets_each_workers(cluster, client):
     )
     count_total(5, 5, progress=lambda done, total, held: plain.append((done, held)), scheduler=address)
     assert [(done, held) for done, held, _ in seen] == plain and len(plain) == 25
-    assert all(set(rates) <= set(dp_cluster.cluster_workers(client)) for _, _, rates in seen)
+    assert all(set(rates) <= set(cluster_run.cluster_workers(client)) for _, _, rates in seen)
     assert max(max(rates.values()) for _, _, rates in seen) > 0
     busiest = max(seen, key=lambda item: item[1])
     line = cli.progress_text(busiest[1], 120, busiest[2])

@@ -14,45 +14,57 @@ Counts in knight's convention (directed tours, as the DFS counts them):
 """
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import time
 
 from knight import journal
-from knight.counting.dp.cell_order import schedule
-from knight.counting.dp.cluster_checkpoint import ClusterCheckpoint
-from knight.counting.dp.dp_checkpoint import Checkpoint, damaged
-from knight.counting.dp.dp_run import Work, compile_kernels, count_hamiltonian
+from knight.counting.dp.checkpoints.checkpoint_header import damaged
+from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
+from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.run_loop import Work, compile_kernels, count_hamiltonian
 from knight.counting.jobs import Tally
 from knight.errors import InvalidArgument
 
 
-def count_by_dp(job, progress=None):
+def count_by_dp(job, progress=None, policy=None):
     """The DP engine of ``knight.counting.driver``: directed tours per
     searched start of ``job`` (a ``jobs.Job``, validated and its starts
     planned), as a ``jobs.Tally`` whose ``work`` holds the DP's
     measures. ``progress(done, total, held)`` counts steps over every run;
     ``job.resume`` names a checkpoint file; ``job.scheduler``, a Dask
-    scheduler to run the steps on (``dp_cluster``)."""
+    scheduler to run the steps on (``cluster_run``). ``policy``: how a run
+    in one process takes its steps (a ``policy.StepPolicy``; None: its
+    defaults), under ``job.memory``'s budget."""
     if job.scheduler is not None:
         with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
             return _count_runs(job, progress, run)
     compile_kernels()  # before the clock starts
-    return _count_runs(job, progress, functools.partial(count_hamiltonian, memory=job.memory))
+    return _count_runs(job, progress, functools.partial(count_hamiltonian, policy=_budgeted(policy, job.memory)))
+
+
+def _budgeted(policy, memory):
+    """``policy`` (None: the default ``StepPolicy``) under a budget of
+    ``memory`` bytes when one is given."""
+    policy = StepPolicy() if policy is None else policy
+    return policy if memory is None else dataclasses.replace(policy, memory=memory)
 
 
 @contextlib.contextmanager
 def on_cluster(address, rows, cols, closed):
-    """A ``dp_cluster.ClusterRun`` on the cluster at ``address``, the board
+    """A ``cluster_run.ClusterRun`` on the cluster at ``address``, the board
     checked against its workers' memory first; the client closed after."""
     from knight.counting.cluster import cluster_faults, dask_client
-    from knight.counting.dp import dp_cluster
+    from knight.counting.dp import cluster_run
 
     client = dask_client.connect(address)
     try:
         with cluster_faults.translated(client.scheduler.address):
-            run = dp_cluster.ClusterRun(client)
-            dp_cluster.check_cluster_fits(client, rows, cols, closed, run.parts)
+            run = cluster_run.ClusterRun(client)
+            cluster_run.check_cluster_fits(client, rows, cols, closed, run.parts)
         yield run
     finally:
         cluster_faults.close(client)
@@ -131,16 +143,18 @@ def _count_runs_into(job, progress, run, store):
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None):
+def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None):
     """Directed tours from every start together, from one run with no
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
     squares. The grid's sum, at the cost of a single run (the public,
     validating wrapper is ``knight.count_total``); on the Dask cluster at
     ``scheduler`` when one is given; in at most ``memory`` bytes of memory
-    (``dp_run.count_hamiltonian``) when not."""
+    (``run_loop.count_hamiltonian``) when not, its steps taken by ``policy``
+    (``count_by_dp``'s)."""
     if scheduler is None:
-        return total_with_work(rows, cols, closed, progress, functools.partial(count_hamiltonian, memory=memory))[0]
+        run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory))
+        return total_with_work(rows, cols, closed, progress, run)[0]
     with on_cluster(scheduler, rows, cols, closed) as run:
         return total_with_work(rows, cols, closed, progress, run)[0]
 
@@ -148,7 +162,7 @@ def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None):
 def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):
     """``(total_tours, work)``: the total and its run's ``Work``;
     ``progress`` as ``count_hamiltonian`` takes it; ``run``, the runner
-    (``count_hamiltonian`` or a ``dp_cluster.ClusterRun``)."""
+    (``count_hamiltonian`` or a ``cluster_run.ClusterRun``)."""
     squares = rows * cols
     if squares == 1:
         return (0 if closed else 1), Work()

@@ -7,11 +7,12 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
-from knight.counting.dp import degree_relaxation, dp_kernels
-from knight.counting.dp.cell_order import widest_frontier
+from knight import machine
+from knight.counting.dp.model import degree_relaxation, states
+from knight.counting.dp.model.cell_order import widest_frontier
 from knight.errors import InvalidArgument
 
-MAX_SLOTS = dp_kernels.MAX_SLOTS
+MAX_SLOTS = states.MAX_SLOTS
 
 # bytes per state at the peak: the dense table read (key and one-limb
 # count: 16 bytes), the next step's hash tables at a load of 3/8..3/4
@@ -145,7 +146,7 @@ def check_fits(rows, cols, available, closed=False):
     needed = states * BYTES_PER_STATE
     if needed <= available:
         return
-    # past memory, steps run out of core (spill_step): the table read, the
+    # past memory, steps run out of core (out_of_core_step): the table read, the
     # chunks' runs (merged within a chunk only: up to two entries a state)
     # and the table made, 16 bytes an entry at one limb
     on_disk = ENTRIES_ON_DISK * 16 * states
@@ -162,3 +163,57 @@ def check_fits(rows, cols, available, closed=False):
 def spill_space():
     """Free bytes where a sharded step writes its tables."""
     return shutil.disk_usage(tempfile.gettempdir()).free
+
+
+# --- the shares of memory the steps take, and their bytes a state ---------
+
+# what a step may take of the memory available as it starts, with no
+# budget given (``--memory``): the rest is the system's and the page
+# cache's. A step whose tables would take more runs out of core
+# (``steps.out_of_core_step``), its tables on disk
+FREE_SHARE = 0.75
+
+
+def step_room(policy):
+    """The anonymous memory a step may take now: what is left of
+    ``policy.memory`` (bytes; None: ``FREE_SHARE`` of what is available),
+    never more than ``FREE_SHARE`` of what is available, nor less than
+    ``policy.min_room``."""
+    free = FREE_SHARE * machine.available_memory()
+    if policy.memory is None:
+        return max(free, policy.min_room)
+    return max(min(policy.memory - machine.anonymous_memory(), free), policy.min_room)
+
+
+# a partition's table is sized to at most this: it stays in the core's L2
+# cache while its successors are merged into it
+PARTITION_TABLE_BYTES = 1 << 20
+# the partitioned step's emit buffers of a chunk hold successors for this
+# share of the step's expected states, and take at most BUFFER_SHARE of the
+# memory available. Each chunk after the first streams every table through
+# the cache once more and back (sequential, but 2 x 32..64 bytes a state);
+# chunks of one step's states hold memory like the dense table made and
+# make one or two chunks a step; on a board whose tables fit the cache,
+# smaller and larger chunks took the same time (docs/measurements.md)
+CHUNK_SHARE = 1.0
+BUFFER_SHARE = 0.125
+# the hash step's tables of one step may take at most this share of the
+# memory available when it starts; past that the step runs shard by shard,
+# and the table it makes goes to disk
+HASH_TABLE_SHARE = 0.5
+# the out-of-core step merges and writes the next table this many
+# partitions' rows at a time per thread, at most: a share of the room, the
+# rest for the tables
+MERGE_SHARE = 0.25
+# anonymous bytes an in-memory partitioned step takes per expected state,
+# in 64-bit words an entry (a key and its limbs): its hash tables at a
+# load of 3/8..3/4 (up to 2.7 entries), the dense copy made from them (1)
+# and the emit buffers (a chunk of one step's states: 1); the 7 x 7 open
+# run's peak is within it (docs/measurements.md)
+ENTRIES_PER_STATE = 5
+
+
+def step_bytes(expected, limbs):
+    """Anonymous memory the in-memory partitioned step takes to make
+    ``expected`` states of ``limbs`` limbs."""
+    return int(expected * 8 * (1 + limbs) * ENTRIES_PER_STATE)

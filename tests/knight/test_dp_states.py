@@ -1,4 +1,4 @@
-"""The step kernel's state packing (knight/counting/dp/dp_kernels.py) against a
+"""The step kernel's state packing (knight/counting/dp/states.py) against a
 plain-Python packer: the kernel renumbers labels with word-wide bit
 tricks, 16 slots to a word and a 17th apart, and the counts tests cannot
 reach 17 slots (only 8 x 8 and larger boards have them)."""
@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from knight.counting.dp import cell_order, dp_run
-from knight.counting.dp import dp_kernels as fk
-from knight.counting.dp.cell_order import WITHIN_COLUMN
+from knight.counting.dp import run_loop
+from knight.counting.dp.model import cell_order, states
+from knight.counting.dp.model.cell_order import WITHIN_COLUMN
 from tests.conftest import dp_steps
 
 
@@ -22,9 +22,9 @@ def _packed_by_hand(work, kept_slots, inserted, inserted_stays):
     key = 0
     for position, slot in enumerate(slots):
         value = int(work[slot])
-        if value >= fk.FIRST_LABEL:
-            value = renumbered.setdefault(value, fk.FIRST_LABEL + len(renumbered))
-        key += value * fk.RADIX**position
+        if value >= states.FIRST_LABEL:
+            value = renumbered.setdefault(value, states.FIRST_LABEL + len(renumbered))
+        key += value * states.RADIX**position
     return key
 
 
@@ -32,15 +32,15 @@ def _random_frontier(chooser, size):
     """Slot values a step can leave before packing: bare, interior,
     terminal ends, and the two ends of each of a few paths under labels in
     any order (the fresh label among them)."""
-    values = [chooser.choice((fk.BARE, fk.INTERIOR, fk.TERMINAL_END)) for _ in range(size)]
+    values = [chooser.choice((states.BARE, states.INTERIOR, states.TERMINAL_END)) for _ in range(size)]
     free = list(range(size))
     chooser.shuffle(free)
-    labels = chooser.sample([*range(fk.FIRST_LABEL, fk.RADIX), 15], k=min(8, size // 2))
+    labels = chooser.sample([*range(states.FIRST_LABEL, states.RADIX), 15], k=min(8, size // 2))
     for label in labels[: chooser.randint(0, len(labels))]:
         # a path may have one end leaving (not kept) while the other stays
         for slot in (free.pop(), free.pop()):
             values[slot] = label
-    return np.array(values + [0] * (fk.MAX_SLOTS + 1 - size), dtype=np.uint8)
+    return np.array(values + [0] * (states.MAX_SLOTS + 1 - size), dtype=np.uint8)
 
 
 @pytest.mark.parametrize("size", [1, 5, 13, 16, 17, 18])
@@ -50,10 +50,10 @@ def test_packing_equals_a_plain_packer(size):
         work = _random_frontier(chooser, size)
         inserted = size - 1
         inserted_stays = chooser.random() < 0.5
-        room = fk.MAX_SLOTS - (1 if inserted_stays else 0)
+        room = states.MAX_SLOTS - (1 if inserted_stays else 0)
         kept = sorted(chooser.sample(range(inserted), k=min(inserted, chooser.randint(0, room))))
         kept_slots = np.array(kept, dtype=np.intp)
-        assert fk._pack(work, kept_slots, inserted, inserted_stays) == _packed_by_hand(
+        assert states._pack(work, kept_slots, inserted, inserted_stays) == _packed_by_hand(
             work, kept_slots, inserted, inserted_stays
         )
 
@@ -61,13 +61,13 @@ def test_packing_equals_a_plain_packer(size):
 def _random_state(chooser, old_size):
     """Old slot values as a step finds them (bare, interior, terminal ends,
     pairs of path ends under labels 3..10), the inserted square's bare."""
-    values = [chooser.choice((fk.BARE, fk.INTERIOR, fk.TERMINAL_END)) for _ in range(old_size)]
+    values = [chooser.choice((states.BARE, states.INTERIOR, states.TERMINAL_END)) for _ in range(old_size)]
     free = list(range(old_size))
     chooser.shuffle(free)
-    for label in range(fk.FIRST_LABEL, fk.FIRST_LABEL + chooser.randint(0, min(8, old_size // 2))):
+    for label in range(states.FIRST_LABEL, states.FIRST_LABEL + chooser.randint(0, min(8, old_size // 2))):
         for slot in (free.pop(), free.pop()):
             values[slot] = label
-    return [*values, fk.BARE]
+    return [*values, states.BARE]
 
 
 def _random_option(chooser, old_size):
@@ -100,23 +100,23 @@ def test_the_word_path_makes_the_byte_paths_successors(old_size):
     for _ in range(20000 if old_size == 16 else 3000):
         values = _random_state(chooser, old_size)
         first, second, kept, stays, leaving, forced, inserted_forced, final, closed = _random_option(chooser, old_size)
-        narrow, cut = fk.word_layout(old_size, kept)
+        narrow, cut = states.word_layout(old_size, kept)
         assert narrow and list(cut) == sorted(leaving, reverse=True)
-        slots = np.array(values + [0] * (fk.MAX_SLOTS + 1 - len(values)), dtype=np.uint8)
+        slots = np.array(values + [0] * (states.MAX_SLOTS + 1 - len(values)), dtype=np.uint8)
         word = np.uint64(sum(value << (4 * slot) for slot, value in enumerate(values)))
         shape = (old_size, first, second, stays, leaving, forced, inserted_forced, final, closed)
-        by_bytes = fk.successor(slots, np.zeros_like(slots), old_size, first, second, kept, *shape[3:])
-        by_word = fk.word_successor(word, old_size, first, second, cut, *shape[3:])
+        by_bytes = states.successor(slots, np.zeros_like(slots), old_size, first, second, kept, *shape[3:])
+        by_word = states.word_successor(word, old_size, first, second, cut, *shape[3:])
         assert by_word[0] == by_bytes[0]
-        if by_bytes[0] == fk._ALIVE:
+        if by_bytes[0] == states._ALIVE:
             assert by_word[1] == by_bytes[1]
 
 
 def test_wide_or_unordered_steps_take_the_byte_path():
-    assert fk.word_layout(16, np.arange(16, dtype=np.intp))[0]
-    assert not fk.word_layout(17, np.arange(16, dtype=np.intp))[0]
-    assert not fk.word_layout(5, np.array([0, 2, 1], dtype=np.intp))[0]
-    narrow, cut = fk.word_layout(15, np.array([1, 2, 4], dtype=np.intp))
+    assert states.word_layout(16, np.arange(16, dtype=np.intp))[0]
+    assert not states.word_layout(17, np.arange(16, dtype=np.intp))[0]
+    assert not states.word_layout(5, np.array([0, 2, 1], dtype=np.intp))[0]
+    narrow, cut = states.word_layout(15, np.array([1, 2, 4], dtype=np.intp))
     assert narrow and list(cut) == [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 3, 0]
 
 
@@ -125,16 +125,16 @@ def test_state_word_decodes_as_state_pattern(old_size):
     chooser = random.Random(old_size)
     for _ in range(500):
         values = _random_state(chooser, old_size)[:old_size]
-        key = np.uint64(sum(value * fk.RADIX**slot for slot, value in enumerate(values)))
+        key = np.uint64(sum(value * states.RADIX**slot for slot, value in enumerate(values)))
         forced = chooser.choice([-1, *range(old_size)])
-        slots = np.zeros(fk.MAX_SLOTS + 1, dtype=np.uint8)
-        code = fk.pattern_code(key, slots, old_size, forced)
+        slots = np.zeros(states.MAX_SLOTS + 1, dtype=np.uint8)
+        code = states.pattern_code(key, slots, old_size, forced)
         before = np.zeros(code // 64 + 2, dtype=np.uint64)
         before[code // 64] = np.uint64(chooser.getrandbits(64) | (1 << (code % 64) if chooser.random() < 0.8 else 0))
         rank = np.zeros(before.shape[0] + 1, dtype=np.int64)
         rank[code // 64] = chooser.randint(0, 1000)  # the patterns in the words before
-        pattern, word = fk.state_word(key, old_size, forced, rank, before)
-        assert pattern == fk.state_pattern(key, slots, old_size, forced, rank, before)
+        pattern, word = states.state_word(key, old_size, forced, rank, before)
+        assert pattern == states.state_pattern(key, slots, old_size, forced, rank, before)
         assert word == sum(value << (4 * slot) for slot, value in enumerate(values))
 
 
@@ -157,27 +157,27 @@ def test_17_slot_steps_of_real_tables_take_the_word_path_to_the_byte_paths_succe
     steps_seen = 0
     for arguments, _ in dp_steps(rows, 8, closed, forced, order):
         keys, _, old_size, kept, leaving, stays, forced_slot, inserted_forced, final, closed_, options = arguments[:11]
-        if old_size != fk._WORD_NIBBLES:
+        if old_size != states._WORD_NIBBLES:
             continue
         rank, before, _patterns, starts, firsts, seconds, _codes, _dropped = options
-        narrow, cut = fk.word_layout(old_size, kept)
+        narrow, cut = states.word_layout(old_size, kept)
         assert narrow
         steps_seen += 1
-        slots = np.zeros(fk.MAX_SLOTS + 1, dtype=np.uint8)
+        slots = np.zeros(states.MAX_SLOTS + 1, dtype=np.uint8)
         work = np.zeros_like(slots)
         # about 3,000 states a step, spread over the table: each is a few
         # kernel calls from Python
         for state in range(0, keys.shape[0], max(1, keys.shape[0] // 3000)):
-            pattern, word = fk.decoded_state(True, keys[state], slots, old_size, forced_slot, rank, before)
+            pattern, word = states.decoded_state(True, keys[state], slots, old_size, forced_slot, rank, before)
             word = np.uint64(word)  # a kernel's uint64 comes back to Python as an int
-            assert pattern == fk.decoded_state(False, keys[state], slots, old_size, forced_slot, rank, before)[0]
+            assert pattern == states.decoded_state(False, keys[state], slots, old_size, forced_slot, rank, before)[0]
             for option in range(starts[pattern], starts[pattern + 1]):
                 shape = (np.intp(firsts[option]), np.intp(seconds[option]), kept, cut, stays, leaving)
                 flags = (forced_slot, inserted_forced, final, closed_)
-                by_word = fk.option_successor(True, word, slots, work, old_size, *shape, *flags)
-                by_bytes = fk.option_successor(False, word, slots, work, old_size, *shape, *flags)
+                by_word = states.option_successor(True, word, slots, work, old_size, *shape, *flags)
+                by_bytes = states.option_successor(False, word, slots, work, old_size, *shape, *flags)
                 assert by_word[0] == by_bytes[0]
-                if by_bytes[0] == fk._ALIVE:
+                if by_bytes[0] == states._ALIVE:
                     assert by_word[1] == by_bytes[1]
     assert steps_seen >= 1
 
@@ -189,10 +189,10 @@ def test_whole_counts_with_17_slot_steps(within):
     what the default order counts, 44,202 closed tours (OEIS A175855)."""
     cells = WITHIN_COLUMN[8] if within == "tuned" else range(8)
     plan = cell_order.schedule(5, 8, _across_eight(5, cells))
-    assert fk._WORD_NIBBLES in plan.old_sizes
-    assert (fk._WORD_NIBBLES + 1 in plan.old_sizes) == (within != "tuned")
-    assert dp_run.count_hamiltonian(plan, True)[0] == 44_202
-    assert dp_run.count_hamiltonian(cell_order.schedule(5, 8), True)[0] == 44_202
+    assert states._WORD_NIBBLES in plan.old_sizes
+    assert (states._WORD_NIBBLES + 1 in plan.old_sizes) == (within != "tuned")
+    assert run_loop.count_hamiltonian(plan, True)[0] == 44_202
+    assert run_loop.count_hamiltonian(cell_order.schedule(5, 8), True)[0] == 44_202
 
 
 @pytest.mark.slow
@@ -203,7 +203,7 @@ def test_open_counts_with_17_slot_steps(within):
     bottom) count what the default order counts."""
     cells = WITHIN_COLUMN[8] if within == "tuned" else range(8)
     plan = cell_order.schedule(4, 8, _across_eight(4, cells))
-    assert fk._WORD_NIBBLES in plan.old_sizes
-    counted = dp_run.count_hamiltonian(plan, False)[0]
-    assert counted == dp_run.count_hamiltonian(cell_order.schedule(4, 8), False)[0]
+    assert states._WORD_NIBBLES in plan.old_sizes
+    counted = run_loop.count_hamiltonian(plan, False)[0]
+    assert counted == run_loop.count_hamiltonian(cell_order.schedule(4, 8), False)[0]
     assert counted > 0

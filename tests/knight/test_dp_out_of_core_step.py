@@ -1,4 +1,4 @@
-"""The frontier DP out of core (knight.counting.dp.spill_step): after every
+"""The frontier DP out of core (knight.counting.dp.steps.out_of_core_step): after every
 step the same table as the hash step's, as a multiset of (key, count),
 whatever the chunks; the same counts through the engine under a memory
 budget that sends every step to disk; carries between chunks caught; the
@@ -12,7 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knight import machine
-from knight.counting.dp import cell_order, dp_run, spill_step
+from knight.counting.dp import memory_model, run_loop, table_format
+from knight.counting.dp.model import cell_order
+from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.steps import out_of_core_step, step_choice
 from tests.conftest import dp_steps
 
 
@@ -33,16 +36,15 @@ def test_out_of_core_tables_equal_the_hash_tables(tmp_path, rows, cols, closed, 
     in one: every step's table and tallies are the hash step's, and the
     step leaves only the next table in the folder."""
     for arguments, made in dp_steps(rows, cols, closed, forced):
-        spilled = spill_step.step_out_of_core(arguments, max(made[0].shape[0], 1), 2, room, str(tmp_path))
+        spilled = out_of_core_step.step_out_of_core(arguments, max(made[0].shape[0], 1), 2, room, str(tmp_path))
         assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
         assert spilled[2:] == tuple(int(value) for value in made[2:])
         assert sorted(path.name for path in tmp_path.iterdir()) == ["counts", "keys"]
 
 
-def _all_out_of_core(monkeypatch):
-    """Every step, however small, out of core in chunks of a few states."""
-    monkeypatch.setattr(dp_run, "PARTITIONED_STATES", 0)
-    monkeypatch.setattr(dp_run, "MIN_ROOM", 4_000)
+# every step, however small, out of core in chunks of a few states (with a
+# budget of one byte)
+ALL_OUT_OF_CORE = StepPolicy(partitioned_states=0, min_room=4_000, memory=1)
 
 
 @pytest.mark.parametrize(
@@ -54,10 +56,9 @@ def test_a_run_out_of_core_counts_as_one_in_memory(monkeypatch, tmp_path, spill_
     count and states after every step as in memory. 3 x 40's counts pass
     2^64, so some carry only when two chunks' counts are added."""
     plan = cell_order.schedule(rows, cols)
-    in_memory, memory_work = dp_run.count_hamiltonian(plan, closed, forced)
-    _all_out_of_core(monkeypatch)
+    in_memory, memory_work = run_loop.count_hamiltonian(plan, closed, forced)
     made = spill_folders
-    on_disk, disk_work = dp_run.count_hamiltonian(plan, closed, forced, memory=1)
+    on_disk, disk_work = run_loop.count_hamiltonian(plan, closed, forced, policy=ALL_OUT_OF_CORE)
     assert on_disk == in_memory and disk_work.held == memory_work.held
     assert disk_work.emitted >= memory_work.emitted  # chunks merge less before the runs
     assert len(made) == 1 and list(tmp_path.iterdir()) == []
@@ -70,11 +71,11 @@ def test_a_carry_between_chunks_widens_the_counts(tmp_path):
     arguments = next(dp_steps(3, 4, False, None))[0]
     keys = np.zeros(2, dtype=np.uint64)  # the same state twice: two chunks of one state
     counts = np.full((2, 1), 1 << 63, dtype=np.uint64)
-    spilled = spill_step.step_out_of_core((keys, counts, *arguments[2:]), 2, 1, 1, str(tmp_path))
+    spilled = out_of_core_step.step_out_of_core(arguments.with_table(keys, counts), 2, 1, 1, str(tmp_path))
     assert spilled[5] == 1 and spilled[0].shape == (0,)
     wide = np.zeros((2, 2), dtype=np.uint64)
     wide[:, 0] = 1 << 63
-    spilled = spill_step.step_out_of_core((keys, wide, *arguments[2:]), 2, 1, 1, str(tmp_path))
+    spilled = out_of_core_step.step_out_of_core(arguments.with_table(keys, wide), 2, 1, 1, str(tmp_path))
     assert spilled[5] == 0 and (spilled[1][:, 1] == 1).all() and (spilled[1][:, 0] == 0).all()
 
 
@@ -83,7 +84,7 @@ def test_a_carry_between_chunks_widens_the_counts(tmp_path):
 def test_batches_cover_every_partition_in_order(rows, batch_rows):
     """The merge's batches: consecutive, every partition once, each batch
     within its rows but where one partition alone is more."""
-    batches = spill_step._batches(np.array(rows), batch_rows)
+    batches = out_of_core_step._batches(np.array(rows), batch_rows)
     assert batches[0][0] == 0 and batches[-1][1] == len(rows)
     assert all(first < end for first, end in batches)
     assert all(a[1] == b[0] for a, b in itertools.pairwise(batches))
@@ -92,21 +93,22 @@ def test_batches_cover_every_partition_in_order(rows, batch_rows):
 
 def test_the_budget_sets_the_room(monkeypatch):
     """A step gets what is left of the budget, never more than its share
-    of what is available, nor less than MIN_ROOM."""
+    of what is available, nor less than the policy's least room."""
     monkeypatch.setattr(machine, "available_memory", lambda: 2**30)
     monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**28)
-    assert dp_run.step_room() == dp_run.FREE_SHARE * 2**30
-    assert dp_run.step_room(2**29) == 2**28
-    assert dp_run.step_room(2**40) == dp_run.FREE_SHARE * 2**30
-    assert dp_run.step_room(2**27) == dp_run.MIN_ROOM
+    room = memory_model.step_room
+    assert room(StepPolicy()) == memory_model.FREE_SHARE * 2**30
+    assert room(StepPolicy(memory=2**29)) == 2**28
+    assert room(StepPolicy(memory=2**40)) == memory_model.FREE_SHARE * 2**30
+    assert room(StepPolicy(memory=2**27)) == StepPolicy().min_room
 
 
 def test_a_table_written_to_disk_is_mapped_back(tmp_path):
     keys = np.arange(5, dtype=np.uint64)
     counts = np.arange(10, dtype=np.uint64).reshape(5, 2)
-    assert not spill_step.is_mapped(keys)
-    on_disk = spill_step.to_disk(keys, counts, str(tmp_path))
-    assert all(spill_step.is_mapped(array) for array in on_disk)
+    assert not table_format.is_mapped(keys)
+    on_disk = table_format.to_disk(keys, counts, str(tmp_path))
+    assert all(table_format.is_mapped(array) for array in on_disk)
     assert (on_disk[0] == keys).all() and (on_disk[1] == counts).all()
 
 
@@ -116,13 +118,13 @@ def test_the_memory_is_judged_by_a_high_guess(monkeypatch):
     never below the table's own guess, and above it where the column
     before grew more."""
     seen = []
-    real = dp_run.run_step
+    real = step_choice.run_step
 
-    def recorded(arguments, expected, spill, table=None, room=None, high=None):
+    def recorded(arguments, expected, spill, policy, room, high=None):
         seen.append((expected, high))
-        return real(arguments, expected, spill, table, room, high)
+        return real(arguments, expected, spill, policy, room, high)
 
-    monkeypatch.setattr(dp_run, "run_step", recorded)
-    dp_run.count_hamiltonian(cell_order.schedule(5, 6), False)
+    monkeypatch.setattr(step_choice, "run_step", recorded)
+    run_loop.count_hamiltonian(cell_order.schedule(5, 6), False)
     assert all(high >= expected for expected, high in seen)
-    assert any(high > dp_run.HIGH_MARGIN * expected + 1 for expected, high in seen)
+    assert any(high > run_loop.HIGH_MARGIN * expected + 1 for expected, high in seen)

@@ -1,0 +1,102 @@
+"""What every checkpoint of a DP count shares, in one process or on a
+cluster: the header's record of the count it belongs to (its identity),
+the refusal of a file made for another count, the SHA-256 over the header
+and a table that finds a file edited or damaged since knight wrote it, the
+type and range checks of the runs finished and the run under way, and how
+often the table is saved."""
+
+import hashlib
+import json
+
+import numpy as np
+
+from knight.counting.dp.model.cell_order import ORDER_NAME
+from knight.counting.dp.run_loop import MAX_LIMBS
+from knight.errors import InvalidArgument
+
+# a checkpoint is written at most this often: a 7x7 table is a few GB, and
+# writing it after every step would cost more than the steps
+CHECKPOINT_SECONDS = 60.0
+
+
+def count_identity(format_name, rows, cols, closed, starts):
+    """What a checkpoint of ``format_name`` records of the count it belongs to."""
+    return {
+        "format": format_name,
+        "rows": rows,
+        "cols": cols,
+        "closed": closed,
+        "starts": sorted(int(s) for s in starts),
+        "order": ORDER_NAME,
+    }
+
+
+def check_identity(path, header, identity):
+    """InvalidArgument unless ``header`` records the count of ``identity``."""
+    found = {key: header.get(key) for key in identity}
+    if found != identity:
+        changed = [key for key in identity if found[key] != identity[key]]
+        differ = ", ".join(f"{key} {_brief(found[key])} (now {_brief(identity[key])})" for key in changed)
+        raise InvalidArgument(f"{path} records a different count: {differ}")
+
+
+def damaged(path, what):
+    """The one refusal of a checkpoint changed since knight wrote it."""
+    return InvalidArgument(f"{path} is damaged or was edited ({what}); it is left untouched: resume into a new file")
+
+
+def checksum(header, keys, counts):
+    """SHA-256 of the header (less its checksum) and the table's bytes: a
+    file edited or damaged since knight wrote it is refused, not resumed
+    into a count printed as exact."""
+    digest = hashlib.sha256()
+    fields = {key: value for key, value in header.items() if key != "checksum"}
+    digest.update(json.dumps(fields, sort_keys=True).encode())
+    for array in (keys, counts):
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
+    return digest.hexdigest()
+
+
+def _is_count(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def checked_fields(path, header, keys, counts, squares, closed, starts):
+    """``(finished, current)`` of a checkpoint's header, every field's type
+    and range checked (a file is untrusted input), or InvalidArgument."""
+
+    if header.get("checksum") != checksum(header, keys, counts):
+        raise damaged(path, "its checksum does not match")
+    # the runs a count can have: one per start, or -1, the one run of closed tours
+    run_keys = {-1} if closed else {int(start) for start in starts}
+    finished = header.get("finished")
+    if not isinstance(finished, dict):
+        raise damaged(path, "'finished' is not a mapping")
+    checked = {}
+    for key, value in finished.items():
+        if not (isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in run_keys) or not _is_count(value):
+            raise damaged(path, f"'finished' holds {_brief(key)}: {_brief(value)}")
+        checked[int(key)] = value
+    current = header.get("current")
+    if current is None:
+        return checked, None
+    if not (isinstance(current, list) and len(current) == 3 and all(isinstance(v, int) for v in current)):
+        raise damaged(path, "'current' is not [run, step, tours]")
+    run_key, step, completed = current
+    if run_key not in run_keys or run_key in checked or not 0 <= step <= squares or not _is_count(completed):
+        raise damaged(path, f"'current' is {current}")
+    if not (
+        keys.dtype == np.uint64
+        and keys.ndim == 1
+        and counts.dtype == np.uint64
+        and counts.ndim == 2
+        and counts.shape[0] == keys.shape[0]
+        and 1 <= counts.shape[1] <= MAX_LIMBS
+    ):
+        raise damaged(path, "its table's arrays have the wrong shape or type")
+    return checked, (run_key, step, completed)
+
+
+def _brief(value):
+    return f"{len(value)} squares" if isinstance(value, list) else value

@@ -1,0 +1,90 @@
+"""What a step engine is given besides its table's sizing: the step's
+arrays from the schedule, the forced end, and the options the degree
+relaxation lists, as one named tuple of arrays and ints (``StepArguments``)
+whose order is the step kernels' own, so that ``*arguments`` is their
+argument list."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from knight.counting.dp import table_kernels
+from knight.counting.dp.model import degree_relaxation
+
+
+class StepArguments(NamedTuple):
+    """One step's input: the table (``keys``, ``counts``), the frontier's
+    slots before the step (``old_size``) and after (``kept_slots``,
+    ``leaving_slots``, ``inserted_stays``), the forced end's slot
+    (``forced_slot``, -1: none; ``inserted_forced``), whether the step is
+    the last (``final``), ``closed``, the relaxation's ``options`` (``(rank,
+    before, patterns, starts, firsts, seconds, codes, dropped)``) and the
+    hash ``salt`` of the step."""
+
+    keys: np.ndarray
+    counts: np.ndarray
+    old_size: int
+    kept_slots: np.ndarray
+    leaving_slots: np.ndarray
+    inserted_stays: bool
+    forced_slot: int
+    inserted_forced: bool
+    final: bool
+    closed: bool
+    options: tuple
+    salt: np.uint64
+
+    def with_table(self, keys, counts):
+        """The same step on another table (a chunk, a partition)."""
+        return self._replace(keys=keys, counts=counts)
+
+    def step_fields(self):
+        """The fields between the table and the salt, in the kernels' order."""
+        return (
+            self.old_size,
+            self.kept_slots,
+            self.leaving_slots,
+            self.inserted_stays,
+            self.forced_slot,
+            self.inserted_forced,
+            self.final,
+            self.closed,
+            self.options,
+        )
+
+
+def step_arguments(plan, step, keys, counts, closed, forced, before, after):
+    """The ``StepArguments`` to step ``keys``/``counts`` at ``step`` of
+    ``plan``: ``before`` and ``after`` are the bitmaps of the live patterns
+    on either side of the step."""
+    forced_slot, inserted_forced = plan.forced_place(step, forced)
+    final = step == len(plan.order) - 1
+    options = degree_relaxation.option_lists(
+        before,
+        plan.old_sizes[step],
+        len(plan.frontiers[step]),
+        plan.neighbour_slots[step],
+        plan.kept_slots[step],
+        plan.leaving_slots[step],
+        plan.stays[step],
+        forced_slot,
+        inserted_forced,
+        0 if closed else 2,
+        final,
+        after,
+    )
+    rank, patterns, starts, firsts, seconds, codes, dropped = options
+    return StepArguments(
+        keys,
+        counts,
+        plan.old_sizes[step],
+        plan.kept_slots[step],
+        plan.leaving_slots[step],
+        plan.stays[step],
+        forced_slot,
+        inserted_forced,
+        final,
+        bool(closed),
+        (rank, before, patterns, starts, firsts, seconds, codes, dropped),
+        table_kernels.step_salt(step),
+    )

@@ -1,0 +1,34 @@
+"""Which step engine takes a step, by the run's ``StepPolicy`` and the room
+the step has: the hash step, the partitioned step in memory, or the
+partitioned step out of core. Every engine takes ``StepArguments`` and
+returns ``(keys, counts, found, emitted, dead, overflow)``."""
+
+from knight.counting.dp import memory_model
+from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step
+
+# the engines' names, as ``run_step`` reports the one that took a step
+HASH, PARTITIONED, OUT_OF_CORE = "hash", "partitioned", "out-of-core"
+
+
+def out_of_core(expected, limbs, room, policy):
+    """Whether a partitioned step of ``expected`` states must run out of core."""
+    return expected >= policy.partitioned_states and memory_model.step_bytes(expected, limbs) > room
+
+
+def run_step(arguments, expected, spill, policy, room, high=None):
+    """One step by ``policy.table`` in at most ``room`` bytes: the
+    partitioned step in memory, or out of core when the tables of ``high``
+    states (a high guess of those it makes; default ``expected``) would
+    take more; the hash step's disk shards when the hash step's tables
+    would not fit. Returns ``(made, engine)``: the engine's answer and its
+    name (``HASH``, ``PARTITIONED``, ``OUT_OF_CORE``)."""
+    high = expected if high is None else high
+    table = policy.table
+    if table == "auto":
+        table = PARTITIONED if expected >= policy.partitioned_states else HASH
+    if table == HASH:
+        return hash_step.step_in_parts(arguments, expected, spill), HASH
+    threads = hash_step.step_threads() if arguments.keys.shape[0] >= hash_step.PARALLEL_STATES else 1
+    if memory_model.step_bytes(high, arguments.counts.shape[1]) <= room:
+        return partitioned_step.step_partitioned(arguments, expected, threads), PARTITIONED
+    return out_of_core_step.step_out_of_core(arguments, high, threads, room, spill()), OUT_OF_CORE

@@ -68,7 +68,27 @@ def test_a_board_too_big_for_memory_is_refused(monkeypatch):
         _dp(9, 9)
     monkeypatch.setattr(machine, "available_memory", lambda: 2**34)
     with pytest.raises(InvalidArgument, match="pattern bitmaps"):
-        _dp(7, 40000)  # 5.4 MB a step
+        _dp(7, 2900)  # 5.4 MB a step, 34 GiB in all; fewer edges than the counts' widest
+
+
+def test_the_frontier_spans_at_least_a_column_of_the_short_side():
+    """The bound by which check_fits refuses a wide board without a schedule."""
+    for short in range(3, 26):
+        for extra in range(6):
+            assert cell_order.widest_frontier(short, short + extra) >= short
+
+
+@pytest.mark.parametrize("rows, cols", [(18, 18), (300, 300), (3000, 3000), (20, 5000)])
+def test_a_wide_board_is_refused_before_a_schedule_is_built(monkeypatch, rows, cols):
+    """A board thousands of squares wide once built its whole schedule to
+    learn its frontier was too wide: minutes and GiB before the refusal."""
+
+    def no_schedule(*_args, **_kwargs):
+        raise AssertionError("a schedule was built")
+
+    monkeypatch.setattr(cell_order, "schedule", no_schedule)
+    with pytest.raises(InvalidArgument, match=r"frontier spans at least|knight-move edges"):
+        memory_model.check_fits(rows, cols, 2**34)
 
 
 def test_dfs_only_options_are_refused_with_dp():

@@ -129,6 +129,17 @@ def check_fits(rows, cols, available, closed=False):
     that could pass its widest (``check_count_width``), or
     projected peak tables that fit neither ``available`` nor, sharded, the
     spill folder's free disk."""
+    # formulas first: a board refused by them builds no schedule, which on a
+    # board thousands of squares wide takes minutes and GiB
+    check_count_width(rows, cols)
+    short = min(rows, cols)
+    if short > MAX_SLOTS:
+        # a column of the short side, once inserted, waits whole on the
+        # columns ahead: the frontier spans at least one (tests/knight/test_dp_checks.py)
+        raise InvalidArgument(
+            f"board {rows}x{cols}: the dp frontier spans at least {short} squares, "
+            f"at most {MAX_SLOTS} fit its 64-bit states"
+        )
     widest = widest_frontier(rows, cols)
     if widest > MAX_SLOTS:
         raise InvalidArgument(
@@ -141,7 +152,6 @@ def check_fits(rows, cols, available, closed=False):
             f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "
             f"({rows * cols} steps), more than half the {available / 2**30:.1f} GiB available"
         )
-    check_count_width(rows, cols)
     states = projected_peak_states(rows, cols, closed)
     needed = states * BYTES_PER_STATE
     if needed <= available:

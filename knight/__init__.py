@@ -4,11 +4,11 @@
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.
 """
 
-from knight._lazy import lazy_getattr
 from knight.errors import InvalidArgument
-from knight.symmetry import symmetry_class
-from knight.theory import start_possible, tour_exists
-from knight.tour_check import is_tour
+from knight.geometry.symmetry import symmetry_class
+from knight.geometry.theory import start_possible, tour_exists
+from knight.geometry.tour_check import is_tour
+from knight.runtime._lazy import lazy_getattr
 
 __all__ = [
     "Count",

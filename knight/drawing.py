@@ -262,7 +262,7 @@ def count_parts(grid, closed=False, title="", width=WIDTH):
     all) grey and crossed. The counts are written in on boards of at most
     ``NUMBERED_SIDE`` a side; every square carries its count as a tooltip;
     a line under the grid says what the colours mean."""
-    from knight import theory
+    from knight.geometry import theory
 
     rows, cols = len(grid), len(grid[0])
     check_size(rows, cols, grid=True)
@@ -330,7 +330,7 @@ def check_target(path):
         return path
     if path == "":
         raise InvalidArgument("--svg needs a file name, or - for standard output")
-    from knight import journal
+    from knight.files import journal
 
     path = journal.usable_path(path, "the drawing")
     if os.path.lexists(path):
@@ -344,13 +344,13 @@ def check_target(path):
 
 def write(target, parts, out):
     """The drawing ``parts`` into ``target`` (checked by ``check_target``):
-    to ``out`` for ``-``, else whole or not at all (``knight.atomic_write``);
+    to ``out`` for ``-``, else whole or not at all (``knight.files.atomic_write``);
     an OSError naming ``target`` if it cannot be written (a full disk: exit
     status 74, see ``knight.exit_status``)."""
     if target == "-":
         out.writelines(parts)
         return
-    from knight import atomic_write
+    from knight.files import atomic_write
 
     atomic_write.replace(target, lambda file: file.writelines(parts), shared=True)
 

@@ -28,8 +28,8 @@ import signal
 import sys
 import threading
 
-from knight import machine
 from knight.errors import InvalidArgument
+from knight.runtime import machine
 from knight.validate import one_line
 
 EXIT_OK = 0

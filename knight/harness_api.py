@@ -57,7 +57,7 @@ knight says:
   their scratch makers and their inputs, so that the toolchain comparison
   (bench/studies/versus/versus_study.py) hands Numba, C and Cython the same prepared
   arrays and times the kernel call alone, as no public call can.
-- ``jit``: the one compile policy (knight/_jit.py), so that the empty
+- ``jit``: the one compile policy (knight/runtime/_jit.py), so that the empty
   function that measures Numba's fixed call cost is dispatched as the
   kernels are.
 
@@ -65,10 +65,12 @@ All but ``neighbour_table`` load Numba, so they are looked up on first use, as
 ``knight.solve`` is; the rest is plain Python, cheap to import.
 """
 
-from knight import atomic_write, drawing, exit_status, journal, status, strict_json, validate
-from knight._lazy import lazy_getattr
-from knight.machine import anonymous_memory, usable_cores
-from knight.symmetry import representatives
+from knight import drawing, exit_status, validate
+from knight.files import atomic_write, journal, strict_json
+from knight.geometry.symmetry import representatives
+from knight.runtime import status
+from knight.runtime._lazy import lazy_getattr
+from knight.runtime.machine import anonymous_memory, usable_cores
 
 # the names imported here; the rest are _LAZY's
 __all__ = [
@@ -94,8 +96,8 @@ _LAZY = {
     "StepPolicy": "knight.counting.dp.policy",
     "memory_model": "knight.counting.dp.memory_model",
     "search_kernels": "knight.search.search_kernels",
-    "jit": "knight._jit",
-    "neighbour_table": "knight.neighbours",
+    "jit": "knight.runtime._jit",
+    "neighbour_table": "knight.geometry.neighbours",
 }
 
 __getattr__ = lazy_getattr("knight.harness_api", _LAZY)

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight.board import coordinates
+from knight.geometry.board import coordinates
 
 
 @dataclass(frozen=True)

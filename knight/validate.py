@@ -7,8 +7,8 @@ importing the kernels.
 import operator
 import re
 
-from knight import machine
 from knight.errors import InvalidArgument
+from knight.runtime import machine
 
 METHODS = ("backtrack", "warnsdorff", "greedy")
 TIEBREAKS = ("first", "roth")

@@ -4,7 +4,7 @@
  * knight/kernels.py, so node counts are identical (the tests check it).
  * Compiled at run time with `-O3 -march=native`, by gcc and by clang alike,
  * by bench/baselines/c.py; called through ctypes. Squares are int32
- * row * cols + col; the neighbour table is knight.board.neighbour_table
+ * row * cols + col; the neighbour table is knight.geometry.board.neighbour_table
  * (valid targets first, -1 padded).
  *
  * Each search is a `*_in` kernel over scratch the caller allocated and

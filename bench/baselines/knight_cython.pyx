@@ -4,7 +4,7 @@ arrays and their dtypes of knight/kernels.py (and of bench/baselines/knight.c),
 so that node counts are identical and a speed ratio compares compilers.
 
 boundscheck and wraparound off: the Numba kernels index unchecked and with
-unsigned indices (knight/_jit.py's ``_u``), which skips the same checks.
+unsigned indices (knight/runtime/_jit.py's ``_u``), which skips the same checks.
 Each function returns what the Numba kernel returns; ``empty_*`` take a
 kernel's arguments and return at once (the fixed cost of one call:
 acquiring every memoryview). Built by bench/baselines/cython_build.py.

@@ -1,6 +1,6 @@
 """A run folder's two data files, written so that an interrupt never corrupts them.
 
-``runs.csv`` is a ``knight.journal``: append-only, one complete line per
+``runs.csv`` is a ``knight.files.journal``: append-only, one complete line per
 finished run, flushed at once and fsynced about once a second, locked while
 a sweep writes it; its last column, ``checksum``, is the journal's check of
 the line (a damaged line is refused, naming the file and the line). A
@@ -25,7 +25,7 @@ RUNS = "runs.csv"
 META = "meta.json"
 
 # what a status says about a run: knight's words for a search's end
-# (knight/status.py), and the harness's own for a start not searched
+# (knight/runtime/status.py), and the harness's own for a start not searched
 SEARCHED = tuple(status.WORDS.values())
 FOUND, NONE, BUDGET, DEAD_END = (
     status.WORDS[code] for code in (status.FOUND, status.NONE, status.BUDGET, status.DEAD_END)

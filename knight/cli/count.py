@@ -126,7 +126,7 @@ def _check_grid_printable(rows, cols, closed):
     print (or to hold as JSON): at ``MAX_PRINTED_SQUARES`` a per-start
     count by the DP is already hours to weeks, one run per symmetry class
     (the runs timed: docs/measurements.md, "Counting by search")."""
-    from knight import theory
+    from knight.geometry import theory
 
     squares = rows * cols
     if squares <= MAX_PRINTED_SQUARES:

@@ -13,7 +13,7 @@ def add_parser(commands):
 
 
 def run(args, out):
-    from knight import theory
+    from knight.geometry import theory
 
     rows, cols = board(args)
     exists = theory.tour_exists(rows, cols, args.closed)

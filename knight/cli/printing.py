@@ -1,7 +1,7 @@
 """How the commands print: aligned ``name value`` fields, one JSON object,
 durations."""
 
-from knight import strict_json
+from knight.files import strict_json
 
 # boards printed square by square up to this size; larger ones would only
 # scroll past, so they are summarised instead

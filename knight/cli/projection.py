@@ -45,8 +45,8 @@ def _print_dfs_projection(job):
 def _print_dp_projection(job):
     """Its peak states, memory, disk out of core, and time on this
     machine's cores."""
-    from knight import machine
     from knight.counting import driver
+    from knight.runtime import machine
 
     guess = driver.dp_projection(job)
     if guess.states < PROJECT_DP_STATES_FROM:

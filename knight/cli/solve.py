@@ -1,10 +1,11 @@
 """``knight solve``: one tour, as each square's step number, or as JSON."""
 
-from knight import strict_json, validate
+from knight import validate
 from knight.cli.options import board, board_args, budget, json_arg
 from knight.cli.printing import MAX_PRINTED_SQUARES, print_fields, print_json
 from knight.cli.svg_option import draw, svg_arg, svg_target
 from knight.errors import InvalidArgument
+from knight.files import strict_json
 
 # a JSON tour is written this many squares at a time, so that the CLI holds
 # a few MB beyond the search's own arrays however long the tour
@@ -103,7 +104,7 @@ def _print_json_with_tour(record, result, out):
     if result.tour is None:
         print_json({**record, "tour": None}, out)
         return
-    from knight.board import coordinates
+    from knight.geometry.board import coordinates
 
     head = strict_json.dumps(record)
     out.write(head[:-1] + ', "tour": [')

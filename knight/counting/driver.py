@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from knight import machine, theory, validate
+from knight import validate
 from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
@@ -31,7 +31,9 @@ from knight.counting.dp.engine import count_by_dp, total_tours
 from knight.counting.dp.memory_model import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.errors import InvalidArgument
+from knight.geometry import theory
 from knight.result import Count
+from knight.runtime import machine
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 

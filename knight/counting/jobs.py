@@ -5,8 +5,8 @@ engine."""
 
 from dataclasses import dataclass
 
-from knight import theory
-from knight.symmetry import symmetry_classes
+from knight.geometry import theory
+from knight.geometry.symmetry import symmetry_classes
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,16 @@ Shared conventions
 * A node is one placement of the knight: the start square counts 1, every
   forward move adds 1, a step back adds nothing. A search never places more
   than ``budget`` nodes.
-* Kernels return the integer status codes of ``knight.status``, which also
+* Kernels return the integer status codes of ``knight.runtime.status``, which also
   holds their words.
 """
 
 import numpy as np
 
-from knight._bits import popcount
-from knight._jit import _u, jit
-from knight.board import MOVE_COLS, MOVE_ROWS
-from knight.status import BUDGET, DEAD_END, FOUND, NONE
+from knight.geometry.board import MOVE_COLS, MOVE_ROWS
+from knight.runtime._bits import popcount
+from knight.runtime._jit import _u, jit
+from knight.runtime.status import BUDGET, DEAD_END, FOUND, NONE
 
 TIEBREAK_FIRST = 0
 TIEBREAK_ROTH = 1

@@ -8,9 +8,10 @@ import time
 
 import numpy as np
 
-from knight import status, validate
-from knight.neighbours import neighbour_table
+from knight import validate
+from knight.geometry.neighbours import neighbour_table
 from knight.result import Result
+from knight.runtime import status
 from knight.search import search_kernels as kernels
 from knight.validate import DEFAULT_BUDGET
 

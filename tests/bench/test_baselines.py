@@ -6,7 +6,7 @@ import pytest
 
 from bench.baselines import c as c_baseline
 from bench.baselines import python as python_baseline
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
 from knight.search import search_kernels as kernels
 
 try:

@@ -137,7 +137,7 @@ def test_the_frozen_dp_does_the_recorded_work_and_counts_as_knight_does():
 
 def test_every_dp_workload_counts_some_tours():
     # its work is its count: no tours would be no throughput
-    from knight.theory import start_possible
+    from knight.geometry.theory import start_possible
 
     for search in WORKLOADS:
         if search.method == "dp":

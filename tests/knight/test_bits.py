@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from knight import _bits
+from knight.runtime import _bits
 
 
 def test_python_popcount_counts_bits():
@@ -16,7 +16,7 @@ def test_python_popcount_counts_bits():
 
 
 def test_prefetch_is_a_hint_compiled_and_interpreted():
-    from knight._jit import jit
+    from knight.runtime._jit import jit
 
     @jit
     def total(values):

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from bench.baselines import python as naive
-from knight.board import MOVES, coordinates
-from knight.neighbours import neighbour_table
+from knight.geometry.board import MOVES, coordinates
+from knight.geometry.neighbours import neighbour_table
 
 
 def test_move_order_is_the_documented_one():

@@ -9,7 +9,8 @@ import sys
 import pytest
 from cli_run import run
 
-from knight import exit_status, machine, validate
+from knight import exit_status, validate
+from knight.runtime import machine
 
 
 @pytest.mark.parametrize(

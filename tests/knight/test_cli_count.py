@@ -4,7 +4,8 @@ JSON, the memory check of each concurrent unit."""
 from cli_run import run, run_json
 from test_cli_synopsis import README
 
-from knight import cli, machine, validate
+from knight import cli, validate
+from knight.runtime import machine
 
 
 def test_count_one_start_and_grid():

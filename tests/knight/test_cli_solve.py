@@ -8,7 +8,8 @@ from cli_run import run, run_json
 
 import knight
 from bench.baselines import python as naive
-from knight import cli, exit_status, is_tour, machine, validate
+from knight import cli, exit_status, is_tour, validate
+from knight.runtime import machine
 
 
 def test_solve_prints_aligned_board_and_summary():

@@ -118,7 +118,7 @@ def test_a_write_that_fails_is_one_line_and_leaves_nothing(tmp_path, capsys, mon
     def full(path, fill, **options):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr("knight.atomic_write.replace", full)
+    monkeypatch.setattr("knight.files.atomic_write.replace", full)
     assert run("solve", "5", "5", "--svg", str(tmp_path / "t.svg")) == (74, "")
     err = capsys.readouterr().err
     assert err == f"knight: error: {tmp_path / 't.svg'}: No space left on device\n"

@@ -17,7 +17,7 @@ from knight import InvalidArgument, cli, count_tours, exit_status
 from knight.counting import driver
 from knight.counting.dfs import unit_count, unit_runner, unit_split
 from knight.counting.dfs.unit_store import UnitStore
-from knight.symmetry import symmetry_classes
+from knight.geometry.symmetry import symmetry_classes
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 SMALL_BOARDS = [(rows, cols) for rows in range(1, 6) for cols in range(1, 7) if (rows, cols) != (5, 6)]
@@ -245,7 +245,7 @@ def test_count_total_takes_the_road_of_every_count(monkeypatch):
 
 
 def test_the_memory_room_is_clipped_to_the_budget_in_one_place(monkeypatch):
-    from knight import machine
+    from knight.runtime import machine
 
     monkeypatch.setattr(machine, "available_memory", lambda: 2**30)
     assert driver.memory_room() == 2**30

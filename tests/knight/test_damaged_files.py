@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knight import cli, exit_status, journal, strict_json
+from knight import cli, exit_status
+from knight.files import journal, strict_json
 
 DAMAGE = settings(max_examples=120, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 # a 5x5 count cut at depth 4: a few hundred records, counted in a moment

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight import cli, journal, owned_files
+from knight import cli
 from knight.counting.dp import table_format
 from knight.counting.dp.checkpoints import linked_table, process_checkpoint
 from knight.errors import InvalidArgument
+from knight.files import journal, owned_files
 
 
 def _run(*argv):

@@ -5,11 +5,12 @@ the DFS refused, the auto policy."""
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, count_tours, machine
+from knight import InvalidArgument, count_tours
 from knight.counting.dp import memory_model, run_loop
 from knight.counting.dp.model import cell_order, degree_relaxation
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
+from knight.runtime import machine
 
 
 def _dp(rows, cols, start=None, closed=False, **options):

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from knight import InvalidArgument, cli, count_total, count_tours, exit_status, machine
+from knight import InvalidArgument, cli, count_total, count_tours, exit_status
 from knight.cli import projection
 from knight.counting.dp import memory_model
+from knight.runtime import machine
 
 
 def _dp(rows, cols, start=None, closed=False, **options):

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight import machine
 from knight.counting.dp import memory_model, run_loop, table_format
 from knight.counting.dp.model import cell_order
 from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import out_of_core_step, step_choice
+from knight.runtime import machine
 from tests.conftest import dp_steps
 
 

@@ -9,12 +9,13 @@ import os
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, count_tours, machine, validate
+from knight import InvalidArgument, count_tours, validate
 from knight.counting import driver
 from knight.counting.dp import engine
 from knight.counting.dp.checkpoints import checkpoint_header
 from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import out_of_core_step
+from knight.runtime import machine
 
 
 def _every_step_out_of_core(monkeypatch):

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import knight
-from knight import atomic_write, drawing
+from knight import drawing
 from knight.errors import InvalidArgument
+from knight.files import atomic_write
 
 SVG = "{http://www.w3.org/2000/svg}"
 

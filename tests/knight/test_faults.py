@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knight import cli, exit_status, machine
+from knight import cli, exit_status
 from knight.errors import InvalidArgument
+from knight.runtime import machine
 
 FAULTS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -462,7 +463,7 @@ def test_a_killed_runs_checkpoint_temporaries_are_removed_by_the_next_run(tmp_pa
 def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monkeypatch):
     """Issue 29: by the next DP run, whether it spills or not."""
     import knight
-    from knight import owned_files
+    from knight.files import owned_files
 
     monkeypatch.setattr(owned_files.tempfile, "tempdir", str(tmp_path))
     stale = tmp_path / f"knight-dp-{_dead_pid()}-x1"
@@ -480,7 +481,7 @@ def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monke
 
 
 def test_a_process_sweeps_a_folder_at_most_once_a_minute(tmp_path, monkeypatch):
-    from knight import owned_files
+    from knight.files import owned_files
 
     swept = []
     monkeypatch.setattr(owned_files, "remove_stale_spill_folders", swept.append)

@@ -106,14 +106,14 @@ def test_bench_has_no_import_cycle():
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 
 
-def folder_graph(graph):
-    """The import graph between bench/'s folders: a module of a subpackage
-    stands for its folder (``bench.guard.workloads`` for ``bench.guard``), one
-    of the flat core for itself."""
+def folder_graph(graph, root=BENCH):
+    """The import graph between the folders of ``root`` (bench/ or knight/):
+    a module of a subpackage stands for its folder (``bench.guard.workloads``
+    for ``bench.guard``), one of the flat core for itself."""
 
     def folder(name):
         parts = name.split(".")
-        return ".".join(parts[:2]) if len(parts) > 1 and (BENCH / parts[1]).is_dir() else name
+        return ".".join(parts[:2]) if len(parts) > 1 and (root / parts[1]).is_dir() else name
 
     folders = {}
     for name, targets in graph.items():
@@ -128,6 +128,15 @@ def test_bench_folders_import_one_way():
     helpers), never in one of them."""
     graph = folder_graph(import_graph(BENCH_MODULES))
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+def test_knight_folders_import_one_way():
+    """knight/'s packages (geometry/, runtime/, files/, search/, counting/,
+    cli/) and its flat core's modules form no cycle: ``ls knight`` reads as
+    layers, the board model and the runtime below, the command line on top."""
+    graph = folder_graph(import_graph(MODULES), root=PACKAGE)
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+    assert "knight.cli" not in set().union(*(graph[name] for name in graph if name != "knight.__main__"))
 
 
 def test_a_folder_cycle_is_found():
@@ -157,18 +166,19 @@ def test_the_engines_and_the_search_are_read_as_packages():
 
 def test_the_scan_sees_every_way_of_importing():
     source = (
-        "import knight.board\n"
-        "def f():\n    from knight.counting.dp import run_loop\n    from knight.neighbours import neighbour_table\n"
+        "import knight.geometry.board\n"
+        "def f():\n    from knight.counting.dp import run_loop\n"
+        "    from knight.geometry.neighbours import neighbour_table\n"
         "LAZY = {'solve': 'knight.search.solver'}\n"
     )
     modules = dict.fromkeys(
         [
             "knight",
-            "knight.board",
+            "knight.geometry.board",
             "knight.counting",
             "knight.counting.dp",
             "knight.counting.dp.run_loop",
-            "knight.neighbours",
+            "knight.geometry.neighbours",
             "knight.search",
             "knight.search.solver",
             "knight.scanned",
@@ -176,7 +186,12 @@ def test_the_scan_sees_every_way_of_importing():
     )
     names = imported_names(ast.parse(source))
     found = {name if name in modules else _target(name.rpartition(".")[0], modules) for name in names}
-    assert {"knight.board", "knight.counting.dp.run_loop", "knight.neighbours", "knight.search.solver"} <= found
+    assert {
+        "knight.geometry.board",
+        "knight.counting.dp.run_loop",
+        "knight.geometry.neighbours",
+        "knight.search.solver",
+    } <= found
 
 
 def test_a_cycle_is_found():

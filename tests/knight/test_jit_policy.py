@@ -1,5 +1,5 @@
 """Every compiled function in knight/ goes through the one policy of
-knight/_jit.py (as stumpy checks its fastmath flags): no module calls
+knight/runtime/_jit.py (as stumpy checks its fastmath flags): no module calls
 Numba's decorators itself, and every dispatcher carries the policy's options."""
 
 import ast
@@ -11,10 +11,10 @@ import numba
 import pytest
 
 import knight
-from knight import _jit
+from knight.runtime import _jit
 
 PACKAGE = Path(knight.__file__).parent
-# Numba's ways to compile a function; only knight/_jit.py may use them
+# Numba's ways to compile a function; only knight/runtime/_jit.py may use them
 COMPILERS = {"jit", "njit", "generated_jit", "vectorize", "guvectorize", "cfunc", "stencil", "jit_module"}
 # every module, subpackages' included (iter_modules would stop at the top
 # level and silently skip the engines' kernels), but __main__, which runs
@@ -46,10 +46,10 @@ def _numba_compilers_used(tree):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(PACKAGE)))
 def test_only_the_policy_module_calls_numba_compilers(path):
     used = _numba_compilers_used(ast.parse(path.read_text(), str(path)))
-    if path == PACKAGE / "_jit.py":
-        assert used, "knight/_jit.py no longer compiles anything: update this test"
+    if path == PACKAGE / "runtime" / "_jit.py":
+        assert used, "knight/runtime/_jit.py no longer compiles anything: update this test"
     else:
-        assert used == [], f"{path.relative_to(PACKAGE)} compiles without knight._jit.jit: {used}"
+        assert used == [], f"{path.relative_to(PACKAGE)} compiles without knight.runtime._jit.jit: {used}"
 
 
 def test_the_walk_reaches_every_module_of_every_subpackage():
@@ -78,13 +78,13 @@ def test_every_dispatcher_has_the_policy_options():
     cache = policy.pop("cache")
     dispatchers = dict(_dispatchers())
     # the kernels the searches and counts run are among those checked
-    # (knight._bits.popcount is an intrinsic: inlined into its callers)
+    # (knight.runtime._bits.popcount is an intrinsic: inlined into its callers)
     counters = {f"knight.counting.dfs.dfs_kernels.count_subtree_{kind}" for kind in ("plain", "pruned")}
     steps = {
         "knight.counting.dp.steps.hash_kernels.frontier_step",
         "knight.counting.dp.model.degree_relaxation.pattern_step",
     }
-    searches = {"knight.search.search_kernels.backtrack", "knight.neighbours.fill_neighbour_table"}
+    searches = {"knight.search.search_kernels.backtrack", "knight.geometry.neighbours.fill_neighbour_table"}
     assert {*searches, *counters, *steps} <= set(dispatchers)
     for name, dispatcher in dispatchers.items():
         options = {key: dispatcher.targetoptions.get(key) for key in policy}

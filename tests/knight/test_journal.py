@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from knight import journal
 from knight.errors import InvalidArgument
+from knight.files import journal
 
 FORMAT = journal.Format(kind="a test journal", header="test journal v1", parse=lambda line: int(line))
 
@@ -124,7 +124,7 @@ def test_the_lock_dies_with_its_process(tmp_path):
     path = tmp_path / "j"
     code = textwrap.dedent(f"""
         import os, sys
-        from knight import journal
+        from knight.files import journal
         file = journal.Journal.open({str(path)!r}, journal.Format("a test journal", "test journal v1", int))
         print("locked", flush=True)
         sys.stdin.read()

@@ -6,10 +6,10 @@ import pytest
 
 from bench.baselines import python as naive
 from knight import count_tours, is_tour, solve
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
+from knight.geometry.tour_check import tour_problem
 from knight.search import search_kernels as kernels
 from knight.search.solver import warnsdorff_kernel
-from knight.tour_check import tour_problem
 
 SHAPES = [(rows, cols) for rows in range(1, 7) for cols in range(1, 7)]
 

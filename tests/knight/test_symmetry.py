@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import knight
-from knight.neighbours import neighbour_table
-from knight.symmetry import representatives, symmetries, symmetry_class, symmetry_classes
+from knight.geometry.neighbours import neighbour_table
+from knight.geometry.symmetry import representatives, symmetries, symmetry_class, symmetry_classes
 
 BOARDS = [(3, 4), (4, 5), (5, 5), (6, 6), (1, 1), (2, 3)]
 

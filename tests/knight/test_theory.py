@@ -3,7 +3,7 @@
 import pytest
 
 from knight import count_tours, solve, start_possible, tour_exists
-from knight.theory import parity_excludes
+from knight.geometry.theory import parity_excludes
 
 SMALL = [(rows, cols) for rows in range(1, 7) for cols in range(1, 7)]
 # the rectangles where the theorems change their answer, past 6 on a side

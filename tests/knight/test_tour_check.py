@@ -3,7 +3,7 @@
 import pytest
 
 from knight.errors import InvalidArgument
-from knight.tour_check import is_tour, tour_problem
+from knight.geometry.tour_check import is_tour, tour_problem
 
 
 def _valid_3x4():

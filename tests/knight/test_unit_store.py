@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from knight import cli, exit_status, journal
+from knight import cli, exit_status
 from knight.counting.dfs.unit_store import UnitStore
+from knight.files import journal
 
 
 def _count(*argv):

@@ -4,7 +4,6 @@ its executor (recording them in its resume file), add them up as a
 
 import time
 
-from knight import status
 from knight.counting.dfs import dfs_kernels
 from knight.counting.dfs.executors import dask_executor, local_executor
 from knight.counting.dfs.unit_count import count_unit, stop_signal
@@ -12,7 +11,8 @@ from knight.counting.dfs.unit_runner import run_units
 from knight.counting.dfs.unit_split import split_units
 from knight.counting.dfs.unit_store import UnitStore
 from knight.counting.jobs import Tally
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
+from knight.runtime import status
 
 
 def count_by_dfs(job, progress=None):

@@ -44,8 +44,8 @@ on entering ``c``, how many have ``free`` 0 (they would be cut off) and 1
 
 import numpy as np
 
-from knight._jit import _u, jit
-from knight.status import BUDGET, FOUND, NONE, STOPPED
+from knight.runtime._jit import _u, jit
+from knight.runtime.status import BUDGET, FOUND, NONE, STOPPED
 
 # how often (in nodes, minus one: a mask) a search polls its stop flag
 _STOP_POLL = (1 << 20) - 1

@@ -5,8 +5,8 @@ bounded and whose failures are one line (``cluster.cluster_faults``)."""
 import concurrent.futures
 import contextlib
 
-from knight import machine
 from knight.counting.cluster import cluster_faults, dask_client
+from knight.runtime import machine
 
 
 def local_executor(workers=None):

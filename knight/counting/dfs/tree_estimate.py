@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import machine, validate
+from knight import validate
 from knight.counting.dfs import dfs_kernels
 from knight.counting.dfs.unit_count import stop_signal
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
+from knight.runtime import machine
 
 DEFAULT_PROBES = 10_000
 # nodes in the timed sample run that measures this machine's node rate

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from knight.counting.dfs import dfs_kernels
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
 
 _NO_CUT = -1
 

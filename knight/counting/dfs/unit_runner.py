@@ -2,9 +2,9 @@
 time, each finished unit recorded in the resume file as its batch ends,
 and on any exception (Ctrl-C among them) the count's stop signal raised."""
 
-from knight import status
 from knight.counting.dfs.executors import failures, first_done, parallelism
 from knight.counting.dfs.unit_count import count_units, stop_signal
+from knight.runtime import status
 
 # Units go to the executor in batches sized to run about BATCH_SECONDS each
 # (from the last batch's time; the first is one unit): one task per unit

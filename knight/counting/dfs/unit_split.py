@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import status
 from knight.counting.dfs import dfs_kernels
 from knight.counting.dfs.unit_count import stop_signal
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
+from knight.runtime import status
 
 # the default split: the shallowest cut with at least DEFAULT_UNITS units,
 # and enough that an average unit (by a seeded Knuth estimate of the tree)

@@ -3,7 +3,7 @@
 The first line describes the count (its plan's header and node budget); a
 file made for a different count is refused rather than mixed in, and a
 file that is not a resume file is refused and left untouched. Each later
-line records one unit as it finishes. The file is a ``knight.journal``:
+line records one unit as it finishes. The file is a ``knight.files.journal``:
 locked while a count runs, flushed per unit, a torn last line dropped,
 every other line checked against its own checksum (a damaged record is
 refused, never counted). JSON is read back by ``strict_json.loads``,
@@ -13,14 +13,15 @@ bounded in depth.
 import json
 import operator
 
-from knight import journal, status, strict_json
 from knight.errors import InvalidArgument
+from knight.files import journal, strict_json
+from knight.runtime import status
 from knight.validate import shown
 
 # the first key of every resume file's header: what tells ours from a stranger's
 FILE = "knight count resume"
 # the header's ``version``: 2 since each record line carries its checksum
-# (knight.journal); a file of version 1 (no key) has unchecked records
+# (knight.files.journal); a file of version 1 (no key) has unchecked records
 VERSION = 2
 _RECORD_KEYS = ("unit", "status", "tours", "nodes")
 KIND = "a knight resume file"

@@ -51,7 +51,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import atomic_write
 from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
 from knight.counting.dp import memory_model, table_kernels
 from knight.counting.dp.model import degree_relaxation
@@ -61,6 +60,7 @@ from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
+from knight.files import atomic_write
 
 STEP_ATTEMPTS = 3
 

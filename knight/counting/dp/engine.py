@@ -19,7 +19,6 @@ import functools
 import inspect
 import time
 
-from knight import journal
 from knight.counting.dp.checkpoints.checkpoint_header import damaged
 from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
@@ -28,6 +27,7 @@ from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.run_loop import Work, compile_kernels, count_hamiltonian
 from knight.counting.jobs import Tally
 from knight.errors import InvalidArgument
+from knight.files import journal
 
 
 def count_by_dp(job, progress=None, policy=None):
@@ -105,7 +105,7 @@ def _count_runs_into(job, progress, run, store):
         fixed = {}
     else:
         # a tour of an odd number of squares starts on the corner's colour
-        # (knight.theory): no run for the other one
+        # (knight.geometry.theory): no run for the other one
         runs = {s: [s] for s in job.starts.searched(pruned=True)}
         fixed = {s: 0 for s in classes if s in job.starts.excluded}
     report = None if progress is None else reporter(progress)

@@ -7,10 +7,10 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
-from knight import machine
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import widest_frontier
 from knight.errors import InvalidArgument
+from knight.runtime import machine
 
 MAX_SLOTS = states.MAX_SLOTS
 

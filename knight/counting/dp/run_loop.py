@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight import owned_files
 from knight.counting.dp import memory_model, table_format
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import schedule
@@ -21,6 +20,7 @@ from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import hash_step, step_choice
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.errors import InvalidArgument
+from knight.files import owned_files
 
 
 @dataclass

@@ -7,8 +7,8 @@ then its count's limbs, least significant first."""
 
 import numpy as np
 
-from knight._bits import wrapping_multiply
-from knight._jit import jit
+from knight.runtime._bits import wrapping_multiply
+from knight.runtime._jit import jit
 
 # the key no state can have (past 11^17): marks an empty bucket
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -18,8 +18,8 @@ caller widens the limbs and runs the step again): never a wrapped count.
 
 import numpy as np
 
-from knight._jit import jit
 from knight.counting.dp.table_kernels import add_count, mixed_key
+from knight.runtime._jit import jit
 
 
 @jit

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight import atomic_write, journal, owned_files, strict_json
 from knight.counting.dp.checkpoints import checkpoint_header
 from knight.counting.dp.run_loop import MAX_LIMBS
 from knight.errors import InvalidArgument
+from knight.files import atomic_write, journal, owned_files, strict_json
 
 CLUSTER_CHECKPOINT_FORMAT = "knight-dp-cluster-checkpoint/1"
 KIND = "a knight dp cluster checkpoint"

@@ -18,8 +18,8 @@ import re
 
 import numpy as np
 
-from knight import owned_files
 from knight.counting.dp import table_format
+from knight.files import owned_files
 
 TABLES_SUFFIX = ".tables"
 TABLES_MARK = "knight-dp-tables"

@@ -8,10 +8,10 @@ import time
 
 import numpy as np
 
-from knight import atomic_write, journal, strict_json
 from knight.counting.dp import table_format
 from knight.counting.dp.checkpoints import checkpoint_header, linked_table
 from knight.errors import InvalidArgument
+from knight.files import atomic_write, journal, strict_json
 
 # /4: the table may be linked files beside it (``linked_table``); /3 had a
 # checksum over the header and the table; /2 had none; a /1 file holds
@@ -42,7 +42,7 @@ class Checkpoint:
     def check(path):
         """``path`` as a string, if it can be a checkpoint: refuses (before
         a count starts) a folder, a missing parent, a file that is not one."""
-        # the same refusals as a resume file's (knight.journal)
+        # the same refusals as a resume file's (knight.files.journal)
         path = journal.usable_path(path, "a knight dp checkpoint", replaced=True)
         if os.path.exists(path):
             _read_checkpoint(path)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knight.neighbours import neighbour_table
+from knight.geometry.neighbours import neighbour_table
 
 
 @dataclass(frozen=True)

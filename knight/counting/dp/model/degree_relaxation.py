@@ -35,8 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight._bits import popcount
-from knight._jit import jit
+from knight.runtime._bits import popcount
+from knight.runtime._jit import jit
 
 _WORD_BITS = 64
 # 3^i for every frontier size (at most 17 squares) and the ends digit above

@@ -47,9 +47,9 @@ ever returned.
 
 import numpy as np
 
-from knight._bits import popcount
-from knight._jit import jit
 from knight.counting.dp.model.degree_relaxation import POWERS_OF_THREE
+from knight.runtime._bits import popcount
+from knight.runtime._jit import jit
 
 # The helpers are inlined into the step kernel (Numba IR inlining): called
 # as functions, every call passed its arrays with reference-count updates,

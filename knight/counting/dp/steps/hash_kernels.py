@@ -6,11 +6,11 @@ and its successors are is ``model.states``'."""
 
 import numpy as np
 
-from knight._bits import prefetch, wrapping_multiply
-from knight._jit import jit
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.model.states import _DEAD, _DONE, MAX_SLOTS, decoded_state, option_successor, word_layout
 from knight.counting.dp.table_kernels import _HASH_MULTIPLIER, EMPTY, _bucket, _find, _grow, _new_table, add_count
+from knight.runtime._bits import prefetch, wrapping_multiply
+from knight.runtime._jit import jit
 
 # successors inserted together after their cache lines were prefetched
 _BATCH = 64

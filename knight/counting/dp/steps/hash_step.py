@@ -9,10 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight import machine
 from knight.counting.dp import memory_model, table_format, table_kernels
 from knight.counting.dp.steps import hash_kernels
 from knight.exit_status import naming
+from knight.runtime import machine
 
 # the hash step's least table: 1024 entries
 MIN_CAPACITY_BITS = 10

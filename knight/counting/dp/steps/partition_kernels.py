@@ -22,11 +22,11 @@ chunk's, never a whole step's.
 
 import numpy as np
 
-from knight._bits import prefetch
-from knight._jit import jit
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.model.states import _DEAD, _DONE, MAX_SLOTS, decoded_state, option_successor, word_layout
 from knight.counting.dp.table_kernels import EMPTY, add_count, mixed_key
+from knight.runtime._bits import prefetch
+from knight.runtime._jit import jit
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _LINE_WORDS = 8  # 64-bit words in a 64-byte cache line

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight import machine
 from knight.counting.dp import memory_model, table_kernels
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.steps import partition_kernels
+from knight.runtime import machine
 
 MAX_PARTS = 1 << 14
 _MIN_REGION = 4 * MOST_OPTIONS

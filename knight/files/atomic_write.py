@@ -12,7 +12,7 @@ import contextlib
 import os
 import tempfile
 
-from knight import owned_files
+from knight.files import owned_files
 
 
 def _umask():

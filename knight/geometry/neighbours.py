@@ -9,8 +9,8 @@ import functools
 
 import numpy as np
 
-from knight._jit import _u, jit
-from knight.board import MOVE_COLS, MOVE_ROWS
+from knight.geometry.board import MOVE_COLS, MOVE_ROWS
+from knight.runtime._jit import _u, jit
 
 # boards up to this many squares keep their neighbour table (at most 2 MiB
 # each) for the next search on the same board; a larger one is rebuilt, so

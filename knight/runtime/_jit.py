@@ -6,7 +6,7 @@ turning on ``boundscheck`` to hunt a bug) is one edit, not a search.
 
 import functools
 
-from knight import machine
+from knight.runtime import machine
 
 machine.check_numba_threads()  # before Numba reads it: one line, not its traceback
 

@@ -12,7 +12,7 @@ from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from knight._jit import jit
+from knight.runtime._jit import jit
 
 
 @intrinsic

@@ -1,5 +1,5 @@
 """The README's command-line synopsis against the parser it describes: an
-option added, removed or renamed in knight/cli.py fails here until the
+option added, removed or renamed in knight/cli/ fails here until the
 README says so too."""
 
 import pathlib

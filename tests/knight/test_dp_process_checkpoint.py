@@ -44,7 +44,7 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     if out_of_core:
         _every_step_out_of_core(monkeypatch)
         monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)  # past any budget
-        memory = validate.MIN_MEMORY  # so every step gets MIN_ROOM
+        memory = validate.MIN_MEMORY  # so every step gets the policy's min_room
     spilled = []
     real = out_of_core_step.step_out_of_core
     monkeypatch.setattr(out_of_core_step, "step_out_of_core", lambda *arguments: spilled.append(1) or real(*arguments))

@@ -1,6 +1,6 @@
 """One run of the frontier dynamic program over a ``Schedule``: build the
 arrays each step's kernel trusts, run the steps (partitioned, ``partitioned_step``,
-or in parts by hash, ``hash_step``: ``TABLE``), widen the counts when they
+or in parts by hash, ``hash_step``, as the ``StepPolicy`` says), widen the counts when they
 outgrow their limbs, report the work.
 
 It validates nothing itself (``knight.counting.driver.prepare`` does).

@@ -3,6 +3,7 @@
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -102,3 +103,48 @@ def dp_steps(rows, cols, closed, forced, order=None):
         made = hash_step.step_in_parts(arguments, 100, None)
         yield arguments, made
         keys, counts = made[0], made[1]
+
+
+# The kernels a test run calls, compiled once into Numba's cache before the
+# workers of ``pytest -n`` start. A fresh clone has no cache, and each
+# process that first calls a kernel compiles it: both workers, every Dask
+# worker process of a loopback cluster, every ``knight`` or bench worker a
+# test starts. Compiled once, here, they all load it. Two processes, the
+# DP's kernels in one and the rest in the other, so both cores work.
+_WARM_DP = """
+from knight.counting.dp import run_loop, table_merge
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.policy import StepPolicy
+import numpy as np
+run_loop.compile_kernels()
+plan = schedule(4, 5)
+for policy in (StepPolicy(table="partitioned"),
+               StepPolicy(table="partitioned", partitioned_states=0, min_room=1 << 16, memory=1)):
+    run_loop.count_hamiltonian(plan, False, policy=policy)
+keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
+table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
+"""
+_WARM_SEARCH = """
+import knight
+from bench.guard.references import REFERENCES
+from bench.guard.workloads import INSTRUCTION_WORKLOADS
+knight.compile_kernels()
+for pruned in (True, False):
+    knight.count_tours(5, 5, method="dfs", pruned=pruned)
+for search in INSTRUCTION_WORKLOADS:
+    search.run()
+    for reference in REFERENCES:
+        if reference.name != "c" and reference.available()[0] and reference.supports(search):
+            reference.run(search)
+"""
+
+
+def pytest_sessionstart(session):
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return  # a worker, or a run in one process: it compiles what it calls
+    warming = [subprocess.Popen([sys.executable, "-c", code]) for code in (_WARM_DP, _WARM_SEARCH)]
+    for process in warming:
+        # a warm-up that fails costs the run its time, not its verdict: the
+        # tests that call the same kernels say what is wrong
+        process.wait()

@@ -150,8 +150,12 @@ def test_item_8_two_processes(tmp_path):
     once while the first runs; killing the first (SIGKILL: no chance to
     unlock) frees the file."""
     path = tmp_path / "units.jsonl"
-    # a cut at depth 2: planned in a moment, then a few big units (seconds)
-    argv = [sys.executable, "-m", "knight", "count", "6", "6", "--depth", "2", "--workers", "1", "--resume", str(path)]
+    # a cut at depth 2: planned in a moment, then the plain search's units
+    # of minutes, so the first is still running when the second starts,
+    # however fast its kernels load (the pruned search's seconds lost that
+    # race once the tests' kernels were compiled before they ran)
+    argv = [sys.executable, "-m", "knight", "count", "6", "6", "--plain", "--depth", "2", "--workers", "1"]
+    argv += ["--resume", str(path)]
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as first:
         deadline = time.monotonic() + 60
         while (not path.exists() or b"\n" not in path.read_bytes()) and time.monotonic() < deadline:

@@ -218,7 +218,8 @@ def check(path, kind, recognise, starts=b""):
     """Before the work that decides a journal's header: InvalidArgument if
     ``path`` cannot hold one, or holds a file whose first line
     ``recognise`` (text -> bool) does not take for a journal of ``kind``
-    (or, cut short with no line end, does not begin with ``starts``).
+    (or, cut short with no line end, does not begin with ``starts``), or
+    that another run holds locked.
     Nothing is written; ``Journal.open`` checks it all again, and locks."""
     path = usable_path(path, kind)
     if not os.path.exists(path):
@@ -227,6 +228,9 @@ def check(path, kind, recognise, starts=b""):
         raise InvalidArgument(f"{path} is not a regular file; give a file name for {kind}")
     try:
         with open(path, "rb") as file:
+            # a file another run holds is refused now too, before this run
+            # prints what it plans (the lock goes with the file's closing)
+            _lock(path, file)
             head = file.read(_PEEK_BYTES)
     except OSError as error:
         raise _os_error(path, error) from None

@@ -3,6 +3,7 @@ that cannot hold one, files that are not one, records that do not parse,
 another budget, and two counts at once. Each ends in one line and exit
 status 2, and no file the count did not write is ever changed."""
 
+import fcntl
 import io
 import json
 import signal
@@ -143,6 +144,20 @@ def test_item_8_a_second_count_on_the_same_file_is_refused(resume_file, capsys):
     finally:
         store.close()
     assert _count("--resume", str(resume_file))[0] == 0  # free once the first is done
+
+
+def test_a_file_another_run_holds_is_refused_before_anything_is_printed(tmp_path, capsys):
+    """A count that would first print its projection (7 x 7 by search:
+    hours) refuses a resume file another run holds in its one line, before
+    the projection; the file is left as it was."""
+    path = tmp_path / "units.jsonl"
+    path.write_text("")
+    with open(path, "rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        status = cli.main(["count", "7", "7", "--method", "dfs", "--depth", "2", "--resume", str(path)])
+    error = capsys.readouterr().err
+    assert status == exit_status.EXIT_USAGE and error.count("\n") == 1
+    assert "is in use by another run" in error and path.read_text() == ""
 
 
 def test_item_8_two_processes(tmp_path):

@@ -366,6 +366,14 @@ LOCK_SUFFIX = ".knight-lock"
 _LOCK_TEXT = "knight: held by the count writing {name}; removed when it ends\n"
 
 
+def _side_lock_path(path):
+    """``(path, its lock file's path)``, ``.NAME.knight-lock`` beside it; a
+    link is followed (``followed``): two names of one file share its lock."""
+    path = followed(_path(path), "a checkpoint")
+    folder, name = os.path.split(os.path.abspath(path))
+    return path, os.path.join(folder, f".{name}{LOCK_SUFFIX}")
+
+
 class SideLock:
     """The ``flock`` of a file that is replaced whole (a DP checkpoint:
     renamed over, so a lock on the file itself would stay with the old
@@ -376,11 +384,8 @@ class SideLock:
     takes it over."""
 
     def __init__(self, path):
-        # a link is followed (``followed``): two names of one file share its lock
-        path = followed(_path(path), "a checkpoint")
-        folder, name = os.path.split(os.path.abspath(path))
-        self.path = os.path.join(folder, f".{name}{LOCK_SUFFIX}")
-        self._text = _LOCK_TEXT.format(name=name).encode()
+        path, self.path = _side_lock_path(path)
+        self._text = _LOCK_TEXT.format(name=os.path.basename(path)).encode()
         self._file = None
         for _ in range(3):  # a lock file removed by its holder as we opened it: open again
             self._file = self._open_locked(path)
@@ -388,6 +393,19 @@ class SideLock:
                 return
             self._file.close()
         raise InvalidArgument(f"{path} is in use by another run; wait for it to finish or give another file")
+
+    @staticmethod
+    def check(path):
+        """InvalidArgument if another run holds ``path``'s lock now: for a
+        check before the work (and what it prints) begins. Nothing is
+        made; the lock itself is taken when the work starts."""
+        path, lock_path = _side_lock_path(path)
+        try:
+            descriptor = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except OSError:
+            return  # no lock file (or none we may open): nobody holds it, or the work says why
+        with os.fdopen(descriptor, "rb") as file:
+            _lock(path, file)
 
     def _open_locked(self, path):
         try:

@@ -48,6 +48,18 @@ def test_a_second_count_on_one_checkpoint_is_refused_before_its_work(tmp_path):
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["ck.npz"]
 
 
+@pytest.mark.parametrize("where", [[], ["--scheduler", "tcp://127.0.0.1:1"]])
+def test_a_held_checkpoint_is_refused_before_the_projection(tmp_path, where):
+    """A count that first prints its projection (7 x 7 open: tens of
+    millions of states) refuses a checkpoint another run holds in its one
+    line, before the projection or a cluster is reached."""
+    path = tmp_path / "ck.npz"
+    with journal.SideLock(path):
+        status, out, err = _run("count", "7", "7", "--method", "dp", "--resume", str(path), *where)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and "is in use by another run" in err
+
+
 def test_two_names_of_one_checkpoint_share_its_lock(tmp_path):
     path, link = tmp_path / "ck.npz", tmp_path / "link.npz"
     assert _dp_count(path)[0] == 0

@@ -83,6 +83,7 @@ class ClusterCheckpoint:
         (before a count starts) what ``Checkpoint.check`` refuses, a file
         that is not one, and a partition folder that is not ours."""
         path = journal.usable_path(path, KIND, replaced=True)
+        journal.SideLock.check(path)  # another run's file: refused before the count prints its plans
         if os.path.exists(path):
             _read(path)
         _check_folder(path + PARTS_SUFFIX)

@@ -44,6 +44,7 @@ class Checkpoint:
         a count starts) a folder, a missing parent, a file that is not one."""
         # the same refusals as a resume file's (knight.files.journal)
         path = journal.usable_path(path, "a knight dp checkpoint", replaced=True)
+        journal.SideLock.check(path)  # another run's file: refused before the count prints its plans
         if os.path.exists(path):
             _read_checkpoint(path)
         linked_table.check_folder(linked_table.folder_of(path))

@@ -54,7 +54,7 @@ import numpy as np
 from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
 from knight.counting.dp import memory_model, table_kernels
 from knight.counting.dp.model import degree_relaxation
-from knight.counting.dp.model.cell_order import schedule, widest_frontier
+from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, RunTotals, check_resumed, widened_limbs
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
@@ -259,8 +259,7 @@ def check_cluster_fits(client, rows, cols, closed, parts):
     smallest = min(limited, key=limited.get)
     states = memory_model.projected_peak_states(rows, cols, closed)
     share = math.ceil(parts / len(workers)) / parts
-    widest = widest_frontier(rows, cols)
-    bitmaps = rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
+    bitmaps = memory_model.bitmap_bytes(rows, cols, closed)
     needed = states * share * memory_model.BYTES_PER_STATE + bitmaps
     if needed > limited[smallest]:
         raise InvalidArgument(

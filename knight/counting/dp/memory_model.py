@@ -123,6 +123,14 @@ def projection(rows, cols, closed=False, forced_runs=0):
     )
 
 
+def bitmap_bytes(rows, cols, closed, widest=None):
+    """The bytes of the relaxation's pattern bitmaps, one a step, which stay
+    in memory for the whole run (on every worker of a cluster too);
+    ``widest``: the board's widest frontier, if known."""
+    widest = widest_frontier(rows, cols) if widest is None else widest
+    return rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
+
+
 def check_fits(rows, cols, available, closed=False):
     """Refuse, before allocating, a board the DP cannot hold: a frontier
     wider than one key, pattern bitmaps past half of ``available``, counts
@@ -145,8 +153,7 @@ def check_fits(rows, cols, available, closed=False):
         raise InvalidArgument(
             f"board {rows}x{cols}: the dp frontier spans {widest} squares, at most {MAX_SLOTS} fit its 64-bit states"
         )
-    # the relaxation's bitmaps, one a step, stay in memory for the whole run
-    bitmaps = rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
+    bitmaps = bitmap_bytes(rows, cols, closed, widest)
     if bitmaps > available / 2:
         raise InvalidArgument(
             f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "

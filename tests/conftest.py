@@ -143,7 +143,8 @@ def pytest_sessionstart(session):
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return  # a worker, or a run in one process: it compiles what it calls
-    warming = [subprocess.Popen([sys.executable, "-c", code]) for code in (_WARM_DP, _WARM_SEARCH)]
+    root = Path(__file__).parent.parent  # where knight and bench import from, wherever pytest runs
+    warming = [subprocess.Popen([sys.executable, "-c", code], cwd=root) for code in (_WARM_DP, _WARM_SEARCH)]
     for process in warming:
         # a warm-up that fails costs the run its time, not its verdict: the
         # tests that call the same kernels say what is wrong

@@ -17,7 +17,7 @@ import pytest
 
 from knight import cli, count_total, count_tours, exit_status
 from knight.counting.cluster import cluster_faults
-from knight.counting.dp import cluster_run
+from knight.counting.dp import cluster_run, run_loop
 from knight.counting.dp.checkpoints import checkpoint_header, cluster_checkpoint
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.run_loop import count_hamiltonian
@@ -88,12 +88,22 @@ def test_open_7x7_total_on_the_cluster(cluster):
     assert count_total(7, 7, scheduler=cluster.scheduler_address) == 165_575_218_320
 
 
-def test_counts_past_one_limb_widen_on_the_cluster(client):
+def test_counts_past_one_limb_widen_on_the_cluster(client, monkeypatch):
     # 3 x 40 open has about 1.8e20 paths: past 2^64, so the steps rerun
-    # with two limbs somewhere on the way
+    # with two limbs somewhere on the way: by the one run loop, whichever
+    # executor takes the steps
+    widened, loop = [], run_loop.run_steps
+
+    def watched(executor, *args, **kwargs):
+        widen = executor.widen
+        executor.widen = lambda limbs: widened.append((type(executor).__name__, limbs)) or widen(limbs)
+        return loop(executor, *args, **kwargs)
+
+    monkeypatch.setattr(run_loop, "run_steps", watched)
     plan = schedule(3, 40)
     found, _ = cluster_run.ClusterRun(client, parts=1)(plan, False)
     assert found == count_hamiltonian(plan, False)[0] > 2**64
+    assert widened == [("ClusterSteps", 2), ("ProcessSteps", 2)]
 
 
 def test_cli_counts_on_the_cluster(cluster):

@@ -6,10 +6,12 @@ The package by concept:
 
 * ``engine``: the DP as a counting engine (the runs a ``Job`` needs, their
   checkpoints, the answer per start; ``total_tours``);
-* ``run_loop``: one run over a schedule: the ratio that sizes each step,
-  the ``Work``, limbs widened on overflow, resume;
-* ``cluster_run``: the same run with its steps on a Dask cluster
-  (``ClusterRun``) and the workers' memory checked first; ``table_merge``,
+* ``run_loop``: one run over a schedule by one loop (``run_steps``): the
+  ratio that sizes each step, the ``Work``, limbs widened on overflow,
+  resume, the hooks after each step; its steps a ``StepExecutor``'s, here
+  the one process's (``ProcessSteps``, ``count_hamiltonian``);
+* ``cluster_run``: the executor of a Dask cluster (``ClusterSteps``, run
+  by ``ClusterRun``) and the workers' memory checked first; ``table_merge``,
   the kernels of its table exchange;
 * ``memory_model``: every share of memory and bytes-a-state figure, the
   projection of a run, the refusal of a board that cannot fit;

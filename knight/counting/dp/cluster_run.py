@@ -21,9 +21,12 @@ A step, for ``S`` source partitions and ``P`` target parts:
 Equal keys hash alike, so the targets never share a state: they are the
 next step's partitions as they stand.
 
-Exactness, as in ``run_loop``: a carry out of the top limb anywhere (the
-kernel's or a merge's) makes the step run again from the previous
-partitions with twice the limbs; the tours completed are summed as ints.
+The run is the one run loop's (``run_loop.run_steps``: the ratio, the
+``Work``, widening, resume, the hooks), its steps ``ClusterSteps``'s.
+Exactness, as in one process: a carry out of the top limb anywhere (the
+kernel's or a merge's) makes the loop run the step again from the
+previous partitions with twice the limbs; the tours completed are summed
+as ints.
 
 The pattern bitmaps (``degree_relaxation.live_patterns``) are computed on
 each worker, once a run, not scattered from the client: every partition is
@@ -52,10 +55,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
-from knight.counting.dp import memory_model, table_kernels
+from knight.counting.dp import memory_model, run_loop, table_kernels
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, RunTotals, check_resumed, widened_limbs
+from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, check_resumed
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
@@ -63,6 +66,8 @@ from knight.errors import InvalidArgument
 from knight.files import atomic_write
 
 STEP_ATTEMPTS = 3
+# what a step's source tasks report, summed over them for the run loop
+_FIGURES = ("states_in", "emitted", "dead", "found")
 
 
 # --- on the workers ----------------------------------------------------------
@@ -273,12 +278,14 @@ def check_cluster_fits(client, rows, cols, closed, parts):
 class ClusterRun:
     """``count_hamiltonian``'s signature on the cluster of ``client``:
     ``run(plan, closed, forced, progress) -> (count, work)``, ``parts``
-    partitions (None: one a worker thread). ``steps`` keeps each step's
-    summary (states, transitions, bytes moved, seconds and transitions a
-    second per worker, wall seconds) of the last run; ``on_step(step)``,
-    when given, is called on the client after each completed step (the
-    fault test's hook). ``progress(step, steps, held, rates)`` gets the
-    step's ``rates``, worker address to transitions a second of task time."""
+    partitions (None: one a worker thread), by the one run loop
+    (``run_loop.run_steps``) over a ``ClusterSteps``. ``steps`` keeps each
+    step's summary (states, transitions, bytes moved, seconds and
+    transitions a second per worker, wall seconds) of the last run;
+    ``reruns``, the steps run again on lost work; ``on_step(step)``, when
+    given, is called on the client after each completed step (the fault
+    test's hook). ``progress(step, steps, held, rates)`` gets the step's
+    ``rates``, worker address to transitions a second of task time."""
 
     def __init__(self, client, parts=None, max_limbs=MAX_LIMBS, on_step=None):
         self.client = client
@@ -290,64 +297,109 @@ class ClusterRun:
         self.on_step = on_step
         self.steps = []
         self.reruns = 0
-        self._workers = []
 
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
         """``state``: a ``cluster_checkpoint.SavedParts`` to resume from;
         ``on_step``: a ``cluster_checkpoint.PartsSaver`` to save through.
         Whatever Dask raises on losing the cluster is a ``ClusterLost``."""
         with translated(self.watch.where):
-            return self._run(plan, closed, forced, progress, state, on_step)
+            executor = ClusterSteps(self.client, self.watch, self.parts, plan, closed, forced)
+            self.steps = executor.steps
+            try:
+                hook = self._hook(executor, on_step, len(plan.order))
+                return run_loop.run_steps(executor, plan, state, hook, progress, self.max_limbs)
+            finally:
+                self.reruns += executor.reruns
 
-    def _run(self, plan, closed, forced, progress, state, on_step):
-        steps = len(plan.order)
-        run = _Run(plan=plan, closed=closed, forced=forced)
-        self._workers = sorted(self.watch.workers())
-        self.steps = []
+    def _hook(self, executor, saver, steps):
+        """The loop's ``on_step``: the table saved through ``saver`` when
+        one is due (not after the last step: the run's count is), then this
+        run's own ``on_step``."""
+        if saver is None and self.on_step is None:
+            return None
+        client_hook = self.on_step
+
+        def hook(step, table, completed):
+            if saver is not None and step < steps and saver.due():
+                executor.save(saver, step, table, completed)
+            if client_hook is not None:
+                client_hook(step)
+
+        return hook
+
+
+class ClusterSteps:
+    """The ``StepExecutor`` of a Dask cluster (``run_loop.StepExecutor``):
+    the table is a list of futures, one a partition, on the workers; a
+    step's tasks are submitted, and the next step's go in before this one's
+    summaries are gathered (the workers chain the two without waiting on
+    the client's round trip). Lost work reruns the step from the partitions
+    it read, up to ``STEP_ATTEMPTS`` times a step; a resumed table is
+    loaded, and saved, by the workers (``load_partition``,
+    ``save_partition``)."""
+
+    def __init__(self, client, watch, parts, plan, closed, forced):
+        self.client, self.watch, self.parts = client, watch, parts
+        self.plan, self.closed, self.forced = plan, closed, forced
+        self.rows, self.cols = plan.rows, plan.cols
+        self.steps = []  # each step's summary (``_step_summary``)
+        self.reruns = 0
+        self.sources = None  # the partitions held: the table
+        self._limbs = FIRST_LIMBS
+        self._ahead = None  # the next step, launched from ``sources``
+        self._failures = 0  # this step's losses so far
+        self._workers = sorted(watch.workers())
+
+    def start(self, state):
         if state is None:
-            first, sources = 0, [self.client.submit(first_partition, run.limbs, pure=False)]
-        else:
-            first, sources = state.step, self._load(run, state)
-            run.completed, run.limbs = state.completed, state.limbs
-        current = self._launch(run, first, sources) if first < steps else None
-        ahead = None
-        failures = 0
-        while current is not None:
-            if ahead is None and current.step + 1 < steps:
-                # the next step goes in before this one's summaries are
-                # back: the workers chain the two without waiting on the
-                # client's round trip (dropped if this one must rerun)
-                ahead = self._launch(run, current.step + 1, current.targets)
+            self.sources = [self.client.submit(first_partition, self._limbs, pure=False)]
+            return 0, 0
+        self._limbs = state.limbs
+        self.sources = self._load(state)
+        return state.step, state.completed
+
+    def run_step(self, step, totals):
+        current, self._ahead = self._ahead, None
+        if current is None:
+            current = self._launch(step, self.sources, totals.ratio)
+        while True:
+            # the next step goes in before this one's summaries are back
+            # (dropped if this one must run again)
+            ahead = self._launch(step + 1, current.targets, totals.ratio) if step + 1 < len(self.plan.order) else None
             try:
                 summaries = self.watch.gather(current.summaries)
+                break
             except Exception as error:  # sorted by is_lost_work: a task's own error is raised
                 if not is_lost_work(error):
                     raise
-                failures = self._count_failure(failures, current.step, plan, error)
+                self._count_failure(step, error)
                 self._workers = sorted(self.watch.workers())
-                ahead, current = None, self._launch(run, current.step, current.sources)
-                continue
-            stats = [source for summary in summaries for source in summary["sources"]]
-            if any(item["overflow"] for item in stats) or any(summary["overflow"] for summary in summaries):
-                run.limbs = widened_limbs(run.limbs, self.max_limbs, plan, current.step)
-                widened_sources = [
-                    self.client.submit(widened, source, run.limbs, pure=False) for source in current.sources
-                ]
-                ahead, current = None, self._launch(run, current.step, widened_sources)
-                continue
-            failures = 0
-            held = self._record(run, current, stats, summaries)
-            if on_step is not None and current.step + 1 < steps and on_step.due():
-                self._save(run, current, on_step)
-            if progress is not None:
-                progress(current.step + 1, steps, held, self.steps[-1]["rates"])
-            if self.on_step is not None:
-                self.on_step(current.step + 1)
-            # the previous partitions (current.sources) are let go only now
-            current, ahead = ahead, None
-        return run.completed, run.work
+                current = self._launch(step, current.sources, totals.ratio)
+        stats = [source for summary in summaries for source in summary["sources"]]
+        if any(item["overflow"] for item in stats) or any(summary["overflow"] for summary in summaries):
+            return None
+        self._failures = 0
+        held = self._record(current, stats, summaries)
+        # the partitions read (current.sources) are let go: the step is done
+        self.sources, self._ahead = current.targets, ahead
+        states_in, emitted, dead, found = (sum(item[name] for item in stats) for name in _FIGURES)
+        return states_in, held, emitted, dead, found, None, (self.steps[-1]["rates"],)
 
-    def _load(self, run, saved):
+    def limbs(self):
+        return self._limbs
+
+    def widen(self, limbs):
+        self._limbs = limbs
+        self.sources = [self.client.submit(widened, source, limbs, pure=False) for source in self.sources]
+
+    @property
+    def table(self):
+        return self.sources
+
+    def close(self):
+        self.sources = self._ahead = None
+
+    def _load(self, saved):
         """The partitions of a checkpoint, read by the workers (file ``j``
         on worker ``j mod W``), every file checked before any step runs:
         the next step splits them into ``self.parts`` by key hash, however
@@ -359,10 +411,10 @@ class ClusterRun:
                 saved.folder,
                 part,
                 saved.limbs,
-                run.rows,
-                run.cols,
-                run.closed,
-                run.forced,
+                self.rows,
+                self.cols,
+                self.closed,
+                self.forced,
                 saved.step,
                 pure=False,
                 workers=[workers[index % len(workers)]] if workers else None,
@@ -374,14 +426,14 @@ class ClusterRun:
         self.watch.gather([self.client.submit(summary_of, partition, pure=False) for partition in loaded])
         return loaded
 
-    def _save(self, run, current, saver):
-        """The workers write the step's partitions; then the checkpoint
-        names them (and the files it named before are removed)."""
+    def save(self, saver, step, table, completed):
+        """The workers write ``table``, the partitions after ``step``; then
+        the checkpoint names them (and the files it named before are
+        removed)."""
         folder = saver.folder()
-        step = current.step + 1
         written = [
             self.client.submit(save_partition, target, folder, saver.name(step, part), pure=False)
-            for part, target in enumerate(current.targets)
+            for part, target in enumerate(table)
         ]
         try:
             parts = self.watch.gather(written)
@@ -389,34 +441,30 @@ class ClusterRun:
             if not is_lost_work(error) or isinstance(error, OSError):
                 raise
             return  # the work was lost, not the files' writing: the last checkpoint stands, the next save is due
-        saver.record(step, run.completed, run.limbs, parts)
+        saver.record(step, completed, self._limbs, parts)
 
-    def _launch(self, run, step, sources):
-        targets = self._submit_step(sources, run.rows, run.cols, run.closed, run.forced, step, run.ratio, run.limbs)
+    def _launch(self, step, sources, ratio):
+        targets = self._submit_step(sources, step, ratio)
         summaries = [self.client.submit(summary_of, target, pure=False) for target in targets]
         return _Launched(step, sources, targets, summaries, time.perf_counter())
 
-    def _count_failure(self, failures, step, plan, error):
-        failures += 1
+    def _count_failure(self, step, error):
+        self._failures += 1
         self.reruns += 1
-        if failures >= STEP_ATTEMPTS:
+        if self._failures >= STEP_ATTEMPTS:
             # errno, reason and the cluster's address, as the command line
             # prints an OSError: "ADDRESS: REASON"
             raise lost(
                 self.watch.where,
-                f"lost step {step} of the {plan.rows}x{plan.cols} dp {failures} times "
+                f"lost step {step} of the {self.rows}x{self.cols} dp {self._failures} times "
                 f"({type(error).__name__}): no count",
             ) from None
-        return failures
 
-    def _record(self, run, current, stats, summaries):
-        """Add a finished step to ``run``'s totals and ``self.steps``;
-        returns the states it holds."""
+    def _record(self, current, stats, summaries):
+        """A finished step's summary into ``self.steps``; returns the
+        states it holds."""
         held = sum(summary["held"] for summary in summaries)
         emitted = sum(item["emitted"] for item in stats)
-        before = sum(item["states_in"] for item in stats)
-        found = sum(item["found"] for item in stats)
-        run.record(before, held, emitted, sum(item["dead"] for item in stats), found)
         now = time.perf_counter()
         began = max(current.began, self.steps[-1]["done_at"]) if self.steps else current.began
         summary = _step_summary(current.step + 1, held, emitted, stats, summaries, now - began)
@@ -424,8 +472,9 @@ class ClusterRun:
         self.steps.append(summary)
         return held
 
-    def _submit_step(self, sources, rows, cols, closed, forced, step, ratio, limbs):
+    def _submit_step(self, sources, step, ratio):
         client, parts, workers = self.client, self.parts, self._workers
+        rows, cols, closed, forced = self.rows, self.cols, self.closed, self.forced
         made = [
             client.submit(step_source, source, rows, cols, closed, forced, step, parts, ratio, pure=False)
             for source in sources
@@ -438,32 +487,13 @@ class ClusterRun:
             client.submit(
                 merge_part,
                 pieces[part],
-                limbs,
+                self._limbs,
                 pure=False,
                 workers=[workers[part % len(workers)]] if workers else None,
                 allow_other_workers=bool(workers),
             )
             for part in range(parts)
         ]
-
-
-@dataclass(kw_only=True)
-class _Run(RunTotals):
-    """What one run carries from step to step on the client: the shared
-    ``RunTotals``, the run's board and ends, and its counts' limbs."""
-
-    plan: object
-    closed: bool
-    forced: object
-    limbs: int = FIRST_LIMBS
-
-    @property
-    def rows(self):
-        return self.plan.rows
-
-    @property
-    def cols(self):
-        return self.plan.cols
 
 
 @dataclass

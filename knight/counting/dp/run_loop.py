@@ -1,7 +1,12 @@
-"""One run of the frontier dynamic program over a ``Schedule``: build the
-arrays each step's kernel trusts, run the steps (partitioned, ``partitioned_step``,
-or in parts by hash, ``hash_step``, as the ``StepPolicy`` says), widen the counts when they
-outgrow their limbs, report the work.
+"""One run of the frontier dynamic program over a ``Schedule``, in one
+process or on a cluster, by one loop (``run_steps``): the step counter,
+the ratio that sizes each step and the ``Work`` (``RunTotals``), the
+counts widened when they outgrow their limbs and the step run again,
+resume from a saved state, the checkpoint hook and progress after each
+step. The steps themselves are a ``StepExecutor``'s: ``ProcessSteps``
+here (each by the engine the ``StepPolicy`` picks, ``steps.step_choice``),
+``cluster_run.ClusterSteps`` on Dask. ``count_hamiltonian`` is the loop
+over ``ProcessSteps``.
 
 It validates nothing itself (``knight.counting.driver.prepare`` does).
 What the DP computes, and why it is exact, is in
@@ -10,6 +15,7 @@ What the DP computes, and why it is exact, is in
 
 import shutil
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -72,17 +78,20 @@ class Work:
 class RunTotals:
     """What a run carries from step to step, in one process or on a
     cluster: the tours completed, the ratio of states made over states
-    read that sizes the next step (4 before the first), and the ``Work``."""
+    read that sizes the next step (4 before the first), that ratio after
+    each step that read any (``ratios``, by step), and the ``Work``."""
 
     completed: int = 0
     ratio: float = 4.0
     work: Work = field(default_factory=Work)
+    ratios: dict = field(default_factory=dict)
 
-    def record(self, states_in, held, emitted, dead, found, engine=None):
-        """A finished step that read ``states_in`` states and holds ``held``."""
+    def record(self, step, states_in, held, emitted, dead, found, engine=None):
+        """Step ``step`` done: it read ``states_in`` states and holds ``held``."""
         self.completed += found
         if states_in:
-            self.ratio = max(held / states_in, 0.5)
+            self.ratio = ratio = max(held / states_in, 0.5)
+            self.ratios[step] = ratio
         self.work.record(held, emitted, dead, engine)
 
 
@@ -102,12 +111,78 @@ MAX_LIMBS = memory_model.MAX_COUNT_BITS // 64
 HIGH_MARGIN = 1.25
 
 
+class StepExecutor(Protocol):
+    """How the steps of ``run_steps`` are taken: in this process
+    (``ProcessSteps``) or on a Dask cluster (``cluster_run.ClusterSteps``).
+    The executor holds the run's table between steps, in its own form
+    (arrays here, a list of futures on a cluster), reads it from a saved
+    state and knows how to save it; the loop never looks inside it."""
+
+    def start(self, state):
+        """Hold the table the run starts from: the first one when ``state``
+        is None, else the saved one (checked, as untrusted input). Returns
+        ``(step, completed)``: the steps it had and the tours they found."""
+
+    def run_step(self, step, totals):
+        """Take ``step`` from the held table, sized by ``totals`` (a
+        ``RunTotals``: its ``ratio``, ``ratios``). None when a count passed
+        its limbs: the table held is unchanged (or moved, not changed), to
+        be widened and stepped again. Else the table held is the step's,
+        and the answer is ``(states_in, held, emitted, dead, found, engine,
+        shown)``: ``engine`` the step engine's name or None, ``shown`` a
+        tuple of what ``progress`` gets after ``(step, steps, held)``."""
+
+    def limbs(self):
+        """The 64-bit limbs of the held table's counts."""
+
+    def widen(self, limbs):
+        """The held table's counts in ``limbs`` limbs, more than they have."""
+
+    @property
+    def table(self):
+        """The held table, as this executor's checkpoint hooks take it."""
+
+    def close(self):
+        """Let go of what the run made outside the table (spill folders,
+        work in flight); called once, however the run ends."""
+
+
+def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs=MAX_LIMBS):
+    """The one run loop: every step of ``plan`` (a ``Schedule``) by
+    ``executor`` (a ``StepExecutor``), from ``state`` (None: the first
+    table; else a saved one in the executor's form). It owns the step
+    counter, the ``RunTotals``, widening (a step whose counts pass their
+    limbs runs again with twice as many; past ``max_limbs`` an
+    ``OverflowError``) and the hooks: ``on_step(step, table, completed)``
+    after each step (checkpoints; ``table`` as ``executor.table``), then
+    ``progress(step, steps, held, *shown)``. Returns ``(count, work)``."""
+    steps = len(plan.order)
+    step, completed = executor.start(state)
+    totals = RunTotals(completed)
+    try:
+        while step < steps:
+            made = executor.run_step(step, totals)
+            if made is None:
+                executor.widen(widened_limbs(executor.limbs(), max_limbs, plan, step))
+                continue
+            states_in, held, emitted, dead, found, engine, shown = made
+            totals.record(step, states_in, held, emitted, dead, found, engine)
+            step += 1
+            if on_step is not None:
+                on_step(step, executor.table, totals.completed)
+            if progress is not None:
+                progress(step, steps, held, *shown)
+    finally:
+        executor.close()
+    return totals.completed, totals.work
+
+
 def count_hamiltonian(
     plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None
 ):
-    """One DP over ``plan`` (a ``Schedule``): the number of undirected
-    Hamiltonian paths (open; with ``forced``, those with that square as an
-    end) or cycles (closed). Returns ``(count, work)``.
+    """One DP over ``plan`` (a ``Schedule``) in this process: the number of
+    undirected Hamiltonian paths (open; with ``forced``, those with that
+    square as an end) or cycles (closed). Returns ``(count, work)``.
 
     ``state``, to resume: ``(step, keys, counts, completed)`` as
     ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
@@ -115,66 +190,98 @@ def count_hamiltonian(
     too. A step whose counts pass their limbs runs again with twice as
     many; past ``max_limbs`` it is an ``OverflowError``. ``policy``: how
     the steps are taken and in what memory (a ``policy.StepPolicy``; None:
-    its defaults).
+    its defaults). The loop is ``run_steps``'s, over ``ProcessSteps``.
     """
-    policy = StepPolicy() if policy is None else policy
-    # a SIGKILLed run's spill folder goes now, not at the next run that spills
-    owned_files.sweep_stale_spill_folders()
-    resumed = state is not None
-    if state is None:
-        keys = np.zeros(1, dtype=np.uint64)
-        counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
-        counts[0, 0] = 1
-        state = (0, keys, counts, 0)
-    step, keys, counts, completed = state
-    del state  # its arrays are the first step's input only
-    live = degree_relaxation.live_patterns(plan, closed, forced, hash_step.step_threads())
-    start = degree_relaxation.start_bits(0 if closed else 2)
-    if resumed and step < len(plan.order):
-        check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
-    totals = RunTotals(completed)
-    steps = len(plan.order)
-    ratios = {}  # states made over states read, by step
-    period = min(plan.rows, plan.cols)  # a column's steps: the ratios repeat with it
-    folder = []  # the run's spill folder, made on first need
+    executor = ProcessSteps(plan, closed, forced, StepPolicy() if policy is None else policy)
+    return run_steps(executor, plan, state, None if on_step is None else _arrays_hook(on_step), progress, max_limbs)
 
-    def spill():
-        if not folder:
-            folder.append(owned_files.new_spill_folder())
-        return folder[0]
 
-    try:
-        while step < steps:
-            expected = int(keys.shape[0] * totals.ratio) + 1
-            high = int(keys.shape[0] * max(totals.ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
-            before = live[step - 1] if step else start
+def _arrays_hook(on_step):
+    """``on_step(step, keys, counts, completed)`` as ``run_steps`` calls a
+    hook, with ``ProcessSteps.table``."""
+
+    def hook(step, table, completed):
+        on_step(step, table[0], table[1], completed)
+
+    return hook
+
+
+class ProcessSteps:
+    """The ``StepExecutor`` of one process: the table is ``(keys,
+    counts)`` arrays, each step taken by the engine ``step_choice`` picks
+    for ``policy``; a step that must run out of core first moves its input
+    to a spill folder (made on first need, removed at the end); each
+    pattern bitmap is freed once the steps on either side of it are done."""
+
+    def __init__(self, plan, closed, forced, policy):
+        self.plan, self.closed, self.forced, self.policy = plan, closed, forced, policy
+        # a column's steps: the ratios repeat with it
+        self.period = min(plan.rows, plan.cols)
+        self.keys = self.counts = self.live = self.start_bits = self._folder = None
+
+    def start(self, state):
+        # a SIGKILLed run's spill folder goes now, not at the next run that spills
+        owned_files.sweep_stale_spill_folders()
+        plan, closed = self.plan, self.closed
+        self.live = degree_relaxation.live_patterns(plan, closed, self.forced, hash_step.step_threads())
+        self.start_bits = degree_relaxation.start_bits(0 if closed else 2)
+        if state is None:
+            self.keys = np.zeros(1, dtype=np.uint64)
+            self.counts = np.zeros((1, FIRST_LIMBS), dtype=np.uint64)
+            self.counts[0, 0] = 1
+            return 0, 0
+        step, self.keys, self.counts, completed = state
+        if step < len(plan.order):
+            check_resumed(plan, step, self.keys, closed, self.forced, self._before(step))
+        return step, completed
+
+    def _before(self, step):
+        return self.live[step - 1] if step else self.start_bits
+
+    def run_step(self, step, totals):
+        keys, counts, policy, live = self.keys, self.counts, self.policy, self.live
+        states_in = keys.shape[0]
+        ratio = totals.ratio
+        expected = int(states_in * ratio) + 1
+        high = int(states_in * max(ratio, totals.ratios.get(step - self.period, 0)) * HIGH_MARGIN) + 1
+        room = memory_model.step_room(policy)
+        if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
+            # the input too leaves memory (the held arrays are let go): the step's chunks get its room
+            keys, counts = self.keys, self.counts = table_format.to_disk(keys, counts, self._spill())
             room = memory_model.step_room(policy)
-            if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
-                # the input too leaves memory: the step's chunks get its room
-                keys, counts = table_format.to_disk(keys, counts, spill())
-                room = memory_model.step_room(policy)
-            arguments = step_arguments(plan, step, keys, counts, closed, forced, before, live[step])
-            made, engine = step_choice.run_step(arguments, expected, spill, policy, room, high)
-            new_keys, new_counts, found, emitted, dead, overflow = made
-            del arguments
-            if overflow:
-                counts = _widen(counts, max_limbs, plan, step)
-                continue
-            totals.record(keys.shape[0], new_keys.shape[0], emitted, dead, found, engine)
-            if keys.shape[0]:
-                ratios[step] = totals.ratio
-            keys, counts = new_keys, new_counts
-            if step:
-                live[step - 1] = None  # a bitmap is read by the steps on either side of it only
-            step += 1
-            if on_step is not None:
-                on_step(step, keys, counts, totals.completed)
-            if progress is not None:
-                progress(step, steps, int(keys.shape[0]))
-    finally:
-        if folder:
-            shutil.rmtree(folder[0], ignore_errors=True)
-    return totals.completed, totals.work
+        before = live[step - 1] if step else self.start_bits
+        arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
+        made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high)
+        new_keys, found, emitted, dead, overflow = made[0], made[2], made[3], made[4], made[5]
+        if overflow:
+            return None
+        self.keys, self.counts = new_keys, made[1]
+        if step:
+            live[step - 1] = None  # a bitmap is read by the steps on either side of it only
+        return states_in, new_keys.shape[0], emitted, dead, found, engine, ()
+
+    def _spill(self):
+        """The run's spill folder, made on first need."""
+        if self._folder is None:
+            self._folder = owned_files.new_spill_folder()
+        return self._folder
+
+    def limbs(self):
+        return self.counts.shape[1]
+
+    def widen(self, limbs):
+        wider = np.zeros((self.counts.shape[0], limbs), dtype=np.uint64)
+        wider[:, : self.counts.shape[1]] = self.counts
+        self.counts = wider
+
+    @property
+    def table(self):
+        return self.keys, self.counts
+
+    def close(self):
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
 
 def check_resumed(plan, step, keys, closed, forced, before):
@@ -195,13 +302,6 @@ def widened_limbs(limbs, max_limbs, plan, step):
             f"the dp carries at most {64 * max_limbs}-bit counts"
         )
     return 2 * limbs
-
-
-def _widen(counts, max_limbs, plan, step):
-    """``counts`` in twice the limbs (``widened_limbs``)."""
-    wider = np.zeros((counts.shape[0], widened_limbs(counts.shape[1], max_limbs, plan, step)), dtype=np.uint64)
-    wider[:, : counts.shape[1]] = counts
-    return wider
 
 
 def compile_kernels():

@@ -61,9 +61,10 @@ class Work:
 
     def record(self, held, emitted, dead, engine=None):
         """One step's figures (``engine``: the step engine's name, None on a cluster)."""
-        self.held.append(int(held))
-        self.emitted.append(int(emitted))
-        self.merged.append(int(emitted) - int(held))
+        held, emitted = int(held), int(emitted)
+        self.held.append(held)
+        self.emitted.append(emitted)
+        self.merged.append(emitted - held)
         self.dead.append(int(dead))
         if engine is not None:
             self.engines.append(engine)
@@ -239,7 +240,10 @@ class ProcessSteps:
         return self.live[step - 1] if step else self.start_bits
 
     def run_step(self, step, totals):
-        keys, counts, policy, live = self.keys, self.counts, self.policy, self.live
+        # per-step Python is counted by the speed guard: locals, one unpacking
+        keys = self.keys
+        counts = self.counts
+        policy = self.policy
         states_in = keys.shape[0]
         ratio = totals.ratio
         expected = int(states_in * ratio) + 1
@@ -249,16 +253,18 @@ class ProcessSteps:
             # the input too leaves memory (the held arrays are let go): the step's chunks get its room
             keys, counts = self.keys, self.counts = table_format.to_disk(keys, counts, self._spill())
             room = memory_model.step_room(policy)
+        live = self.live
         before = live[step - 1] if step else self.start_bits
         arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
         made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high)
-        new_keys, found, emitted, dead, overflow = made[0], made[2], made[3], made[4], made[5]
+        keys, counts, found, emitted, dead, overflow = made
         if overflow:
             return None
-        self.keys, self.counts = new_keys, made[1]
+        self.keys = keys
+        self.counts = counts
         if step:
             live[step - 1] = None  # a bitmap is read by the steps on either side of it only
-        return states_in, new_keys.shape[0], emitted, dead, found, engine, ()
+        return states_in, keys.shape[0], emitted, dead, found, engine, ()
 
     def _spill(self):
         """The run's spill folder, made on first need."""

@@ -21,7 +21,27 @@ MAX_SLOTS = states.MAX_SLOTS
 # state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
 # million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
-ENTRIES_ON_DISK = 4
+
+# bytes a state of a packed table on disk (``packed_table``: sorted keys as
+# gaps, counts in LEB128) at one limb, with margin: the largest measured,
+# at the peak steps of the runs out of core (docs/measurements.md); a
+# count of more limbs takes up to 64/7 bytes more a limb
+DISK_BYTES_PER_STATE = 7
+_DISK_BYTES_PER_LIMB = 10
+# the runs of a step out of core, in entries a state it makes: chunks of
+# the input each reduce their own successors, so a state made from states
+# of several chunks is in several runs (measured at 7 x 7 and 8 x 8
+# closed, docs/measurements.md), with margin
+RUN_ENTRIES_PER_STATE = 1.5
+
+
+def step_disk_bytes(states_in, states_out, limbs=1):
+    """The most disk a step out of core holds at once: its input (kept
+    until the step has made its next table: a checkpoint's links hold it
+    anyway), and the runs, which give their disk to the next table group
+    by group as they merge (``steps.out_of_core_step``)."""
+    per_state = DISK_BYTES_PER_STATE + _DISK_BYTES_PER_LIMB * (limbs - 1)
+    return int(per_state * (states_in + RUN_ENTRIES_PER_STATE * states_out))
 
 # the widest counts the dp carries, in bits (1024 limbs of 64): every way
 # it counts is a distinct set of the board's knight-move edges, so no count
@@ -117,7 +137,7 @@ def projection(rows, cols, closed=False, forced_runs=0):
     return Projection(
         states,
         states * BYTES_PER_STATE,
-        ENTRIES_ON_DISK * 16 * states,
+        step_disk_bytes(states, states),
         transitions,
         transitions * CORE_SECONDS_PER_TRANSITION,
     )
@@ -163,10 +183,9 @@ def check_fits(rows, cols, available, closed=False):
     needed = states * BYTES_PER_STATE
     if needed <= available:
         return
-    # past memory, steps run out of core (out_of_core_step): the table read, the
-    # chunks' runs (merged within a chunk only: up to two entries a state)
-    # and the table made, 16 bytes an entry at one limb
-    on_disk = ENTRIES_ON_DISK * 16 * states
+    # past memory, steps run out of core (out_of_core_step): the table read
+    # and the chunks' runs, packed
+    on_disk = step_disk_bytes(states, states)
     free = spill_space()
     if on_disk > free:
         raise InvalidArgument(

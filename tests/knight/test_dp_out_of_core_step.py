@@ -46,7 +46,8 @@ def test_out_of_core_tables_equal_the_hash_tables(tmp_path, rows, cols, closed, 
         assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
         assert spilled[2:] == tuple(int(value) for value in made[2:])
         if before is not None:
-            again = out_of_core_step.step_out_of_core(arguments.with_table(before, before), expected, 1, room, str(tmp_path))
+            packed = arguments.with_table(before, before)
+            again = out_of_core_step.step_out_of_core(packed, expected, 1, room, str(tmp_path))
             assert _entries(again[0], again[1]) == _entries(made[0], made[1]) and again[2:] == spilled[2:]
             again[0].remove()
         assert sorted(tmp_path.iterdir()) == sorted(map(pathlib.Path, spilled[0].files))

@@ -43,6 +43,7 @@ def step_disk_bytes(states_in, states_out, limbs=1):
     per_state = DISK_BYTES_PER_STATE + _DISK_BYTES_PER_LIMB * (limbs - 1)
     return int(per_state * (states_in + RUN_ENTRIES_PER_STATE * states_out))
 
+
 # the widest counts the dp carries, in bits (1024 limbs of 64): every way
 # it counts is a distinct set of the board's knight-move edges, so no count
 # on a board of E edges passes 2^E, and a board of fewer than MAX_COUNT_BITS

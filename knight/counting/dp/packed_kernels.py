@@ -186,7 +186,7 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
         keys = np.empty(rows, dtype=np.uint64)
         counts = np.zeros((rows, limbs), dtype=np.uint64)
         decode_blocks(data, piece_starts[:, part], piece_states[:, part], keys, counts, 0)
-        order = np.argsort(keys, kind="mergesort")
+        order = np.argsort(keys)
         previous = np.uint64(0)
         index = 0
         while index < rows:

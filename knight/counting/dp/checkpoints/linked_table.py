@@ -130,7 +130,7 @@ def _load_packed(folder, table, damaged):
     if blocks.shape[0] and (
         int(blocks[:, 2].sum()) != rows
         or (blocks[:, 0] >= len(files)).any()
-        or (blocks[:, 1] > np.array(sizes + [0])[blocks[:, 0]]).any()
+        or (blocks[:, 1] > np.array([*sizes, 0])[blocks[:, 0]]).any()
     ):
         raise damaged(f"its table's index does not fit its {len(files)} files")
     packed = packed_table.PackedTable(files, blocks, limbs, disposable=False)
@@ -145,9 +145,6 @@ def remove_unnamed(folder, table):
     """Remove the table files of ours in ``folder`` that ``table`` (a
     header's field, or None) does not name; the folder too once only its
     mark is left."""
-    if table is None:
-        named = set()
-    else:
-        named = set(table["packed"]) if "packed" in table else {table["keys"], table["counts"]}
+    named = set() if table is None else set(table.get("packed") or (table["keys"], table["counts"]))
     owned_files.remove_unnamed(folder, _TABLE_FILE, named)
     owned_files.remove_if_only_mark(folder, TABLES_MARK)

@@ -176,9 +176,8 @@ def _merge_runs(runs, limbs, threads, prefix):
     with ThreadPoolExecutor(threads) as pool:
         for wave in range(0, count, threads):
             # a wave at a time, in order: at most ``threads`` groups held
-            for group, (out, ends, held, overflow) in zip(
-                range(wave, min(wave + threads, count)), pool.map(merge, range(wave, min(wave + threads, count)))
-            ):
+            groups = range(wave, min(wave + threads, count))
+            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, groups), strict=True):
                 carried |= int(overflow)
                 writer.add(out, ends, held)
                 runs.remove(group)

@@ -81,7 +81,7 @@ def test_8x8_open_is_its_measured_prefix_continued_by_8x8_closed():
     assert "measured to step 33 of 64" in guess.how and "8x8 closed" in guess.how
     # past the prefix's last figure, never below it
     assert guess.states > max(HELD[(8, 8, False)])
-    assert guess.disk_bytes == memory_model.step_disk_bytes(guess.states)
+    assert guess.disk_bytes == memory_model.step_disk_bytes(guess.states, guess.states)
 
 
 def test_the_projection_covers_every_board_the_dp_may_take():
@@ -118,12 +118,12 @@ def test_8x8_open_is_refused_before_it_starts_naming_both_budgets(this_machine, 
 
 
 def test_the_disk_budget_refuses_what_the_free_disk_would_take(this_machine, monkeypatch):
-    # 8 x 8 closed out of core holds about 6 GiB on disk at its peak
+    # 8 x 8 closed out of core is projected to hold about 2.6 GiB on disk at its peak, packed
     driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=20 << 30, total=True)
     with pytest.raises(InvalidArgument, match=r"past the 2.0 GiB disk budget \(--disk\)"):
         driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=2 << 30, total=True)
-    monkeypatch.setattr(memory_model, "spill_space", lambda: 3 << 30)
-    with pytest.raises(InvalidArgument, match=r"past the 3\.0 GiB disk budget \(free in"):
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 2 << 30)
+    with pytest.raises(InvalidArgument, match=r"past the 2\.0 GiB disk budget \(free in"):
         driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=100 << 40)
 
 

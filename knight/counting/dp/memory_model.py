@@ -23,7 +23,30 @@ MAX_SLOTS = states.MAX_SLOTS
 # state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
 # million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
-ENTRIES_ON_DISK = 4
+
+# bytes a state of a packed table on disk (``packed_table``: sorted keys as
+# gaps, counts in LEB128) at one limb: the bytes a state grow with the
+# board (wider keys, larger counts): issue 30's goal for 8 x 8 open, above
+# every step measured out of core (docs/measurements.md, "Packed tables on
+# disk"). A count of more limbs takes up to 64/7 bytes more a limb
+DISK_BYTES_PER_STATE = 8
+_DISK_BYTES_PER_LIMB = 10
+# the runs of a step out of core, in entries a state it makes: chunks of
+# the input each reduce their own successors, so a state made from states
+# of several chunks is in several runs; with many chunks a step (8 x 8
+# open's, in a few GiB) they near the transitions a state made, the bound
+# taken here (docs/measurements.md, "Packed tables on disk")
+RUN_ENTRIES_PER_STATE = 2.5
+
+
+def step_disk_bytes(states_in, states_out, limbs=1):
+    """The most disk a step out of core holds at once: its input (kept
+    until the step has made its next table: a checkpoint's links hold it
+    anyway), and the runs, which give their disk to the next table group
+    by group as they merge (``steps.out_of_core_step``)."""
+    per_state = DISK_BYTES_PER_STATE + _DISK_BYTES_PER_LIMB * (limbs - 1)
+    return int(per_state * (states_in + RUN_ENTRIES_PER_STATE * states_out))
+
 
 # the widest counts the dp carries, in bits (1024 limbs of 64): every way
 # it counts is a distinct set of the board's knight-move edges, so no count
@@ -54,20 +77,6 @@ def projected_peak_states(rows, cols, closed=False):
     """The states one run with no forced end is projected to hold at its
     peak (``state_forecast``: from the measured runs' per-step states)."""
     return math.ceil(state_forecast.forecast(rows, cols, closed).peak)
-
-
-# what a step holds on disk at once when it runs out of core
-# (``out_of_core_step``), a state of the largest table: the input table it
-# reads, the chunks' runs (merged within a chunk only: up to two entries a
-# state) and the next table, 4 entries of a key and one limb's count, 16
-# bytes each (the table format of ``table_format``)
-DISK_BYTES_PER_STATE = ENTRIES_ON_DISK * 16
-
-
-def step_disk_bytes(states):
-    """The most disk a step out of core holds at once, for tables of
-    ``states`` states: the one use of ``DISK_BYTES_PER_STATE``."""
-    return math.ceil(states * DISK_BYTES_PER_STATE)
 
 
 # the time a run takes, projected from its states summed over its steps:
@@ -112,7 +121,7 @@ def projection(rows, cols, closed=False, forced_runs=0):
     return Projection(
         states,
         states * BYTES_PER_STATE,
-        step_disk_bytes(states),
+        step_disk_bytes(states, states),
         transitions,
         transitions * CORE_SECONDS_PER_TRANSITION,
         guess.how,
@@ -160,7 +169,8 @@ def check_fits(rows, cols, available, closed=False, disk=None):
     guess = projection(rows, cols, closed)
     if guess.memory_bytes <= available:
         return
-    # past memory, steps run out of core (out_of_core_step), on the spill folder's disk
+    # past memory, steps run out of core (out_of_core_step): the table read
+    # and the chunks' runs, packed, on the spill folder's disk
     room, where = disk_room(disk)
     if guess.disk_bytes > room:
         kind = "closed" if closed else "open"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight.counting.dp import memory_model, table_format
+from knight.counting.dp import memory_model, packed_table, table_format
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.policy import StepPolicy
@@ -158,7 +158,7 @@ def count_hamiltonian(
             new_keys, new_counts, found, emitted, dead, overflow = made
             del arguments
             if overflow:
-                counts = _widen(counts, max_limbs, plan, step)
+                keys, counts = _widen(keys, counts, max_limbs, plan, step)
                 continue
             totals.record(keys.shape[0], new_keys.shape[0], emitted, dead, found, engine)
             if keys.shape[0]:
@@ -181,9 +181,15 @@ def check_resumed(plan, step, keys, closed, forced, before):
     """InvalidArgument if a resumed table holds a key no step makes: the
     step kernel trusts its keys (a file's, here)."""
     forced_slot, _ = plan.forced_place(step, forced)
-    bad = states.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
-    if bad >= 0:
-        raise InvalidArgument(f"its table's state {bad} (key {int(keys[bad])}) is not one that step {step} makes")
+    reader = packed_table.Reader(keys, keys)  # a packed table decoded a chunk at a time
+    while not reader.done():
+        first = reader.read
+        chunk = reader.take(packed_table.BLOCK_ROWS)[0]
+        bad = states.first_malformed(chunk, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
+        if bad >= 0:
+            raise InvalidArgument(
+                f"its table's state {first + bad} (key {int(chunk[bad])}) is not one that step {step} makes"
+            )
 
 
 def widened_limbs(limbs, max_limbs, plan, step):
@@ -197,11 +203,15 @@ def widened_limbs(limbs, max_limbs, plan, step):
     return 2 * limbs
 
 
-def _widen(counts, max_limbs, plan, step):
-    """``counts`` in twice the limbs (``widened_limbs``)."""
+def _widen(keys, counts, max_limbs, plan, step):
+    """The table in twice the limbs (``widened_limbs``): a packed one is
+    only decoded wider."""
+    if isinstance(counts, packed_table.PackedTable):
+        wider = counts.widened(widened_limbs(counts.shape[1], max_limbs, plan, step))
+        return wider, wider
     wider = np.zeros((counts.shape[0], widened_limbs(counts.shape[1], max_limbs, plan, step)), dtype=np.uint64)
     wider[:, : counts.shape[1]] = counts
-    return wider
+    return keys, wider
 
 
 def compile_kernels():

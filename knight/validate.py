@@ -227,9 +227,28 @@ def memory(value, name="memory"):
     return value
 
 
+def disk(value, name="disk"):
+    """A disk budget in bytes (an int, or None for no budget of its own):
+    up to MAX_MEMORY, 0 allowed (no disk: a run must fit in memory)."""
+    if value is None:
+        return None
+    return integer(value, name, minimum=0, maximum=MAX_MEMORY)
+
+
 def memory_text(text, name="--memory"):
     """A memory budget typed on the command line (``8GiB``, ``500M``,
     ``16GB``, bytes), in bytes, checked like ``memory``."""
+    return memory(size_text(text, name), name)
+
+
+def disk_text(text, name="--disk"):
+    """A disk budget typed as ``memory_text`` reads one, checked like ``disk``."""
+    return disk(size_text(text, name), name)
+
+
+def size_text(text, name):
+    """A size typed on the command line (``8GiB``, ``500M``, ``16GB``,
+    bytes), in bytes, at most MAX_MEMORY."""
     found = _SIZE.fullmatch(text.strip())
     if not found:
         raise InvalidArgument(f"{name} must be a size such as 8GiB, 500M or 16GB, got {shown(text)}")
@@ -243,7 +262,7 @@ def memory_text(text, name="--memory"):
     # exact, never through a float: the maximum itself is taken, one byte more is not.
     # Digits of a fraction past _FRACTION_DIGITS are worth less than a byte
     fraction = fraction[:_FRACTION_DIGITS]
-    return memory(int(whole + fraction or "0") * scale // 10 ** len(fraction), name)
+    return int(whole + fraction or "0") * scale // 10 ** len(fraction)
 
 
 # digits past this are no square on any board (a side is below 2**31): they

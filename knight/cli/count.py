@@ -6,7 +6,7 @@ import sys
 
 from knight import validate
 from knight.cli import total
-from knight.cli.options import board, board_args, budget, json_arg, memory, optional_integer, start
+from knight.cli.options import board, board_args, budget, disk, json_arg, memory, optional_integer, start
 from knight.cli.printing import MAX_PRINTED_SQUARES, fields_of, json_head, print_fields, print_json
 from knight.cli.progress_bar import with_progress
 from knight.cli.projection import print_projections
@@ -56,6 +56,13 @@ def add_parser(commands):
         "default most of what is free",
     )
     count.add_argument(
+        "--disk",
+        metavar="SIZE",
+        help="the dp's budget of disk for the steps run out of core (same sizes as --memory); default the spill "
+        "folder's free space. A dp count whose projected peak (from the per-step states of measured runs) fits "
+        "neither budget is refused before it starts",
+    )
+    count.add_argument(
         "--total",
         action="store_true",
         help=f"only the total over every start, from one dp run (no grid): takes {total.TAKES} alone",
@@ -92,6 +99,7 @@ def run(args, out):
         resume=args.resume,
         method=args.method,
         memory=memory(args),
+        disk=disk(args),
     )
     print_projections(job)
     counted = _count(job, args.resume)

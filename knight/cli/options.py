@@ -33,3 +33,8 @@ def optional_integer(text, name, minimum, maximum):
 def memory(args):
     """``--memory`` in bytes; None without it."""
     return None if args.memory is None else validate.memory_text(args.memory)
+
+
+def disk(args):
+    """``--disk`` in bytes; None without it."""
+    return None if args.disk is None else validate.disk_text(args.disk)

@@ -11,8 +11,8 @@ from knight.cli.printing import duration
 PROJECT_COUNTS_ABOVE = 36
 _PROJECTION_PROBES = 2_000
 # the DP's projection is printed for runs projected to hold this many
-# states at their peak (7 x 7 open: 35 million), not for boards that take
-# seconds (short side 6 open, bounded at 10 million; 7 x 8 closed, 8)
+# states at their peak (7 x 7 open: 30 million), not for boards that take
+# seconds (6 x 8 open: 4.9 million; 7 x 8 closed, 7.2)
 PROJECT_DP_STATES_FROM = 20_000_000
 
 
@@ -43,8 +43,8 @@ def _print_dfs_projection(job):
 
 
 def _print_dp_projection(job):
-    """Its peak states, memory, disk out of core, and time on this
-    machine's cores."""
+    """Its peak states and how they were projected, the memory, disk out
+    of core, transitions and time on this machine's cores."""
     from knight.counting import driver
     from knight.runtime import machine
 
@@ -59,9 +59,9 @@ def _print_dp_projection(job):
     )
     cores = machine.usable_cores()
     print(
-        f"knight: about {guess.states:.2g} states at the dp's peak, ~{_gib(guess.memory_bytes)} of tables ({where}), "
-        f"roughly {duration(guess.core_seconds / cores)} on {cores} cores "
-        "(extrapolated from measured runs; read it to a factor of a few)",
+        f"knight: about {guess.states:.2g} states at the dp's peak, projected from {guess.how}; "
+        f"~{_gib(guess.memory_bytes)} of tables ({where}), about {guess.transitions:.2g} transitions, "
+        f"roughly {duration(guess.core_seconds / cores)} on {cores} cores",
         file=sys.stderr,
     )
 

@@ -2,14 +2,14 @@
 from one run, in one line."""
 
 from knight import validate
-from knight.cli.options import board, memory
+from knight.cli.options import board, disk, memory
 from knight.cli.printing import json_head, print_fields, print_json
 from knight.cli.progress_bar import with_progress
 from knight.cli.projection import print_projections
 from knight.errors import InvalidArgument
 
 # what --total takes, as its help and its refusal say it
-TAKES = "--closed, --scheduler, --memory, --json and --method auto|dp"
+TAKES = "--closed, --scheduler, --memory, --disk, --json and --method auto|dp"
 # the options of a per-start or a DFS count, refused; and --svg (a heatmap
 # of every start's count: --total has one number)
 _NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume", "svg")
@@ -21,17 +21,29 @@ def run(args, out):
     from knight.counting import driver
 
     job = driver.prepare(
-        rows, cols, None, args.closed, method="dp", scheduler=args.scheduler, memory=memory(args), total=True
+        rows,
+        cols,
+        None,
+        args.closed,
+        method="dp",
+        scheduler=args.scheduler,
+        memory=memory(args),
+        disk=disk(args),
+        total=True,
     )
     print_projections(job)
-    tours = with_progress(lambda progress: driver.total_prepared(job, progress), "step")
     reason = job.ruled_out
     if args.json:
+        # the run's work beside its tours (driver.total_measured)
+        tours, work = with_progress(lambda progress: driver.total_measured(job, progress), "step")
         fields = (
-            {"method": "theory", "tours": tours, "ruled_out": reason} if reason else {"method": "dp", "tours": tours}
+            {"method": "theory", "tours": tours, "ruled_out": reason}
+            if reason
+            else {"method": "dp", "tours": tours, **work}
         )
         print_json(json_head(rows, cols, job.closed, None, **fields), out)
         return 0
+    tours = with_progress(lambda progress: driver.total_prepared(job, progress), "step")
     kind = "closed" if job.closed else "open"
     if reason:
         print_fields(out, ("tours", f"{tours} directed {kind} tours"), ("theory", f"{reason}: nothing searched"))

@@ -27,9 +27,10 @@ from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
 from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
-from knight.counting.dp.engine import count_by_dp, total_tours
+from knight.counting.dp.engine import count_by_dp, reporter, total_timed, total_tours
 from knight.counting.dp.memory_model import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
+from knight.counting.peak_sampler import PeakSampler
 from knight.errors import InvalidArgument
 from knight.geometry import theory
 from knight.result import Count
@@ -53,6 +54,7 @@ def count_tours(
     scheduler=None,
     resume=None,
     memory=None,
+    disk=None,
 ):
     """Count every tour (directed: a path and its reverse are two) from
     ``start``, or from every start square when ``start`` is None.
@@ -73,7 +75,10 @@ def count_tours(
     ``method="dp"``: its steps' tables partitioned over the workers). ``resume`` names a file
     recording finished units; units already there are not run again.
     ``memory``: the DP's budget in bytes of memory it may hold (default:
-    most of what is free); steps past it run out of core, on disk. Each
+    most of what is free); steps past it run out of core, on disk.
+    ``disk``: the DP's budget in bytes of the spill folder's disk (default:
+    its free space). A DP count whose projected peak fits neither is
+    refused before it starts. Each
     work unit places at most ``budget`` nodes (default
     ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
     ``(units finished, units in all)``. Returns a ``Count``.
@@ -92,6 +97,7 @@ def count_tours(
         scheduler=scheduler,
         resume=resume,
         memory=memory,
+        disk=disk,
     )
     _check_progress(progress)
     return count_prepared(job, progress)
@@ -117,6 +123,7 @@ def prepare(
     scheduler=None,
     resume=None,
     memory=None,
+    disk=None,
     total=False,
 ):
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
@@ -141,6 +148,7 @@ def prepare(
         budget=budget,
         closed=closed,
         memory=memory,
+        disk=disk,
     )
     # the DP places no nodes: it has no budget
     budget = 0 if method == "dp" else validate.budget(budget, DEFAULT_COUNT_BUDGET)
@@ -187,6 +195,7 @@ def prepare(
         validate.memory(memory),
         ruled_out,
         bool(total),
+        validate.disk(disk),
     )
 
 
@@ -278,16 +287,20 @@ def choose_method(
     budget=None,
     closed=False,
     memory=None,
+    disk=None,
 ):
     """The engine for a count: ``method`` checked, or (None, ``auto``) the
     one expected to finish first. Options only the DFS has are refused
     with ``dp``, and make ``auto`` pick the DFS; ``memory``, the DP's
-    budget, is refused with ``dfs`` and on a cluster. Whether the DP fits
-    this machine (within ``memory``) is checked here, once: ``dp`` on a
-    board it cannot hold is refused, ``auto`` then picks the DFS."""
+    budget, is refused with ``dfs`` and on a cluster, and so is ``disk``,
+    its budget of disk. Whether the DP fits this machine (within
+    ``memory``, or out of core within ``disk``) is checked here, once:
+    ``dp`` on a board it cannot hold is refused, ``auto`` then picks the
+    DFS."""
     method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
-    memory = validate.memory(memory)
-    _check_memory_option(memory, method, scheduler)
+    memory, disk = validate.memory(memory), validate.disk(disk)
+    _check_budget_option("memory", memory, method, scheduler)
+    _check_budget_option("disk", disk, method, scheduler)
     available = memory_room(memory)
     dfs_only = {
         "plain (pruned=False)": not pruned,
@@ -310,7 +323,7 @@ def choose_method(
     if method == "dp":
         # on a cluster the workers' memory is checked once connected
         # (cluster_run.check_cluster_fits); here only the frontier's width
-        check_fits(rows, cols, math.inf if scheduler is not None else available, closed)
+        check_fits(rows, cols, math.inf if scheduler is not None else available, closed, disk)
     if method != "auto":
         return method
     if asked:
@@ -319,19 +332,29 @@ def choose_method(
     if rows * cols <= limit:
         return "dfs"
     try:
-        check_fits(rows, cols, available, closed)
+        check_fits(rows, cols, available, closed, disk)
     except InvalidArgument:
         return "dfs"  # slow, but the DP could not run at all
     return "dp"
 
 
-def _check_memory_option(memory, method, scheduler):
-    if memory is None:
+# what each of the DP's budgets bounds, and what does on a cluster
+_BUDGETS = {
+    "memory": ("its tables' budget", "each worker's own memory limit"),
+    "disk": ("its spill folder's budget", "each worker's own disk"),
+}
+
+
+def _check_budget_option(name, value, method, scheduler):
+    """Refuse the DP's budget ``name`` (``memory`` or ``disk``) with the DFS
+    or on a cluster."""
+    if value is None:
         return
+    bounds, on_cluster = _BUDGETS[name]
     if method == "dfs":
-        raise InvalidArgument("memory: only the dp count takes it (its tables' budget), not --method dfs")
+        raise InvalidArgument(f"{name}: only the dp count takes it ({bounds}), not --method dfs")
     if scheduler is not None:
-        raise InvalidArgument("memory: on a cluster each worker's own memory limit is the dp's budget: leave it out")
+        raise InvalidArgument(f"{name}: on a cluster {on_cluster} is the dp's budget: leave it out")
 
 
 def memory_room(memory=None):
@@ -342,7 +365,7 @@ def memory_room(memory=None):
     return available if memory is None else min(memory, available)
 
 
-def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None):
+def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None):
     """Directed tours from every start together (the sum of
     ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
     frontier dynamic program with no forced end: open, each undirected
@@ -351,10 +374,11 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     called with ``(steps done, steps in all, states held)`` (and ``rates=``
     on a cluster, as ``count_tours`` says). ``scheduler``: the address of a
     Dask scheduler whose workers run the steps
-    (``knight.counting.dp.cluster_run``). ``memory``: the budget in bytes
-    of memory the run may hold, as ``count_tours`` takes it. Returns an int.
+    (``knight.counting.dp.cluster_run``). ``memory`` and ``disk``: the
+    budgets in bytes of memory and of disk the run may hold, as
+    ``count_tours`` takes them. Returns an int.
     """
-    job = prepare(rows, cols, None, closed, method="dp", scheduler=scheduler, memory=memory, total=True)
+    job = prepare(rows, cols, None, closed, method="dp", scheduler=scheduler, memory=memory, disk=disk, total=True)
     _check_progress(progress)
     return total_prepared(job, progress)
 
@@ -365,6 +389,36 @@ def total_prepared(job, progress=None):
     if job.ruled_out:
         return 0  # as count_prepared answers it: no run
     return total_tours(job.rows, job.cols, job.closed, progress, job.scheduler, job.memory)
+
+
+def total_measured(job, progress=None):
+    """``total_prepared`` with its work: ``(tours, measures)``, the measures
+    a dict of the run's ``seconds`` (wall, compilation excluded),
+    ``transitions``, ``states_peak``, ``states_per_step`` (held after each
+    step), ``ram_peak_bytes`` (this process's anonymous memory at its
+    peak, sampled: ``peak_sampler``), ``rss_peak_bytes`` (its peak resident
+    memory over its life, mapped tables and the interpreter included:
+    ``VmHWM``) and ``disk_peak_bytes`` (its spill folders' bytes at their
+    peak, sampled); on a cluster the memory and disk are the workers' and
+    go unmeasured (None). A job the theorems answer has no measures."""
+    if job.ruled_out:
+        return 0, {}
+    on_cluster = job.scheduler is not None
+    report = None if progress is None else reporter(progress)
+    with PeakSampler() as peaks:
+
+        def sampled(step, steps, held, rates=None):
+            peaks.sample()  # a step's end: its tables made, the input not yet let go
+            if report is not None:
+                report(step, steps, held, rates)
+
+        found, work, seconds = total_timed(
+            job.rows, job.cols, job.closed, sampled, job.scheduler, job.memory, compile_first=True
+        )
+    local = dict(ram_peak_bytes=peaks.ram, rss_peak_bytes=machine.peak_resident_memory(), disk_peak_bytes=peaks.disk)
+    measures = dict(seconds=seconds, transitions=work.transitions, states_peak=work.states_peak)
+    measures.update({name: None if on_cluster else value for name, value in local.items()})
+    return found, {**measures, "states_per_step": list(work.held)}
 
 
 def estimate(job, probes=DEFAULT_PROBES, seed=0):

@@ -58,6 +58,7 @@ class Job:
     # the DP's total over every start from one run (``count_total``), not
     # each start's count: no start, no starts planned
     total: bool = False
+    disk: int | None = None  # the DP's budget of its spill folder's disk, bytes
 
     @property
     def searched(self):

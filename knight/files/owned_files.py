@@ -74,6 +74,29 @@ def new_spill_folder():
     return folder
 
 
+def spill_bytes(parent=None):
+    """The bytes on disk (allocated blocks) of this process's spill folders
+    in ``parent`` (default ``$TMPDIR``): what its DP runs hold there now."""
+    parent = tempfile.gettempdir() if parent is None else parent
+    held = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(parent):
+            found = _SPILL.fullmatch(entry.name)
+            if found and int(found[1]) == os.getpid() and entry.is_dir(follow_symlinks=False):
+                held += _folder_bytes(entry.path)
+    return held
+
+
+def _folder_bytes(folder):
+    """The allocated bytes of the files in ``folder`` (0 for one removed meanwhile)."""
+    held = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            with contextlib.suppress(OSError):
+                held += entry.stat(follow_symlinks=False).st_blocks * 512
+    return held
+
+
 def _write_mark(folder, mark, text):
     """Write ``folder``'s mark file; if that fails (a full disk), remove
     the folder, just made and empty but for the mark, before the error

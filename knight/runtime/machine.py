@@ -77,6 +77,13 @@ def anonymous_memory():
     return _status_field("RssAnon") or 0
 
 
+def peak_resident_memory():
+    """This process's peak resident memory over its life (``VmHWM``: its
+    anonymous memory and the pages of the files it maps), 0 where it
+    cannot be read."""
+    return _status_field("VmHWM") or 0
+
+
 def address_space_room():
     """Bytes left under RLIMIT_AS: the soft limit less the address space
     already mapped (``VmSize``; Numba and NumPy map hundreds of MB)."""

@@ -25,6 +25,7 @@ VALUES = {
     "--scheduler": "tcp://127.0.0.1:9",
     "--resume": "FILE",
     "--memory": "1GiB",
+    "--disk": "1GiB",
     "--total": None,
     "--json": None,
     "--svg": "FILE",
@@ -52,11 +53,12 @@ MODES = {
     "count dp": (
         ["count", "3", "4", "--method", "dp"],
         # --total: the dp's total alone, the mode below
-        {"--method", "--closed", "--scheduler", "--resume", "--memory", "--json", "--svg", "--start", "--total"},
+        {"--method", "--closed", "--scheduler", "--resume", "--memory", "--disk", "--json", "--svg", "--start"}
+        | {"--total"},
     ),
     "count --total": (
         ["count", "3", "4", "--total"],
-        {"--method", "--closed", "--scheduler", "--memory", "--json", "--total"},
+        {"--method", "--closed", "--scheduler", "--memory", "--disk", "--json", "--total"},
     ),
     "estimate": (["estimate", "5", "5"], {"--start", "--closed", "--probes", "--seed", "--json"}),
     "exists": (["exists", "5", "5"], {"--closed", "--json"}),

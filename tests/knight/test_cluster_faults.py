@@ -128,7 +128,7 @@ def _killed_at_a_random_moment(tmp_path, argv, board, delay):
         assert status == 0 and _tours(out) == TOURS[board]
 
 
-@settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=2, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(count=st.sampled_from(COUNTS), delay=st.floats(min_value=0.0, max_value=1.5))
 def test_a_worker_killed_at_a_random_moment_ends_in_one_line_or_the_count(tmp_path, monkeypatch, count, delay):
     """Issue 29: the count hung for ever when its only worker died."""

@@ -1,17 +1,19 @@
 """The frontier DP out of core (knight.counting.dp.steps.out_of_core_step): after every
 step the same table as the hash step's, as a multiset of (key, count),
-whatever the chunks; the same counts through the engine under a memory
-budget that sends every step to disk; carries between chunks caught; the
-run files gone after each step and the spill folder after the run."""
+whatever the chunks, its input dense or packed; the same counts through
+the engine under a memory budget that sends every step to disk; carries
+between chunks caught; the run files gone after each step (each group's
+as soon as it is merged) and the spill folder after the run."""
 
 import itertools
+import pathlib
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp import memory_model, run_loop, table_format
+from knight.counting.dp import memory_model, packed_table, run_loop, table_format
 from knight.counting.dp.model import cell_order
 from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import out_of_core_step, step_choice
@@ -21,6 +23,7 @@ from tests.conftest import dp_steps
 
 def _entries(keys, counts):
     """The table as a multiset of (key, count limbs), with no key twice."""
+    keys, counts = packed_table.dense(keys, counts)
     entries = sorted(zip(keys.tolist(), map(tuple, counts.tolist()), strict=True))
     assert len({key for key, _ in entries}) == len(entries)
     return entries
@@ -34,12 +37,21 @@ def _entries(keys, counts):
 def test_out_of_core_tables_equal_the_hash_tables(tmp_path, rows, cols, closed, forced, room):
     """Chunks of one state (room 1), of a few, of tens, and the whole step
     in one: every step's table and tallies are the hash step's, and the
-    step leaves only the next table in the folder."""
+    step leaves only the next table in the folder; a packed input (the
+    table of the step before, packed) gives the same, its files removed."""
+    before = None
     for arguments, made in dp_steps(rows, cols, closed, forced):
-        spilled = out_of_core_step.step_out_of_core(arguments, max(made[0].shape[0], 1), 2, room, str(tmp_path))
+        expected = max(made[0].shape[0], 1)
+        spilled = out_of_core_step.step_out_of_core(arguments, expected, 2, room, str(tmp_path))
         assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
         assert spilled[2:] == tuple(int(value) for value in made[2:])
-        assert sorted(path.name for path in tmp_path.iterdir()) == ["counts", "keys"]
+        if before is not None:
+            packed = arguments.with_table(before, before)
+            again = out_of_core_step.step_out_of_core(packed, expected, 1, room, str(tmp_path))
+            assert _entries(again[0], again[1]) == _entries(made[0], made[1]) and again[2:] == spilled[2:]
+            again[0].remove()
+        assert sorted(tmp_path.iterdir()) == sorted(map(pathlib.Path, spilled[0].files))
+        before = spilled[0]
 
 
 # every step, however small, out of core in chunks of a few states (with a
@@ -76,19 +88,39 @@ def test_a_carry_between_chunks_widens_the_counts(tmp_path):
     wide = np.zeros((2, 2), dtype=np.uint64)
     wide[:, 0] = 1 << 63
     spilled = out_of_core_step.step_out_of_core(arguments.with_table(keys, wide), 2, 1, 1, str(tmp_path))
-    assert spilled[5] == 0 and (spilled[1][:, 1] == 1).all() and (spilled[1][:, 0] == 0).all()
+    counts = packed_table.dense(spilled[0], spilled[1])[1]
+    assert spilled[5] == 0 and (counts[:, 1] == 1).all() and (counts[:, 0] == 0).all()
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(0, 40), min_size=1, max_size=200), st.integers(1, 60))
-def test_batches_cover_every_partition_in_order(rows, batch_rows):
-    """The merge's batches: consecutive, every partition once, each batch
-    within its rows but where one partition alone is more."""
-    batches = out_of_core_step._batches(np.array(rows), batch_rows)
-    assert batches[0][0] == 0 and batches[-1][1] == len(rows)
-    assert all(first < end for first, end in batches)
-    assert all(a[1] == b[0] for a, b in itertools.pairwise(batches))
-    assert all(sum(rows[first:end]) <= batch_rows or end - first == 1 for first, end in batches)
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 20_000), st.integers(0, 10**9), st.integers(1, 4), st.integers(1, 2), st.integers(1, 2**34))
+def test_the_groups_of_the_runs_cover_every_partition_in_order(parts, expected, limbs, threads, room):
+    """The runs' groups: consecutive, every partition once, at most
+    ``MAX_GROUPS``; less room, never fewer groups."""
+    bounds = out_of_core_step._group_bounds(parts, expected, limbs, threads, room)
+    assert bounds[0] == 0 and bounds[-1] == parts and (np.diff(bounds) > 0).all()
+    assert len(bounds) - 1 <= out_of_core_step.MAX_GROUPS
+    assert len(out_of_core_step._group_bounds(parts, expected, limbs, threads, room // 2)) >= len(bounds)
+
+
+def test_each_groups_runs_go_as_soon_as_it_is_merged(tmp_path, monkeypatch):
+    """The step streams: when a group's file of the next table is written,
+    the runs of the groups merged before it are gone, so that the runs and
+    the next table are never both whole on disk."""
+    monkeypatch.setattr(out_of_core_step, "_group_bounds", lambda parts, *_: np.arange(parts + 1, dtype=np.int64))
+    seen = []
+    real = packed_table.Writer.add
+
+    def add(writer, *arguments):
+        seen.append(sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("runs-")))
+        return real(writer, *arguments)
+
+    monkeypatch.setattr(packed_table.Writer, "add", add)
+    arguments, made = list(dp_steps(5, 6, False, None))[20]
+    spilled = out_of_core_step.step_out_of_core(arguments, 200_000, 1, 5_000, str(tmp_path))
+    assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
+    assert len(seen) > 2 and all(len(a) > len(b) for a, b in itertools.pairwise(seen))
+    assert not [path for path in tmp_path.iterdir() if path.name.startswith("runs-")]
 
 
 def test_the_budget_sets_the_room(monkeypatch):
@@ -103,13 +135,13 @@ def test_the_budget_sets_the_room(monkeypatch):
     assert room(StepPolicy(memory=2**27)) == StepPolicy().min_room
 
 
-def test_a_table_written_to_disk_is_mapped_back(tmp_path):
-    keys = np.arange(5, dtype=np.uint64)
+def test_a_table_written_to_disk_is_packed(tmp_path):
+    keys = np.arange(5, dtype=np.uint64)[::-1].copy()
     counts = np.arange(10, dtype=np.uint64).reshape(5, 2)
     assert not table_format.is_mapped(keys)
     on_disk = table_format.to_disk(keys, counts, str(tmp_path))
     assert all(table_format.is_mapped(array) for array in on_disk)
-    assert (on_disk[0] == keys).all() and (on_disk[1] == counts).all()
+    assert _entries(*on_disk) == _entries(keys, counts)
 
 
 def test_the_memory_is_judged_by_a_high_guess(monkeypatch):

@@ -5,6 +5,10 @@ of other counts, and names like its temporary are refused in one line."""
 import functools
 import json
 import os
+import random
+import signal
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -64,9 +68,9 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     assert (header["table"] is not None) == out_of_core == tables.is_dir()
     assert (embedded == 0) == out_of_core
     if out_of_core:
-        assert sorted(p.name for p in tables.iterdir()) == sorted(
-            [header["table"]["keys"], header["table"]["counts"], "knight-dp-tables"]
-        )
+        # packed (the out-of-core step's table): its files and block index
+        assert sorted(p.name for p in tables.iterdir()) == sorted([*header["table"]["packed"], "knight-dp-tables"])
+        assert sum(row[2] for row in header["table"]["index"]) == header["table"]["rows"] > 0
     steps = []
     resumed = count_tours(
         4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done), memory=memory
@@ -78,6 +82,62 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     again = count_tours(4, 6, method="dp", resume=path)
     assert (again.tours == expected).all() and again.transitions == 0
     assert not tables.exists()  # the count ended: its links went with it
+
+
+# a count of 4 x 5 with every step out of core (packed tables, linked by
+# its checkpoint), which SIGKILLs itself after step ``kill_at`` is saved
+# ("after") or inside it, once the merge has written a file of the next
+# table ("merge"), and prints its grid if it gets to the end
+_KILLED_COUNT = """
+import functools, json, os, signal, sys
+from knight import count_tours, validate
+from knight.counting import driver
+from knight.counting.dp import engine, packed_table
+from knight.counting.dp.policy import StepPolicy
+from knight.runtime import machine
+policy = StepPolicy(partitioned_states=0, min_room=100)
+driver.ENGINES["dp"] = functools.partial(engine.count_by_dp, policy=policy)
+machine.anonymous_memory = lambda: 2**40
+path, kill_at, where = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+done = [0]
+def progress(step, total, held):
+    done[0] += 1
+    if where == "after" and done[0] == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+real = packed_table.Writer.add
+def add(writer, *arguments):
+    real(writer, *arguments)
+    if where == "merge" and done[0] + 1 >= kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+packed_table.Writer.add = add
+result = count_tours(4, 5, method="dp", resume=path, progress=progress, memory=validate.MIN_MEMORY)
+print(json.dumps(result.tours.tolist()))
+"""
+
+
+def _killed_count(path, kill_at, where):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    command = [sys.executable, "-c", _KILLED_COUNT, str(path), str(kill_at), where]
+    return subprocess.run(command, capture_output=True, text=True, cwd=root, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("where", ["after", pytest.param("merge", marks=pytest.mark.slow)])
+def test_a_run_out_of_core_killed_at_a_random_step_resumes_to_the_same_count(tmp_path, where):
+    """SIGKILL at a random step of a count whose every step runs out of
+    core (its tables packed, its checkpoint linking them), after the step
+    is saved or in the middle of its merge: the count resumed from the
+    checkpoint is the uninterrupted one's."""
+    kill_at = random.randrange(2, 80)  # of 4 x 5's 120 steps (6 runs)
+    path = tmp_path / "4x5.npz"
+    killed = _killed_count(path, kill_at, where)
+    assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
+    if path.exists():  # killed before any step was saved, it starts again
+        with np.load(path) as saved:
+            header = json.loads(bytes(saved["header"]).decode())
+        assert header["current"] is not None or header["finished"], kill_at
+    resumed = _killed_count(path, 0, "never")
+    assert resumed.returncode == 0, (kill_at, resumed.stderr)
+    assert json.loads(resumed.stdout) == _dp(4, 5).tours.tolist(), kill_at
 
 
 def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypatch):
@@ -97,7 +157,7 @@ def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypa
     with pytest.raises(KeyboardInterrupt):
         count_tours(4, 6, method="dp", resume=path, progress=interrupt, memory=validate.MIN_MEMORY)
     tables = tmp_path / "c.npz.tables"
-    counts_file = next(tables.glob("*.counts"))
+    counts_file = max(tables.glob("*.packed"), key=lambda file: file.stat().st_size)
     data = bytearray(counts_file.read_bytes())
     data[3] ^= 1
     counts_file.write_bytes(bytes(data))

@@ -27,7 +27,10 @@ _ADDRESS = re.compile(
     r"(?:(?P<protocol>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
     r":(?P<port>[0-9]{1,5})"
 )
-_FORM = f"PROTOCOL://HOST:PORT ({'|'.join(PROTOCOLS)}; e.g. tcp://10.0.0.5:8786)"
+# the address forms --scheduler takes, as its help and the README give them:
+# the protocol may be left out (tcp)
+FORM = f"[{'|'.join(PROTOCOLS)}://]HOST:PORT"
+_FORM = f"{FORM} (tcp if no protocol is given; e.g. 10.0.0.5:8786)"
 # a cluster in this very process (LocalCluster(processes=False)): API only
 _IN_PROCESS = re.compile(r"inproc://[A-Za-z0-9._:/-]+")
 

@@ -15,7 +15,9 @@ The package by concept:
   the kernels of its table exchange;
 * ``memory_model``: every share of memory and bytes-a-state figure, the
   projection of a run, the refusal of a board that cannot fit;
-* ``table_format``: the dense table and its files on disk, mapped back;
+* ``table_format``: the table on disk; ``packed_table`` and
+  ``packed_kernels``, its packed form (keys as gaps, counts in the bytes
+  they need), read a chunk at a time;
 * ``table_kernels``: the open-addressing table and the carry-checked counts
   every step shares;
 * ``model/``: what is counted: the state encoding (``states``), the degree

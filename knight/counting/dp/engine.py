@@ -152,11 +152,22 @@ def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, 
     ``scheduler`` when one is given; in at most ``memory`` bytes of memory
     (``run_loop.count_hamiltonian``) when not, its steps taken by ``policy``
     (``count_by_dp``'s)."""
+    return total_timed(rows, cols, closed, progress, scheduler, memory, policy)[0]
+
+
+def total_timed(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, compile_first=False):
+    """``total_tours`` as ``(total, work, seconds)``: its run's ``Work`` and
+    its wall seconds, which exclude compilation with ``compile_first``
+    (the kernels compiled or loaded before the clock starts)."""
     if scheduler is None:
+        if compile_first:
+            compile_kernels()
         run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory))
-        return total_with_work(rows, cols, closed, progress, run)[0]
+        began = time.perf_counter()
+        return (*total_with_work(rows, cols, closed, progress, run), time.perf_counter() - began)
     with on_cluster(scheduler, rows, cols, closed) as run:
-        return total_with_work(rows, cols, closed, progress, run)[0]
+        began = time.perf_counter()
+        return (*total_with_work(rows, cols, closed, progress, run), time.perf_counter() - began)
 
 
 def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):

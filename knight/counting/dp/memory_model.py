@@ -3,10 +3,12 @@ refusal, before anything is allocated, of a board it could not hold in
 memory nor, sharded, on disk, nor whose counts could pass the widest
 counts it carries."""
 
+import math
 import shutil
 import tempfile
 from dataclasses import dataclass
 
+from knight.counting.dp import state_forecast
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import widest_frontier
 from knight.errors import InvalidArgument
@@ -21,7 +23,30 @@ MAX_SLOTS = states.MAX_SLOTS
 # state, the pattern bitmaps and the interpreter included; 4.19 GB and 60.9
 # million before the tuned cell order): with margin
 BYTES_PER_STATE = 80
-ENTRIES_ON_DISK = 4
+
+# bytes a state of a packed table on disk (``packed_table``: sorted keys as
+# gaps, counts in LEB128) at one limb: the bytes a state grow with the
+# board (wider keys, larger counts): issue 30's goal for 8 x 8 open, above
+# every step measured out of core (docs/measurements.md, "Packed tables on
+# disk"). A count of more limbs takes up to 64/7 bytes more a limb
+DISK_BYTES_PER_STATE = 8
+_DISK_BYTES_PER_LIMB = 10
+# the runs of a step out of core, in entries a state it makes: chunks of
+# the input each reduce their own successors, so a state made from states
+# of several chunks is in several runs; with many chunks a step (8 x 8
+# open's, in a few GiB) they near the transitions a state made, the bound
+# taken here (docs/measurements.md, "Packed tables on disk")
+RUN_ENTRIES_PER_STATE = 2.5
+
+
+def step_disk_bytes(states_in, states_out, limbs=1):
+    """The most disk a step out of core holds at once: its input (kept
+    until the step has made its next table: a checkpoint's links hold it
+    anyway), and the runs, which give their disk to the next table group
+    by group as they merge (``steps.out_of_core_step``)."""
+    per_state = DISK_BYTES_PER_STATE + _DISK_BYTES_PER_LIMB * (limbs - 1)
+    return int(per_state * (states_in + RUN_ENTRIES_PER_STATE * states_out))
+
 
 # the widest counts the dp carries, in bits (1024 limbs of 64): every way
 # it counts is a distinct set of the board's knight-move edges, so no count
@@ -48,47 +73,22 @@ def check_count_width(rows, cols):
         )
 
 
-# Peak states held by one run with no forced end (the heaviest kind of
-# each), with the degree relaxation, on long boards of each short side,
-# rounded up: the basis of the memory projection (dated in docs/measurements.md). Open (tuned
-# cell order): 3 x 40: 719; 4 x 40: 4,001; 5 x 16 and 5 x 40: 254,855;
-# 6 x 8: 4,916,820; 7 x 7: 29,635,356. Short side 6 is bounded at twice
-# 6 x 8's peak: no 6 x n open run longer than 6 x 8 was measured (short
-# side 5 reached its longest boards' peak by 5 x 16), and the bound of
-# 30 million kept from before the relaxation projected minutes and GiB
-# for 6 x 6, which holds 0.36 million. Closed
-# (top-to-bottom order, upper bounds now): 3 x 40: 178; 5 x 20:
-# 54,936; 6 x 8: 256,539; 7 x 8: 7,164,484; 8 x 8 (the whole
-# count, top to bottom as before): 229,828,413 at step 44 of 64; in short
-# side 8's tuned order (the whole count) 100,396,702
-# at step 42.
-# Past the last entry, the growth per extra row is extrapolated (7 x 8
-# closed over 6 x 8: 28x).
-_MEASURED_PEAK_STATES = {
-    False: {1: 1, 2: 4, 3: 1_000, 4: 5_000, 5: 300_000, 6: 10_000_000, 7: 35_000_000},
-    True: {1: 1, 2: 4, 3: 200, 4: 100, 5: 100_000, 6: 300_000, 7: 8_000_000, 8: 110_000_000},
-}
-_GROWTH_PER_ROW = 30
-
-
 def projected_peak_states(rows, cols, closed=False):
-    short = min(rows, cols)
-    measured = _MEASURED_PEAK_STATES[bool(closed)]
-    known = max(measured)
-    if short <= known:
-        return measured[short]
-    return measured[known] * _GROWTH_PER_ROW ** (short - known)
+    """The states one run with no forced end is projected to hold at its
+    peak (``state_forecast``: from the measured runs' per-step states)."""
+    return math.ceil(state_forecast.forecast(rows, cols, closed).peak)
 
 
-# the time a run takes, projected from its peak: transitions per state of
-# the peak of a run with no forced end (7 x 7 open: 579 million over 29.6
-# million, 19.6; 8 x 8 closed, tuned order: 3.19 billion over 100.4
-# million, 31.7), a run with a forced end making FORCED_SHARE of those (the
-# 7 x 7 grid: 1.41 billion in 6 forced runs, 0.41 of the unforced run's
-# each), and one core's time per transition (docs/measurements.md, the
-# machine quiet: 7 x 7 open 102 s of user CPU for 579 million, 0.18 us;
+# the time a run takes, projected from its states summed over its steps:
+# transitions per state held after a step (1.5 to 2.3 on the measured
+# boards past a million states: 6 x 7 open 1.88, 6 x 8 closed 1.67, 7 x 8
+# closed 1.85, 7 x 7 open 1.90; docs/measurements.md, "The projection's
+# per-step states"), a run with a forced end making FORCED_SHARE of those
+# (the 7 x 7 grid: 1.41 billion in 6 forced runs, 0.41 of the unforced
+# run's each), and one core's time per transition (docs/measurements.md,
+# the machine quiet: 7 x 7 open 102 s of user CPU for 579 million, 0.18 us;
 # 8 x 8 closed 831 s for 3.19 billion out of core, 0.26 us)
-TRANSITIONS_PER_PEAK_STATE = 25
+TRANSITIONS_PER_STATE_STEP = 1.7
 FORCED_SHARE = 0.4
 CORE_SECONDS_PER_TRANSITION = 0.2e-6
 
@@ -97,29 +97,35 @@ CORE_SECONDS_PER_TRANSITION = 0.2e-6
 class Projection:
     """What a run of the DP is projected to take: its peak states, the
     memory they take in memory and the disk they take out of core, and
-    its work in transitions and core-seconds. Extrapolated from measured
-    runs: read it to a factor of a few."""
+    its work in transitions and core-seconds; ``how``: how the peak was
+    projected (``state_forecast.Forecast.how``), ``measured``: whether
+    from the board's own measured run."""
 
     states: int
     memory_bytes: int
     disk_bytes: int
     transitions: int
     core_seconds: float
+    how: str = ""
+    measured: bool = False
 
 
 def projection(rows, cols, closed=False, forced_runs=0):
     """The ``Projection`` of the DP on ``rows`` x ``cols``: one run with no
     forced end, or ``forced_runs`` runs each with one (a per-start grid of
     open tours: one per symmetry class)."""
-    states = projected_peak_states(rows, cols, closed)
+    guess = state_forecast.forecast(rows, cols, closed)
+    states = math.ceil(guess.peak)
     runs = FORCED_SHARE * forced_runs if forced_runs else 1
-    transitions = int(runs * TRANSITIONS_PER_PEAK_STATE * states)
+    transitions = int(runs * int(TRANSITIONS_PER_STATE_STEP * guess.state_steps))
     return Projection(
         states,
         states * BYTES_PER_STATE,
-        ENTRIES_ON_DISK * 16 * states,
+        step_disk_bytes(states, states),
         transitions,
         transitions * CORE_SECONDS_PER_TRANSITION,
+        guess.how,
+        guess.measured,
     )
 
 
@@ -131,12 +137,13 @@ def bitmap_bytes(rows, cols, closed, widest=None):
     return rows * cols * degree_relaxation.empty_bits(widest, 0 if closed else 2).nbytes
 
 
-def check_fits(rows, cols, available, closed=False):
+def check_fits(rows, cols, available, closed=False, disk=None):
     """Refuse, before allocating, a board the DP cannot hold: a frontier
     wider than one key, pattern bitmaps past half of ``available``, counts
     that could pass its widest (``check_count_width``), or
-    projected peak tables that fit neither ``available`` nor, sharded, the
-    spill folder's free disk."""
+    projected peak tables that fit neither ``available`` bytes of memory nor,
+    out of core, ``disk`` bytes of the spill folder (None: its free space;
+    never more than that)."""
     # formulas first: a board refused by them builds no schedule, which on a
     # board thousands of squares wide takes minutes and GiB
     check_count_width(rows, cols)
@@ -159,22 +166,33 @@ def check_fits(rows, cols, available, closed=False):
             f"board {rows}x{cols} needs about {bitmaps / 2**30:.1f} GiB for the dp's pattern bitmaps "
             f"({rows * cols} steps), more than half the {available / 2**30:.1f} GiB available"
         )
-    states = projected_peak_states(rows, cols, closed)
-    needed = states * BYTES_PER_STATE
-    if needed <= available:
+    guess = projection(rows, cols, closed)
+    if guess.memory_bytes <= available:
         return
-    # past memory, steps run out of core (out_of_core_step): the table read, the
-    # chunks' runs (merged within a chunk only: up to two entries a state)
-    # and the table made, 16 bytes an entry at one limb
-    on_disk = ENTRIES_ON_DISK * 16 * states
-    free = spill_space()
-    if on_disk > free:
+    # past memory, steps run out of core (out_of_core_step): the table read
+    # and the chunks' runs, packed, on the spill folder's disk
+    room, where = disk_room(disk)
+    if guess.disk_bytes > room:
+        kind = "closed" if closed else "open"
         raise InvalidArgument(
-            f"board {rows}x{cols} needs about {needed / 2**30:.1f} GiB for the dp's state tables "
-            f"(~{states:.2g} states), but only {available / 2**30:.1f} GiB is available, and "
-            f"{on_disk / 2**30:.1f} GiB of disk to run out of core but only {free / 2**30:.1f} GiB free in "
-            f"{tempfile.gettempdir()}"
+            f"board {rows}x{cols} {kind}: the dp's peak is projected at ~{guess.states:.2g} states "
+            f"({guess.how}): ~{_gib(guess.memory_bytes)} of tables, past the {_gib(available)} memory budget, "
+            f"and ~{_gib(guess.disk_bytes)} of disk to run out of core, past the {_gib(room)} disk budget ({where})"
         )
+
+
+def disk_room(disk=None):
+    """``(bytes, where)``: the disk the DP's spill folder may take, the
+    folder's free space within ``disk`` (a budget in bytes, ``--disk``;
+    None: none of its own), and what bounds it, for a refusal to say."""
+    free = spill_space()
+    if disk is not None and disk <= free:
+        return disk, "--disk"
+    return free, f"free in {tempfile.gettempdir()}"
+
+
+def _gib(size):
+    return f"{size / 2**30:.1f} GiB"
 
 
 def spill_space():

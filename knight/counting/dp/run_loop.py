@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from knight.counting.dp import memory_model, table_format
+from knight.counting.dp import memory_model, packed_table, table_format
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.policy import StepPolicy
@@ -276,8 +276,13 @@ class ProcessSteps:
         return self.counts.shape[1]
 
     def widen(self, limbs):
-        wider = np.zeros((self.counts.shape[0], limbs), dtype=np.uint64)
-        wider[:, : self.counts.shape[1]] = self.counts
+        counts = self.counts
+        if isinstance(counts, packed_table.PackedTable):
+            # a packed table is only decoded wider: it is its own keys
+            self.keys = self.counts = counts.widened(limbs)
+            return
+        wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+        wider[:, : counts.shape[1]] = counts
         self.counts = wider
 
     @property
@@ -294,9 +299,15 @@ def check_resumed(plan, step, keys, closed, forced, before):
     """InvalidArgument if a resumed table holds a key no step makes: the
     step kernel trusts its keys (a file's, here)."""
     forced_slot, _ = plan.forced_place(step, forced)
-    bad = states.first_malformed(keys, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
-    if bad >= 0:
-        raise InvalidArgument(f"its table's state {bad} (key {int(keys[bad])}) is not one that step {step} makes")
+    reader = packed_table.Reader(keys, keys)  # a packed table decoded a chunk at a time
+    while not reader.done():
+        first = reader.read
+        chunk = reader.take(packed_table.BLOCK_ROWS)[0]
+        bad = states.first_malformed(chunk, plan.old_sizes[step], forced_slot, 0 if closed else 2, before)
+        if bad >= 0:
+            raise InvalidArgument(
+                f"its table's state {first + bad} (key {int(chunk[bad])}) is not one that step {step} makes"
+            )
 
 
 def widened_limbs(limbs, max_limbs, plan, step):

@@ -1,15 +1,14 @@
-"""The DP's dense table on disk: a table is two arrays, ``keys`` (one
+"""The DP's table on disk: a table is two arrays, ``keys`` (one
 ``uint64`` a state) and ``counts`` (``(states, limbs)`` ``uint64``, least
-significant limb first), and on disk it is two files of their raw bytes,
-``keys`` and ``counts``, in a spill folder. Mapped back, the page cache
-holds them, not this process; the steps that go out of core write them,
-and a checkpoint links them (``checkpoints.linked_table``)."""
-
-import os
+significant limb first). On disk it is packed (``packed_table``: what
+the out-of-core step writes and reads, and ``to_disk``), or, as the hash
+step's disk shards leave it, two files of the raw bytes, ``keys`` and
+``counts``, mapped back: the page cache holds them, not this process. A
+checkpoint links either (``checkpoints.linked_table``)."""
 
 import numpy as np
 
-from knight.exit_status import naming
+from knight.counting.dp import packed_table
 
 
 def mapped(path, shape):
@@ -22,22 +21,16 @@ def mapped(path, shape):
 
 
 def is_mapped(array):
-    """Whether ``array``'s data is a mapped file (page cache), not memory."""
-    return mapped_file(array) is not None
+    """Whether ``array``'s data is on disk (a packed table, or a mapped
+    file: page cache), not memory."""
+    return isinstance(array, packed_table.PackedTable) or mapped_file(array) is not None
 
 
 def to_disk(keys, counts, folder):
-    """The table ``keys``/``counts`` written to ``folder`` and mapped back,
-    so that the memory it held can be freed."""
-    with naming(folder):
-        for name, array in (("keys", keys), ("counts", counts)):
-            with open(os.path.join(folder, name + ".next"), "wb") as handle:
-                handle.write(memoryview(np.ascontiguousarray(array)))
-            os.replace(os.path.join(folder, name + ".next"), os.path.join(folder, name))
-    return (
-        mapped(os.path.join(folder, "keys"), keys.shape),
-        mapped(os.path.join(folder, "counts"), counts.shape),
-    )
+    """The table ``keys``/``counts`` written packed to ``folder``, so that
+    the memory it held can be freed; returns the ``PackedTable`` as both."""
+    table = packed_table.pack(keys, counts, folder)
+    return table, table
 
 
 def mapped_file(array):

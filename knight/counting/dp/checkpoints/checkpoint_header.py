@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 
+from knight.counting.dp import packed_table
 from knight.counting.dp.model.cell_order import ORDER_NAME
 from knight.counting.dp.run_loop import MAX_LIMBS
 from knight.errors import InvalidArgument
@@ -46,12 +47,18 @@ def damaged(path, what):
 
 
 def checksum(header, keys, counts):
-    """SHA-256 of the header (less its checksum) and the table's bytes: a
-    file edited or damaged since knight wrote it is refused, not resumed
-    into a count printed as exact."""
+    """SHA-256 of the header (less its checksum) and the table's bytes (a
+    packed table's: its files', in order): a file edited or damaged since
+    knight wrote it is refused, not resumed into a count printed as exact."""
     digest = hashlib.sha256()
     fields = {key: value for key, value in header.items() if key != "checksum"}
     digest.update(json.dumps(fields, sort_keys=True).encode())
+    if isinstance(keys, packed_table.PackedTable):
+        for path in keys.files:
+            with open(path, "rb") as file:
+                while block := file.read(1 << 24):
+                    digest.update(block)
+        return digest.hexdigest()
     for array in (keys, counts):
         digest.update(f"{array.dtype.str}{array.shape}".encode())
         digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
@@ -86,6 +93,10 @@ def checked_fields(path, header, keys, counts, squares, closed, starts):
     run_key, step, completed = current
     if run_key not in run_keys or run_key in checked or not 0 <= step <= squares or not _is_count(completed):
         raise damaged(path, f"'current' is {current}")
+    if isinstance(keys, packed_table.PackedTable):
+        if not 1 <= keys.limbs <= MAX_LIMBS:
+            raise damaged(path, "its table's counts have the wrong width")
+        return checked, (run_key, step, completed)
     if not (
         keys.dtype == np.uint64
         and keys.ndim == 1

@@ -8,15 +8,15 @@ import time
 
 import numpy as np
 
-from knight.counting.dp import table_format
+from knight.counting.dp import packed_table, table_format
 from knight.counting.dp.checkpoints import checkpoint_header, linked_table
 from knight.errors import InvalidArgument
 from knight.files import atomic_write, journal, strict_json
 
-# /4: the table may be linked files beside it (``linked_table``); /3 had a
-# checksum over the header and the table; /2 had none; a /1 file holds
-# base-16 keys
-CHECKPOINT_FORMAT = "knight-dp-checkpoint/4"
+# /5: the linked table may be packed (``packed_table``); /4: the table may
+# be linked files beside it (``linked_table``); /3 had a checksum over the
+# header and the table; /2 had none; a /1 file holds base-16 keys
+CHECKPOINT_FORMAT = "knight-dp-checkpoint/5"
 
 
 class Checkpoint:
@@ -104,11 +104,14 @@ class Checkpoint:
         if self._current is not None and keys.shape[0]:
             linked = linked_table.link(folder, self._current[0], self._current[1], keys, counts)
         header["table"] = linked
-        keys, counts = np.ascontiguousarray(keys), np.ascontiguousarray(counts)
+        if linked is None:
+            # embedded: a packed table is decoded (links could not be made)
+            keys, counts = packed_table.dense(keys, counts)
+            keys, counts = np.ascontiguousarray(keys), np.ascontiguousarray(counts)
         # the checksum covers the table's bytes wherever they are kept
         header["checksum"] = checkpoint_header.checksum(header, keys, counts)
         if linked is not None:
-            keys, counts = keys[:0], counts[:0]
+            keys, counts = np.zeros(0, dtype=np.uint64), np.zeros((0, counts.shape[1]), dtype=np.uint64)
         encoded = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
         try:
             # a failure (a full disk) is an OSError naming the file: exit

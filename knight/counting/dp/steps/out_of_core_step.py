@@ -1,21 +1,24 @@
 """One step of the frontier DP out of core, for a step whose tables do
 not fit in the memory it may use: the partitioned step
 (``partitioned_step``) run on the input a chunk at a time, each chunk's
-reduced partitions appended to *runs* on disk (one pair of files, the
-partitions of a chunk in order); then every partition merged across the
-runs (``partition_kernels.merge_runs``, one cache-sized table reused)
-and written, in order, as the next table, which the next step reads
-back mapped.
+reduced partitions packed (``packed_kernels``: sorted keys as gaps,
+counts in the bytes they need) and appended to *runs* on disk, one file
+for each group of consecutive partitions; then each group merged across
+the runs (``packed_kernels.merge_pieces``) into one file of the next
+table, packed (``packed_table``), its runs' file removed as soon as it is
+merged, so that the runs give their disk to the next table as it grows.
 
 Why this shape (Yang and Du's disk buckets, the sort-and-reduce variants
 of Knuth's DYNAHAM): every byte goes to disk and back once, in long
 sequential writes and reads, and what the step holds in anonymous memory
-at once is one chunk's tables and a few partitions' merge, set by the
-room it is given, not by the step's size. The files are page cache,
-which the kernel reclaims under pressure. Equal keys have equal
-partitions (the key's hash, with the step's salt, as in memory), so a
-partition merged across the runs holds each of its states once, with
-every count added (carry-checked).
+at once is one chunk's tables and a few groups' merge, set by the room
+it is given, not by the step's size. The files are page cache, which the
+kernel reclaims under pressure. Equal keys have equal partitions (the
+key's hash, with the step's salt, as in memory), so a partition merged
+across the runs holds each of its states once, with every count added
+(carry-checked). The input stays until the step has its next table:
+a step whose counts carry out of their limbs runs again, wider, from it
+(and a checkpoint's links hold it anyway).
 """
 
 import contextlib
@@ -24,148 +27,158 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight.counting.dp import memory_model
-from knight.counting.dp.steps import partition_kernels, partitioned_step
-from knight.counting.dp.table_format import mapped
+from knight.counting.dp import memory_model, packed_kernels, packed_table
+from knight.counting.dp.steps import partitioned_step
 from knight.exit_status import naming
 
 # a chunk's states made a state read vary from chunk to chunk (the input
 # is in hash order, so less than from step to step): the next chunk is
 # sized for this much more than the last made
 _CHUNK_MARGIN = 1.25
+# the runs' files: at most this many (a group of partitions each), fewer
+# where a group's merge buffers would pass a share of the room
+MAX_GROUPS = 1024
 
 
 def step_out_of_core(arguments, expected, threads, room, folder):
-    """One step (``StepArguments``)
+    """One step (``StepArguments``, its table dense or a ``PackedTable``)
     that makes about ``expected`` states, in chunks whose tables fit in
     ``room`` bytes, through run files in ``folder`` (the run's spill
-    folder). Returns ``(keys, counts, found, emitted, dead, overflow)`` as
-    ``partitioned_step.step_partitioned``; the next table is mapped from
-    ``folder`` (``keys``, ``counts``), replacing the step before's."""
-    keys, counts = arguments.keys, arguments.counts
-    limbs = counts.shape[1]
-    entry = 1 + limbs
-    parts = partitioned_step.partition_count(expected, entry)
-    per_state = max(expected / max(keys.shape[0], 1), 0.5)
-    paths = {name: os.path.join(folder, name) for name in ("runs.keys", "runs.counts", "keys.next", "counts.next")}
+    folder). Returns ``(table, table, found, emitted, dead, overflow)`` as
+    ``partitioned_step.step_partitioned`` does its arrays: the next
+    table, packed in ``folder`` (a ``PackedTable`` stands for both), the
+    input's files removed if they were the run's."""
+    limbs = arguments.counts.shape[1]
+    parts = partitioned_step.partition_count(expected, 1 + limbs)
+    runs = _Runs(folder, _group_bounds(parts, expected, limbs, threads, room), parts)
+    per_state = max(expected / max(arguments.keys.shape[0], 1), 0.5)
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     with naming(folder):
         try:
-            starts, ends, tallies = _write_runs(arguments, parts, room, per_state, threads, paths)
+            tallies = _write_runs(arguments, runs, parts, room, per_state, threads)
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
-                return (keys[:0], counts[:0], *tallies)
-            held, tallies[3] = _merge_runs(paths, starts, ends, limbs, arguments.salt, threads, room)
+                return (*_empty(limbs), *tallies)
+            table, tallies[3] = _merge_runs(runs, limbs, threads, packed_table.next_prefix(folder))
             if tallies[3]:
                 # counts of two chunks added past the limbs: the same
-                return (keys[:0], counts[:0], *tallies)
+                table.remove()
+                return (*_empty(limbs), *tallies)
         finally:
-            for name in ("runs.keys", "runs.counts"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(paths[name])
-        # the files of the step before are still mapped by its arrays; renaming
-        # over them unlinks the old data only once those arrays are gone
-        os.replace(paths["keys.next"], os.path.join(folder, "keys"))
-        os.replace(paths["counts.next"], os.path.join(folder, "counts"))
-    return (
-        mapped(os.path.join(folder, "keys"), (held,)),
-        mapped(os.path.join(folder, "counts"), (held, limbs)),
-        *tallies,
-    )
+            runs.remove()
+    if isinstance(arguments.keys, packed_table.PackedTable):
+        arguments.keys.remove()
+    return (table, table, *tallies)
 
 
-def _write_runs(arguments, parts, room, per_state, threads, paths):
+def _empty(limbs):
+    return np.zeros(0, dtype=np.uint64), np.zeros((0, limbs), dtype=np.uint64)
+
+
+def _group_bounds(parts, expected, limbs, threads, room):
+    """The first partition of each group of the runs, and ``parts``: as
+    many groups as keep a group's merge (about two run entries and a
+    packed copy a state) within ``MERGE_SHARE`` of ``room`` a thread."""
+    merge_bytes = 2 * expected * (8 * (1 + limbs) + packed_kernels.most_bytes(1, limbs))
+    groups = -(-merge_bytes * threads // max(int(memory_model.MERGE_SHARE * room), 1))
+    groups = int(min(max(groups, 1), parts, MAX_GROUPS))
+    return np.array([parts * g // groups for g in range(groups + 1)], dtype=np.int64)
+
+
+class _Runs:
+    """The runs of one step: group ``g`` (partitions ``bounds[g]`` ..
+    ``bounds[g + 1]`` - 1) in one file, each chunk's pieces appended; where
+    each piece starts in its file and its states, a row a chunk."""
+
+    def __init__(self, folder, bounds, parts):
+        self.bounds = bounds
+        self.paths = [os.path.join(folder, f"runs-{g}") for g in range(bounds.shape[0] - 1)]
+        self.sizes = [0] * len(self.paths)
+        self.starts, self.states = [], []
+        self.parts = parts
+
+    def append(self, keys, counts, held):
+        """One chunk's table (partition after partition, ``held[p]`` states
+        in partition ``p``), packed into its pieces."""
+        rows = np.concatenate(([0], np.cumsum(held))).astype(np.int64)
+        data = np.empty(packed_kernels.most_bytes(keys.shape[0], counts.shape[1]), dtype=np.uint8)
+        ends = packed_kernels.encode_blocks(keys, counts, rows, data)
+        begins = np.concatenate(([0], ends[:-1]))
+        starts = np.empty(self.parts, dtype=np.int64)
+        for group, path in enumerate(self.paths):
+            first, end = int(self.bounds[group]), int(self.bounds[group + 1])
+            low, high = int(begins[first]), int(ends[end - 1])
+            with open(path, "ab") as handle:
+                handle.write(memoryview(data[low:high]))
+            starts[first:end] = begins[first:end] - low + self.sizes[group]
+            self.sizes[group] += high - low
+        self.starts.append(starts)
+        self.states.append(np.asarray(held, dtype=np.int64))
+
+    def group(self, group):
+        """Group ``group``'s runs: its file's bytes and its pieces' starts and
+        states (runs x partitions)."""
+        first, end = int(self.bounds[group]), int(self.bounds[group + 1])
+        starts = np.array([row[first:end] for row in self.starts], dtype=np.int64).reshape(-1, end - first)
+        states = np.array([row[first:end] for row in self.states], dtype=np.int64).reshape(-1, end - first)
+        if not self.sizes[group]:
+            return np.zeros(1, dtype=np.uint8), starts, states
+        return np.memmap(self.paths[group], dtype=np.uint8, mode="r"), starts, states
+
+    def remove(self, group=None):
+        for path in self.paths if group is None else self.paths[group : group + 1]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+
+
+def _write_runs(arguments, runs, parts, room, per_state, threads):
     """Step the input a chunk at a time, appending each chunk's partitions
-    to the run files; a chunk as many states as make tables that fit
-    ``room`` at ``per_state`` states made a state read, for the first
-    (half of it: a trial) and then at the rate the chunks before made.
-    Returns ``(starts, ends, tallies)``: rows ``starts[r, p]`` ..
-    ``ends[r, p]`` - 1 of the runs are partition ``p`` of run ``r``."""
-    keys, counts = arguments.keys, arguments.counts
-    entry = 1 + counts.shape[1]
+    to the runs; a chunk as many states as make tables that fit ``room``
+    at ``per_state`` states made a state read, for the first (half of
+    it: a trial) and then at the rate the chunks before made. Returns
+    the tallies ``[found, emitted, dead, overflow]``."""
+    entry = 1 + arguments.counts.shape[1]
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
-    starts, ends = [], []
-    written = 0
-    first = 0
+    reader = packed_table.Reader(arguments.keys, arguments.counts)
     chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)) // 2)
-    with open(paths["runs.keys"], "wb") as key_file, open(paths["runs.counts"], "wb") as count_file:
-        # one chunk at least, even of no states
-        while first < keys.shape[0] or not starts:
-            part = arguments.with_table(keys[first : first + chunk], counts[first : first + chunk])
-            expected = int(part.keys.shape[0] * per_state) + 1
-            made_keys, made_counts, held, made = partitioned_step.partition_tables(part, expected, threads, parts)
-            for index in range(4):
-                tallies[index] += made[index]
-            if tallies[3]:
-                break
-            # written from the arrays' own buffers: no copy in memory
-            key_file.write(memoryview(made_keys))
-            count_file.write(memoryview(made_counts))
-            del made_keys, made_counts  # not held while the next chunk is made
-            bounds = written + np.concatenate(([0], np.cumsum(held)))
-            starts.append(bounds[:-1])
-            ends.append(bounds[1:])
-            first += part.keys.shape[0]
-            # the next chunk at the rate this one made states, with a margin
-            per_state = max(_CHUNK_MARGIN * (int(bounds[-1]) - written) / max(part.keys.shape[0], 1), 0.5)
-            chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)))
-            written = int(bounds[-1])
+    # one chunk at least, even of no states
+    while not reader.done() or not runs.starts:
+        part = arguments.with_table(*reader.take(chunk))
+        expected = int(part.keys.shape[0] * per_state) + 1
+        made_keys, made_counts, held, made = partitioned_step.partition_tables(part, expected, threads, parts)
+        for index in range(4):
+            tallies[index] += made[index]
+        if tallies[3]:
+            break
+        runs.append(made_keys, made_counts, held)
+        del made_keys, made_counts  # not held while the next chunk is made
+        # the next chunk at the rate this one made states, with a margin
+        per_state = max(_CHUNK_MARGIN * int(held.sum()) / max(part.keys.shape[0], 1), 0.5)
+        chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)))
     tallies[3] = int(bool(tallies[3]))
-    return np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), tallies
+    return tallies
 
 
-def _merge_runs(paths, starts, ends, limbs, salt, threads, room):
-    """Merge every partition across the runs, writing the next table to
-    ``keys.next`` / ``counts.next`` in partition order; returns its rows
-    and 1 if a count carried out of the top limb (0 if none).
-    Partitions go in batches of at most a share of ``room`` of rows a
-    thread, ``threads`` batches at once."""
-    entry = 1 + limbs
-    total = int(ends[-1, -1]) if ends.size else 0
-    run_keys = mapped(paths["runs.keys"], (total,))
-    run_counts = mapped(paths["runs.counts"], (total, limbs))
-    rows = (ends - starts).sum(axis=0)  # each partition's rows in all runs: at least its states
-    batch_rows = max(int(memory_model.MERGE_SHARE * room / (threads * 8 * entry)), int(rows.max(initial=1)))
-    batches = _batches(rows, batch_rows)
+def _merge_runs(runs, limbs, threads, prefix):
+    """Merge every group across the runs into one file each of the next
+    table (``prefix``), in order, ``threads`` groups at once, each group's
+    runs removed once its file is written. Returns ``(table, overflow)``:
+    overflow 1 if a count carried out of the top limb (0 if none)."""
 
-    def merge(batch):
-        first, end = batch
-        table = partition_kernels.run_table(int(rows[first:end].max(initial=0)), entry)
-        size = int(rows[first:end].sum())
-        out_keys = np.empty(size, dtype=np.uint64)
-        out_counts = np.empty((size, limbs), dtype=np.uint64)
-        made, overflow = partition_kernels.merge_runs(
-            run_keys, run_counts, starts, ends, first, end, table, salt, out_keys, out_counts
-        )
-        return out_keys[:made], out_counts[:made], overflow
+    def merge(group):
+        data, starts, states = runs.group(group)
+        out = np.empty(packed_kernels.most_bytes(int(states.sum()), limbs), dtype=np.uint8)
+        return (out, *packed_kernels.merge_pieces(data, starts, states, limbs, out))
 
-    held = 0
+    writer = packed_table.Writer(prefix, limbs)
     carried = 0
-    with (
-        open(paths["keys.next"], "wb") as key_file,
-        open(paths["counts.next"], "wb") as count_file,
-        ThreadPoolExecutor(threads) as pool,
-    ):
-        for wave in range(0, len(batches), threads):
-            # a wave at a time, in order: at most ``threads`` batches held
-            for out_keys, out_counts, overflow in pool.map(merge, batches[wave : wave + threads]):
+    count = len(runs.paths)
+    with ThreadPoolExecutor(threads) as pool:
+        for wave in range(0, count, threads):
+            # a wave at a time, in order: at most ``threads`` groups held
+            groups = range(wave, min(wave + threads, count))
+            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, groups), strict=True):
                 carried |= int(overflow)
-                key_file.write(memoryview(out_keys))
-                count_file.write(memoryview(out_counts))
-                held += out_keys.shape[0]
-    return held, carried
-
-
-def _batches(rows, batch_rows):
-    """Consecutive ranges of partitions of at most ``batch_rows`` rows (a
-    partition alone may be more), covering every partition."""
-    batches = []
-    first = 0
-    size = 0
-    for part, count in enumerate(rows.tolist()):
-        if part > first and size + count > batch_rows:
-            batches.append((first, part))
-            first, size = part, 0
-        size += count
-    batches.append((first, len(rows)))
-    return batches
+                writer.add(out, ends, held)
+                runs.remove(group)
+    return writer.finish(), carried

@@ -30,7 +30,6 @@ from knight.runtime._jit import jit
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
-_MIN_RUN_BITS = 4  # the smallest table merge_runs uses: 16 entries
 
 
 @jit(inline="always")
@@ -278,62 +277,3 @@ def compact_partitions(tables, capacity_bits, entry, out_keys, out_counts, offse
                 out_counts[row, limb] = tables[entry * index + 1 + limb]
             row += 1
     return row
-
-
-@jit
-def merge_runs(run_keys, run_counts, starts, ends, first_part, end_part, table, salt, out_keys, out_counts):
-    """Reduce partitions ``first_part`` .. ``end_part`` - 1 of the runs on
-    disk (``run_keys``/``run_counts``, mapped): partition ``p`` of run
-    ``r`` is rows ``starts[r, p]`` .. ``ends[r, p]`` - 1, each run already
-    reduced in itself. A partition's entries of every run are merged in
-    ``table`` (reused, one partition at a time: sized by the caller for
-    the largest partition's rows at a load of at most 3/4) and written
-    densely to ``out_keys``/``out_counts``, partition after partition.
-
-    Returns ``(rows written, overflow)``: overflow 1 if a count carried
-    out of the top limb."""
-    limbs = run_counts.shape[1]
-    entry = 1 + limbs
-    row = 0
-    overflow = 0
-    for part in range(first_part, end_part):
-        rows = 0
-        for run in range(starts.shape[0]):
-            rows += ends[run, part] - starts[run, part]
-        capacity = run_capacity(rows)
-        _mark_empty(table, 0, capacity, entry)
-        mask = np.intp(capacity - 1)
-        for run in range(starts.shape[0]):
-            for source in range(starts[run, part], ends[run, part]):
-                key = run_keys[source]
-                index = np.intp(mixed_key(key, salt) & _LOW_HALF) & mask
-                while True:
-                    word = entry * index
-                    held = table[word]
-                    if held == key:
-                        overflow |= add_count(table, word + 1, run_counts, source, limbs)
-                        break
-                    if held == EMPTY:
-                        table[word] = key
-                        for limb in range(limbs):
-                            table[word + 1 + limb] = run_counts[source, limb]
-                        break
-                    index = (index + 1) & mask
-        row = compact_partitions(table[: capacity * entry], 0, entry, out_keys, out_counts, row)
-    return row, overflow
-
-
-@jit(inline="always")
-def run_capacity(rows):
-    """The entries of ``merge_runs``' table for a partition of ``rows``
-    rows: a power of two, at a load of at most 3/4."""
-    capacity = 1 << _MIN_RUN_BITS
-    while 3 * capacity < 4 * rows:
-        capacity <<= 1
-    return capacity
-
-
-def run_table(rows, entry):
-    """A table for ``merge_runs`` with room for a partition of ``rows``
-    rows."""
-    return np.empty(run_capacity(rows) * entry, dtype=np.uint64)

@@ -3,7 +3,7 @@ the step has: the hash step, the partitioned step in memory, or the
 partitioned step out of core. Every engine takes ``StepArguments`` and
 returns ``(keys, counts, found, emitted, dead, overflow)``."""
 
-from knight.counting.dp import memory_model
+from knight.counting.dp import memory_model, packed_table
 from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step
 
 # the engines' names, as ``run_step`` reports the one that took a step
@@ -21,14 +21,26 @@ def run_step(arguments, expected, spill, policy, room, high=None):
     states (a high guess of those it makes; default ``expected``) would
     take more; the hash step's disk shards when the hash step's tables
     would not fit. Returns ``(made, engine)``: the engine's answer and its
-    name (``HASH``, ``PARTITIONED``, ``OUT_OF_CORE``)."""
+    name (``HASH``, ``PARTITIONED``, ``OUT_OF_CORE``). A packed input
+    (``packed_table``) is decoded whole for a step in memory."""
     high = expected if high is None else high
     table = policy.table
     if table == "auto":
         table = PARTITIONED if expected >= policy.partitioned_states else HASH
+    limbs = arguments.counts.shape[1]
+    if memory_model.step_bytes(high, limbs) > room and table != HASH:
+        return out_of_core_step.step_out_of_core(arguments, high, threads(arguments), room, spill()), OUT_OF_CORE
+    source = arguments.keys
+    arguments = arguments.with_table(*packed_table.dense(arguments.keys, arguments.counts))
     if table == HASH:
-        return hash_step.step_in_parts(arguments, expected, spill), HASH
-    threads = hash_step.step_threads() if arguments.keys.shape[0] >= hash_step.PARALLEL_STATES else 1
-    if memory_model.step_bytes(high, arguments.counts.shape[1]) <= room:
-        return partitioned_step.step_partitioned(arguments, expected, threads), PARTITIONED
-    return out_of_core_step.step_out_of_core(arguments, high, threads, room, spill()), OUT_OF_CORE
+        made = hash_step.step_in_parts(arguments, expected, spill)
+    else:
+        made = partitioned_step.step_partitioned(arguments, expected, threads(arguments))
+    if isinstance(source, packed_table.PackedTable) and not made[-1]:
+        source.remove()  # the step's input, decoded: its files are done with (but on an overflow, read again)
+    return made, table
+
+
+def threads(arguments):
+    """The threads a step takes: one for a small table."""
+    return hash_step.step_threads() if arguments.keys.shape[0] >= hash_step.PARALLEL_STATES else 1

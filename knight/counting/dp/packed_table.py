@@ -1,0 +1,158 @@
+"""The DP's table on disk, packed (``packed_kernels``: each block's keys as
+gaps, counts in the bytes they need): a few files of blocks in a spill
+folder, and an index of the blocks (the file, the byte each starts at,
+its states). A step reads it a chunk of blocks at a time, decoded into
+the dense arrays its kernels take; never the whole table in memory.
+
+A ``PackedTable`` stands in for both arrays of a dense table where the
+run loop passes them on: its ``shape`` is the counts' (states, limbs),
+so ``keys.shape[0]`` and ``counts.shape[1]`` read as they do of arrays.
+"""
+
+import contextlib
+import os
+import re
+
+import numpy as np
+
+from knight.counting.dp import packed_kernels
+from knight.exit_status import naming
+
+# a table written from memory (``pack``): blocks of this many rows, each
+# sorted (larger blocks, smaller gaps; a block's sort stays cheap), in
+# files of this many blocks
+BLOCK_ROWS = 1 << 18
+FILE_BLOCKS = 8
+_NAME = re.compile(r"t(\d+)-\d+\.packed")
+
+
+class PackedTable:
+    """A packed table: ``files`` (paths), the index's columns ``file``,
+    ``start`` and ``states`` (one row a block), ``limbs`` its counts are
+    decoded into. ``disposable``: its files are the run's spill files,
+    removed once stepped (a checkpoint's links are never removed here)."""
+
+    def __init__(self, files, index, limbs, disposable):
+        self.files = list(files)
+        self.index = np.asarray(index, dtype=np.int64).reshape(-1, 3)
+        self.limbs = int(limbs)
+        self.disposable = disposable
+
+    @property
+    def shape(self):
+        return (int(self.index[:, 2].sum()), self.limbs)
+
+    def widened(self, limbs):
+        """The same table, decoded into ``limbs`` limbs."""
+        return PackedTable(self.files, self.index, limbs, self.disposable)
+
+    def disk_bytes(self):
+        return sum(os.path.getsize(path) for path in self.files)
+
+    def decoded(self, first, end):
+        """Blocks ``first`` .. ``end`` - 1 as dense ``(keys, counts)``."""
+        blocks = self.index[first:end]
+        states = int(blocks[:, 2].sum())
+        keys = np.empty(states, dtype=np.uint64)
+        counts = np.zeros((states, self.limbs), dtype=np.uint64)
+        row = 0
+        for number in np.unique(blocks[:, 0]).tolist():
+            mine = blocks[blocks[:, 0] == number]
+            data = np.memmap(self.files[number], dtype=np.uint8, mode="r")
+            row = packed_kernels.decode_blocks(data, mine[:, 1], mine[:, 2], keys, counts, row)
+            del data
+        return keys, counts
+
+    def remove(self):
+        """Remove the files if they are the run's own (``disposable``)."""
+        if self.disposable:
+            for path in self.files:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+
+
+def dense(keys, counts):
+    """The table as dense arrays: a packed one decoded whole (for a step
+    that fits in memory), arrays as they are."""
+    if isinstance(keys, PackedTable):
+        return keys.decoded(0, keys.index.shape[0])
+    return keys, counts
+
+
+class Reader:
+    """A step's input, a chunk at a time: rows of dense arrays, or whole
+    blocks of a packed table (at least one), decoded."""
+
+    def __init__(self, keys, counts):
+        self.packed = keys if isinstance(keys, PackedTable) else None
+        self.keys, self.counts = keys, counts
+        self.states = keys.shape[0]
+        self.read = 0
+        self._block = 0
+
+    def done(self):
+        return self.read >= self.states
+
+    def take(self, rows):
+        """About ``rows`` states (dense: exactly, up to the end)."""
+        if self.packed is None:
+            first = self.read
+            self.read = min(self.states, first + max(rows, 1))
+            return self.keys[first : self.read], self.counts[first : self.read]
+        states = self.packed.index[:, 2]
+        end = self._block + 1
+        held = int(states[self._block]) if self._block < states.shape[0] else 0
+        while end < states.shape[0] and held + states[end] <= rows:
+            held += int(states[end])
+            end += 1
+        chunk = self.packed.decoded(self._block, end)
+        self._block, self.read = end, self.read + held
+        return chunk
+
+
+def next_prefix(folder):
+    """A name prefix no packed table in ``folder`` has yet."""
+    taken = [int(match.group(1)) for name in os.listdir(folder) if (match := _NAME.fullmatch(name))]
+    return os.path.join(folder, f"t{max(taken, default=-1) + 1}")
+
+
+class Writer:
+    """A packed table written a file at a time (``add``), then ``finish``ed."""
+
+    def __init__(self, prefix, limbs):
+        self.prefix, self.limbs = prefix, limbs
+        self.files, self.index = [], []
+
+    def add(self, data, ends, states):
+        """A file of ``data`` (bytes up to ``ends[-1]``), blocks ending at
+        ``ends`` with ``states`` states each; a file of no states is not made."""
+        if not len(ends) or not int(np.sum(states)):
+            return
+        number = len(self.files)
+        path = f"{self.prefix}-{number}.packed"
+        with open(path, "wb") as handle:
+            handle.write(memoryview(data[: int(ends[-1])]))
+        self.files.append(path)
+        starts = np.concatenate(([0], np.asarray(ends[:-1], dtype=np.int64)))
+        self.index.append(np.stack([np.full(len(ends), number), starts, np.asarray(states)], axis=1))
+
+    def finish(self):
+        index = np.concatenate(self.index) if self.index else np.zeros((0, 3), dtype=np.int64)
+        return PackedTable(self.files, index, self.limbs, disposable=True)
+
+
+def pack(keys, counts, folder):
+    """The dense table ``keys``/``counts`` written packed into ``folder``."""
+    writer = Writer(next_prefix(folder), counts.shape[1])
+    rows = keys.shape[0]
+    step = BLOCK_ROWS * FILE_BLOCKS
+    with naming(folder):
+        for first in range(0, rows, step):
+            end = min(rows, first + step)
+            bounds = np.arange(first, end, BLOCK_ROWS, dtype=np.int64)
+            bounds = np.append(bounds, end) - first
+            part_keys, part_counts = keys[first:end], np.ascontiguousarray(counts[first:end])
+            data = np.empty(packed_kernels.most_bytes(end - first, counts.shape[1]), dtype=np.uint8)
+            ends = packed_kernels.encode_blocks(part_keys, part_counts, bounds, data)
+            writer.add(data, ends, np.diff(bounds))
+    return writer.finish()

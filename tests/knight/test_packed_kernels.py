@@ -1,0 +1,139 @@
+"""The packed table's byte code (knight.counting.dp.packed_kernels) against a
+plain-Python reference: random tables of sorted blocks, counts of 1..4
+limbs up to 2^256 - 1, packed to the reference's bytes and decoded back
+exactly; the merge of runs' pieces against a dictionary; a packed table
+read back a chunk at a time whatever the chunk."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knight.counting.dp import packed_kernels, packed_table
+
+
+def _leb128(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _reference(blocks):
+    """Each block's (key, count) pairs, ascending, as gaps and counts in LEB128."""
+    data = bytearray()
+    ends = []
+    for block in blocks:
+        previous = 0
+        for key, count in sorted(block):
+            data += _leb128(key - previous) + _leb128(count)
+            previous = key
+        ends.append(len(data))
+    return bytes(data), ends
+
+
+def _arrays(blocks, limbs):
+    rows = [entry for block in blocks for entry in block]
+    keys = np.array([key for key, _ in rows], dtype=np.uint64)
+    counts = np.array(
+        [[(count >> (64 * limb)) & (2**64 - 1) for limb in range(limbs)] for _, count in rows], dtype=np.uint64
+    ).reshape(len(rows), limbs)
+    bounds = np.cumsum([0] + [len(block) for block in blocks]).astype(np.int64)
+    return keys, counts, bounds
+
+
+def _counts_of(counts):
+    return [sum(int(limb) << (64 * place) for place, limb in enumerate(row)) for row in counts.tolist()]
+
+
+@st.composite
+def tables(draw):
+    limbs = draw(st.integers(1, 4))
+    count = st.one_of(st.integers(0, 300), st.integers(0, 2 ** (64 * limbs) - 1), st.just(2 ** (64 * limbs) - 1))
+    key = st.one_of(st.integers(0, 2**64 - 2), st.integers(0, 5000))
+    blocks = draw(
+        st.lists(
+            st.dictionaries(key, count, max_size=30).map(lambda block: list(block.items())), min_size=1, max_size=6
+        )
+    )
+    # a block is in hash order: the kernel sorts it
+    blocks = [draw(st.permutations(block)) for block in blocks]
+    return blocks, limbs
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables())
+def test_packing_matches_the_reference_and_decodes_exactly(table):
+    blocks, limbs = table
+    keys, counts, bounds = _arrays(blocks, limbs)
+    out = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs), dtype=np.uint8)
+    ends = packed_kernels.encode_blocks(keys, counts, bounds, out)
+    data, expected_ends = _reference(blocks)
+    assert ends.tolist() == expected_ends and bytes(out[: len(data)]) == data
+    starts = np.array([0, *expected_ends[:-1]], dtype=np.int64)
+    for wider in (limbs, limbs + 1):  # decoded into more limbs: the same numbers
+        back_keys = np.empty(keys.shape[0], dtype=np.uint64)
+        back_counts = np.zeros((keys.shape[0], wider), dtype=np.uint64)
+        rows = packed_kernels.decode_blocks(out, starts, np.diff(bounds), back_keys, back_counts, 0)
+        assert rows == keys.shape[0]
+        decoded = list(zip(back_keys.tolist(), _counts_of(back_counts), strict=True))
+        assert decoded == [entry for block in blocks for entry in sorted(block)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables(), st.integers(1, 4), st.randoms())
+def test_merging_pieces_adds_equal_keys_across_runs(table, runs, random):
+    """Runs of one partition each (a block a run): the merge holds each key
+    once with its counts added, carry-checked."""
+    blocks, limbs = table
+    pieces = [list(blocks[run % len(blocks)]) for run in range(runs)]
+    for piece in pieces:
+        random.shuffle(piece)
+    keys, counts, bounds = _arrays(pieces, limbs)
+    data = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
+    ends = packed_kernels.encode_blocks(keys, counts, bounds, data)
+    starts = np.array([0, *ends[:-1]], dtype=np.int64).reshape(runs, 1)
+    out = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
+    block_ends, held, overflow = packed_kernels.merge_pieces(data, starts, np.diff(bounds).reshape(runs, 1), limbs, out)
+    sums = {}
+    for piece in pieces:
+        for key, count in piece:
+            sums[key] = sums.get(key, 0) + count
+    assert overflow == int(any(value >= 2 ** (64 * limbs) for value in sums.values()))
+    if not overflow:
+        assert held.tolist() == [len(sums)]
+        assert bytes(out[: block_ends[0]]) == _reference([list(sums.items())])[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 3000), st.integers(1, 2), st.integers(1, 4000), st.integers(0, 2**32))
+def test_a_packed_table_reads_back_whatever_the_chunk(tmp_path_factory, rows, limbs, chunk, seed):
+    folder = tmp_path_factory.mktemp("packed")
+    generator = np.random.default_rng(seed)
+    keys = np.unique(generator.integers(0, 2**63, size=rows, dtype=np.uint64))
+    generator.shuffle(keys)
+    counts = generator.integers(1, 2**63, size=(keys.shape[0], limbs), dtype=np.uint64)
+    old = packed_table.BLOCK_ROWS, packed_table.FILE_BLOCKS
+    packed_table.BLOCK_ROWS, packed_table.FILE_BLOCKS = 97, 3  # many blocks and files
+    try:
+        table = packed_table.pack(keys, counts, str(folder))
+    finally:
+        packed_table.BLOCK_ROWS, packed_table.FILE_BLOCKS = old
+    assert table.shape == counts.shape
+    reader = packed_table.Reader(table, table)
+    pieces = []
+    while not reader.done():
+        pieces.append(reader.take(chunk))
+        assert pieces[-1][0].shape[0] <= max(chunk, 97) and reader.read <= keys.shape[0]
+    back = sorted(
+        (key, tuple(row)) for piece in pieces for key, row in zip(piece[0].tolist(), piece[1].tolist(), strict=True)
+    )
+    assert back == sorted(zip(keys.tolist(), map(tuple, counts.tolist()), strict=True))
+    dense_keys, dense_counts = packed_table.dense(table, table)
+    assert sorted(zip(dense_keys.tolist(), map(tuple, dense_counts.tolist()), strict=True)) == back
+    table.remove()
+    assert list(folder.iterdir()) == []

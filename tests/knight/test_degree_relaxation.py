@@ -59,3 +59,21 @@ def test_a_board_no_degrees_can_fit_has_no_live_pattern():
 def test_pattern_codes_fit_their_domain():
     assert degree_relaxation.domain_size(15, 2) == 3**15 * 3
     assert degree_relaxation.empty_bits(15, 2).shape[0] * 64 >= 3**15 * 3
+
+
+@pytest.mark.parametrize("kept_bytes", [0, 64 << 20])
+def test_bitmaps_kept_or_not_give_the_same_bitmaps_and_count(monkeypatch, kept_bytes):
+    """A board's bitmaps within ``_KEPT_BYTES`` are kept for its next run
+    (a new list each time: the run empties its entries), past it made
+    again: the same bitmaps and the same count either way."""
+    monkeypatch.setattr(degree_relaxation, "_kept", {})
+    monkeypatch.setattr(degree_relaxation, "_KEPT_BYTES", kept_bytes)
+    plan = schedule(4, 5)
+    made = degree_relaxation._computed(plan, False, None, 1)
+    first = degree_relaxation.live_patterns(plan, False)
+    assert bool(degree_relaxation._kept) == (kept_bytes > 0)
+    assert count_hamiltonian(plan, False)[0] == count_hamiltonian(plan, False)[0] > 0
+    again = degree_relaxation.live_patterns(plan, False)
+    assert again is not first and all(a is not None for a in again)
+    for bits in (first, again):
+        assert all(np.array_equal(a, b) for a, b in zip(bits, made, strict=True))

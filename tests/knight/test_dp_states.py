@@ -100,24 +100,32 @@ def test_the_word_path_makes_the_byte_paths_successors(old_size):
     for _ in range(20000 if old_size == 16 else 3000):
         values = _random_state(chooser, old_size)
         first, second, kept, stays, leaving, forced, inserted_forced, final, closed = _random_option(chooser, old_size)
-        narrow, cut = states.word_layout(old_size, kept)
-        assert narrow and list(cut) == sorted(leaving, reverse=True)
+        narrow, layout = states.word_layout(old_size, kept, leaving)
+        assert narrow and _nibbles(*layout[:2]) == sorted(leaving, reverse=True)
+        assert _nibbles(*layout[2:]) == list(leaving)
         slots = np.array(values + [0] * (states.MAX_SLOTS + 1 - len(values)), dtype=np.uint8)
         word = np.uint64(sum(value << (4 * slot) for slot, value in enumerate(values)))
         shape = (old_size, first, second, stays, leaving, forced, inserted_forced, final, closed)
         by_bytes = states.successor(slots, np.zeros_like(slots), old_size, first, second, kept, *shape[3:])
-        by_word = states.word_successor(word, old_size, first, second, cut, *shape[3:])
+        by_word = states.word_successor(word, old_size, first, second, layout, stays, *shape[5:])
         assert by_word[0] == by_bytes[0]
         if by_bytes[0] == states._ALIVE:
             assert by_word[1] == by_bytes[1]
 
 
+def _nibbles(packed, count):
+    """The ``count`` numbers held in the nibbles of ``packed``, lowest first."""
+    return [int(packed) >> (4 * index) & 15 for index in range(count)]
+
+
 def test_wide_or_unordered_steps_take_the_byte_path():
-    assert states.word_layout(16, np.arange(16, dtype=np.intp))[0]
-    assert not states.word_layout(17, np.arange(16, dtype=np.intp))[0]
-    assert not states.word_layout(5, np.array([0, 2, 1], dtype=np.intp))[0]
-    narrow, cut = states.word_layout(15, np.array([1, 2, 4], dtype=np.intp))
-    assert narrow and list(cut) == [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 3, 0]
+    none = np.zeros(0, dtype=np.intp)
+    assert states.word_layout(16, np.arange(16, dtype=np.intp), none)[0]
+    assert not states.word_layout(17, np.arange(16, dtype=np.intp), none)[0]
+    assert not states.word_layout(5, np.array([0, 2, 1], dtype=np.intp), none)[0]
+    narrow, layout = states.word_layout(15, np.array([1, 2, 4], dtype=np.intp), np.array([0, 3], dtype=np.intp))
+    assert narrow and _nibbles(*layout[:2]) == [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 3, 0]
+    assert _nibbles(*layout[2:]) == [0, 3]
 
 
 @pytest.mark.parametrize("old_size", [1, 7, 15])
@@ -168,7 +176,7 @@ def test_17_slot_steps_of_real_tables_take_the_word_path_to_the_byte_paths_succe
         if old_size != states._WORD_NIBBLES:
             continue
         rank, before, _patterns, starts, firsts, seconds, _codes, _dropped = options
-        narrow, cut = states.word_layout(old_size, kept)
+        narrow, layout = states.word_layout(old_size, kept, leaving)
         assert narrow
         steps_seen += 1
         slots = np.zeros(states.MAX_SLOTS + 1, dtype=np.uint8)
@@ -180,7 +188,7 @@ def test_17_slot_steps_of_real_tables_take_the_word_path_to_the_byte_paths_succe
             word = np.uint64(word)  # a kernel's uint64 comes back to Python as an int
             assert pattern == states.decoded_state(False, keys[state], slots, old_size, forced_slot, rank, before)[0]
             for option in range(starts[pattern], starts[pattern + 1]):
-                shape = (np.intp(firsts[option]), np.intp(seconds[option]), kept, cut, stays, leaving)
+                shape = (np.intp(firsts[option]), np.intp(seconds[option]), kept, layout, stays, leaving)
                 flags = (forced_slot, inserted_forced, final, closed_)
                 by_word = states.option_successor(True, word, slots, work, old_size, *shape, *flags)
                 by_bytes = states.option_successor(False, word, slots, work, old_size, *shape, *flags)

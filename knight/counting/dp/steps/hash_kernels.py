@@ -7,7 +7,15 @@ and its successors are is ``model.states``'."""
 import numpy as np
 
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
-from knight.counting.dp.model.states import _DEAD, _DONE, MAX_SLOTS, decoded_state, option_successor, word_layout
+from knight.counting.dp.model.states import (
+    _DEAD,
+    _DONE,
+    MAX_SLOTS,
+    decoded_state,
+    successor,
+    word_layout,
+    word_successor,
+)
 from knight.counting.dp.table_kernels import _HASH_MULTIPLIER, EMPTY, _bucket, _find, _grow, _new_table, add_count
 from knight.runtime._bits import prefetch, wrapping_multiply
 from knight.runtime._jit import jit
@@ -84,7 +92,7 @@ def frontier_step(
     completed = np.zeros(limbs, dtype=np.uint64)
 
     inserted = old_size
-    narrow, cut = word_layout(old_size, kept_slots)
+    narrow, layout = word_layout(old_size, kept_slots, leaving_slots)
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     # successors waiting for insertion: a batch, plus one state's options
@@ -104,23 +112,38 @@ def frontier_step(
         for option in range(first_option, end_option):
             if _part_of(codes[option], parts) != part:
                 continue  # another thread's successor
-            outcome, next_key = option_successor(
-                narrow,
-                word,
-                slots,
-                work,
-                inserted,
-                np.intp(firsts[option]),
-                np.intp(seconds[option]),
-                kept_slots,
-                cut,
-                inserted_stays,
-                leaving_slots,
-                forced_slot,
-                inserted_forced,
-                final,
-                closed,
-            )
+            first_slot, second_slot = np.intp(firsts[option]), np.intp(seconds[option])
+            # the paths are called apart, not through option_successor: the
+            # byte path's arrays, handed to it for every option, were
+            # counted in and out (atomic updates) on the word path too
+            if narrow:
+                outcome, next_key = word_successor(
+                    word,
+                    inserted,
+                    first_slot,
+                    second_slot,
+                    layout,
+                    inserted_stays,
+                    forced_slot,
+                    inserted_forced,
+                    final,
+                    closed,
+                )
+            else:
+                outcome, next_key = successor(
+                    slots,
+                    work,
+                    inserted,
+                    first_slot,
+                    second_slot,
+                    kept_slots,
+                    inserted_stays,
+                    leaving_slots,
+                    forced_slot,
+                    inserted_forced,
+                    final,
+                    closed,
+                )
             if outcome == _DEAD:
                 dead += 1
             elif outcome == _DONE:

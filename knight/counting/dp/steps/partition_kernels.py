@@ -80,7 +80,7 @@ def emit_successors(
     overflow = 0
     strays = 0
     inserted = old_size
-    narrow, cut = word_layout(old_size, kept_slots)
+    narrow, layout = word_layout(old_size, kept_slots, leaving_slots)
     slots = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     pending_keys = np.empty(MOST_OPTIONS, dtype=np.uint64)
@@ -106,7 +106,7 @@ def emit_successors(
                 np.intp(firsts[option]),
                 np.intp(seconds[option]),
                 kept_slots,
-                cut,
+                layout,
                 inserted_stays,
                 leaving_slots,
                 forced_slot,

@@ -26,6 +26,7 @@ VALUES = {
     "--resume": "FILE",
     "--memory": "1GiB",
     "--total": None,
+    "--every-width": None,
     "--json": None,
     "--svg": "FILE",
     "--probes": "20",
@@ -56,7 +57,11 @@ MODES = {
     ),
     "count --total": (
         ["count", "3", "4", "--total"],
-        {"--method", "--closed", "--scheduler", "--memory", "--json", "--total"},
+        {"--method", "--closed", "--scheduler", "--memory", "--json", "--total", "--every-width"},
+    ),
+    "count --total --every-width": (
+        ["count", "3", "4", "--total", "--every-width"],
+        {"--method", "--closed", "--memory", "--json", "--total", "--every-width"},
     ),
     "estimate": (["estimate", "5", "5"], {"--start", "--closed", "--probes", "--seed", "--json"}),
     "exists": (["exists", "5", "5"], {"--closed", "--json"}),

@@ -103,7 +103,7 @@ HIGH_MARGIN = 1.25
 
 
 def count_hamiltonian(
-    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None
+    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None, sweep=None
 ):
     """One DP over ``plan`` (a ``Schedule``): the number of undirected
     Hamiltonian paths (open; with ``forced``, those with that square as an
@@ -115,7 +115,9 @@ def count_hamiltonian(
     too. A step whose counts pass their limbs runs again with twice as
     many; past ``max_limbs`` it is an ``OverflowError``. ``policy``: how
     the steps are taken and in what memory (a ``policy.StepPolicy``; None:
-    its defaults).
+    its defaults). ``sweep``: a ``width_sweep.WidthSweep`` whose relaxation
+    the run takes and whose ``before_step`` sees each step's input (every
+    narrower board counted on the way); None: none.
     """
     policy = StepPolicy() if policy is None else policy
     # a SIGKILLed run's spill folder goes now, not at the next run that spills
@@ -128,7 +130,8 @@ def count_hamiltonian(
         state = (0, keys, counts, 0)
     step, keys, counts, completed = state
     del state  # its arrays are the first step's input only
-    live = degree_relaxation.live_patterns(plan, closed, forced, hash_step.step_threads())
+    relaxation = degree_relaxation.live_patterns if sweep is None else sweep.live_patterns
+    live = relaxation(plan, closed, forced, hash_step.step_threads())
     start = degree_relaxation.start_bits(0 if closed else 2)
     if resumed and step < len(plan.order):
         check_resumed(plan, step, keys, closed, forced, live[step - 1] if step else start)
@@ -148,6 +151,8 @@ def count_hamiltonian(
             expected = int(keys.shape[0] * totals.ratio) + 1
             high = int(keys.shape[0] * max(totals.ratio, ratios.get(step - period, 0)) * HIGH_MARGIN) + 1
             before = live[step - 1] if step else start
+            if sweep is not None:
+                sweep.before_step(step, keys, counts, before)
             room = memory_model.step_room(policy)
             if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
                 # the input too leaves memory: the step's chunks get its room

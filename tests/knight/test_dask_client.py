@@ -2,8 +2,8 @@
 are not Dask (or never answer) turned into one-line errors in time."""
 
 import contextlib
-import re
 import io
+import re
 import socket
 import threading
 import time

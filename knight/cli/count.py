@@ -67,6 +67,13 @@ def add_parser(commands):
         action="store_true",
         help=f"only the total over every start, from one dp run (no grid): takes {total.TAKES} alone",
     )
+    count.add_argument(
+        "--every-width",
+        action="store_true",
+        help=f"with --total: the total of every board the run passes, the long side cut to 1, 2, ... squares, "
+        f"one line each (ROWS x 1 to ROWS x COLS when ROWS is the short side), from the one run; takes "
+        f"{total.TAKES_EVERY_WIDTH}",
+    )
     json_arg(count)
     svg_arg(count, "the count of each start (a heatmap)")
     return count
@@ -75,6 +82,8 @@ def add_parser(commands):
 def run(args, out):
     if args.total:
         return total.run(args, out)
+    if args.every_width:
+        raise InvalidArgument("--every-width counts every width's total in one dp run: give it with --total")
     rows, cols = board(args)
     square = start(args, rows, cols)
     if square is None:

@@ -27,7 +27,7 @@ from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
 from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
-from knight.counting.dp.engine import count_by_dp, reporter, total_timed, total_tours
+from knight.counting.dp.engine import count_by_dp, every_width, reporter, total_timed, total_tours, width_boards
 from knight.counting.dp.memory_model import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.counting.peak_sampler import PeakSampler
@@ -419,6 +419,30 @@ def total_measured(job, progress=None):
     measures = dict(seconds=seconds, transitions=work.transitions, states_peak=work.states_peak)
     measures.update({name: None if on_cluster else value for name, value in local.items()})
     return found, {**measures, "states_per_step": list(work.held)}
+
+
+def count_every_width(rows, cols, closed=False, progress=None, memory=None):
+    """``count_total`` of every board the DP's run over ``rows`` x ``cols``
+    passes, from that one run: the board cut to its first 1, 2, ... columns
+    of the short side's squares, the whole board last, as a list of
+    ``(rows, cols, tours)``; ``progress`` and ``memory`` as ``count_total``
+    takes them (no cluster)."""
+    job = prepare(rows, cols, None, closed, method="dp", memory=memory, total=True)
+    _check_progress(progress)
+    return every_width_prepared(job, progress)
+
+
+def every_width_prepared(job, progress=None):
+    """``count_every_width`` of ``job`` (a ``prepare``'d total): no run where
+    the theorems leave no tour on any width (every one 0), else one, which
+    counts the widths they rule out too (0: tests hold the two to it)."""
+    boards = width_boards(job.rows, job.cols)
+    if all(theory.no_tour_reason(rows, cols, job.closed) for rows, cols in boards):
+        return [(rows, cols, 0) for rows, cols in boards]
+    if job.ruled_out:
+        # prepare checks no fit where the theorems answer the whole board
+        check_fits(job.rows, job.cols, memory_room(job.memory), job.closed)
+    return every_width(job.rows, job.cols, job.closed, progress, job.memory)
 
 
 def estimate(job, probes=DEFAULT_PROBES, seed=0):

@@ -27,6 +27,7 @@ VALUES = {
     "--memory": "1GiB",
     "--disk": "1GiB",
     "--total": None,
+    "--every-width": None,
     "--json": None,
     "--svg": "FILE",
     "--probes": "20",
@@ -58,7 +59,11 @@ MODES = {
     ),
     "count --total": (
         ["count", "3", "4", "--total"],
-        {"--method", "--closed", "--scheduler", "--memory", "--disk", "--json", "--total"},
+        {"--method", "--closed", "--scheduler", "--memory", "--disk", "--json", "--total", "--every-width"},
+    ),
+    "count --total --every-width": (
+        ["count", "3", "4", "--total", "--every-width"],
+        {"--method", "--closed", "--memory", "--json", "--total", "--every-width"},
     ),
     "estimate": (["estimate", "5", "5"], {"--start", "--closed", "--probes", "--seed", "--json"}),
     "exists": (["exists", "5", "5"], {"--closed", "--json"}),

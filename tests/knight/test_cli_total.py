@@ -6,6 +6,7 @@ traceback past the projection's floats)."""
 
 import contextlib
 import io
+import json
 import re
 
 import pytest
@@ -57,3 +58,46 @@ def test_a_board_total_refuses_is_one_line_with_no_projection(monkeypatch, board
         status = cli.main(["count", *board, "--total"], out=io.StringIO())
     assert status == exit_status.EXIT_USAGE
     assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("knight: error: board ")
+
+
+def _every_width_help():
+    commands = next(action for action in cli.build_parser()._actions if action.choices)
+    return next(
+        action.help for action in commands.choices["count"]._actions if "--every-width" in action.option_strings
+    )
+
+
+def test_the_every_width_help_and_refusal_name_what_it_takes():
+    takes = MODES["count --total --every-width"][1] - {"--total", "--every-width"}
+    assert _named(total.TAKES_EVERY_WIDTH) == takes
+    assert _named(_every_width_help()) == takes | {"--total"}
+
+
+def test_every_width_prints_a_line_per_width(capsys):
+    assert cli.main(["count", "5", "6", "--total", "--every-width"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines] == [
+        ["5x1", "0"],
+        ["5x2", "0"],
+        ["5x3", "0"],
+        ["5x4", "164"],
+        ["5x5", "1728"],
+        ["5x6", "37568"],
+    ]
+    assert all(line.endswith("directed open tours from every start together") for line in lines)
+
+
+def test_every_width_as_json_is_a_list(capsys):
+    assert cli.main(["count", "4", "3", "--total", "--every-width", "--closed", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [(item["rows"], item["cols"], item["tours"]) for item in record] == [
+        (1, 3, 0),
+        (2, 3, 0),
+        (3, 3, 0),
+        (4, 3, 0),
+    ]
+    # every width a theorem rules out says so, as --total --json does
+    assert all(item["method"] == "theory" and item["ruled_out"] for item in record)
+    assert cli.main(["count", "3", "4", "--total", "--every-width", "--json"]) == 0
+    last = json.loads(capsys.readouterr().out)[-1]
+    assert last == {"rows": 3, "cols": 4, "closed": False, "method": "dp", "tours": 16}

@@ -24,7 +24,8 @@ from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.policy import StepPolicy
-from knight.counting.dp.run_loop import Work, compile_kernels, count_hamiltonian
+from knight.counting.dp.run_loop import MAX_LIMBS, Work, compile_kernels, count_hamiltonian
+from knight.counting.dp.width_sweep import WidthSweep
 from knight.counting.jobs import Tally
 from knight.errors import InvalidArgument
 from knight.files import journal
@@ -174,11 +175,50 @@ def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):
     """``(total_tours, work)``: the total and its run's ``Work``;
     ``progress`` as ``count_hamiltonian`` takes it; ``run``, the runner
     (``count_hamiltonian`` or a ``cluster_run.ClusterRun``)."""
-    squares = rows * cols
-    if squares == 1:
-        return (0 if closed else 1), Work()
+    if rows * cols == 1:
+        return directed(0, 1, closed), Work()
     found, work = run(schedule(rows, cols), closed, progress=None if progress is None else reporter(progress))
-    return 2 * found * (squares if closed else 1), work
+    return directed(found, rows * cols, closed), work
+
+
+def directed(found, squares, closed):
+    """The directed tours from every start of a board of ``squares`` squares
+    whose run found ``found`` undirected paths (cycles, ``closed``): open,
+    two per path (from either end); closed, two per cycle from each of its
+    squares. One square: the empty walk is its open tour, and it has no
+    closed one (no move back to the start), as the DFS counts them."""
+    if squares == 1:
+        return 0 if closed else 1
+    return 2 * found * (squares if closed else 1)
+
+
+def width_boards(rows, cols):
+    """``(rows, cols)`` of each board ``every_width`` counts: the long side
+    cut to 1, 2, ... of its squares, the whole board last."""
+    if rows <= cols:
+        return [(rows, width) for width in range(1, cols + 1)]
+    return [(width, cols) for width in range(1, rows + 1)]
+
+
+def every_width(rows, cols, closed, progress=None, memory=None, policy=None):
+    """``[(rows, cols, tours)]``: the directed tours from every start of each
+    board the run over ``rows`` x ``cols`` passes, its first 1, 2, ...
+    columns of the short side's squares (the long side cut), the whole
+    board last, from that one run (``width_sweep``); ``progress``,
+    ``memory`` and ``policy`` as ``total_tours`` takes them."""
+    short, long = min(rows, cols), max(rows, cols)
+    boards = width_boards(rows, cols)
+    if rows * cols == 1:
+        return [(1, 1, directed(0, 1, closed))]
+    plan = schedule(rows, cols)
+    sweep = WidthSweep(plan, closed, MAX_LIMBS)
+    report = None if progress is None else reporter(progress)
+    found, _work = count_hamiltonian(plan, closed, progress=report, policy=_budgeted(policy, memory), sweep=sweep)
+    counts = [*(sweep.found[width] for width in range(1, long)), found]
+    return [
+        (r, c, directed(n, short * width, closed))
+        for width, ((r, c), n) in enumerate(zip(boards, counts, strict=True), 1)
+    ]
 
 
 def reporter(progress):

@@ -179,7 +179,7 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
 
 
 def count_hamiltonian(
-    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None
+    plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None, sweep=None
 ):
     """One DP over ``plan`` (a ``Schedule``) in this process: the number of
     undirected Hamiltonian paths (open; with ``forced``, those with that
@@ -191,9 +191,12 @@ def count_hamiltonian(
     too. A step whose counts pass their limbs runs again with twice as
     many; past ``max_limbs`` it is an ``OverflowError``. ``policy``: how
     the steps are taken and in what memory (a ``policy.StepPolicy``; None:
-    its defaults). The loop is ``run_steps``'s, over ``ProcessSteps``.
+    its defaults). ``sweep``: a ``width_sweep.WidthSweep`` whose relaxation
+    the run takes and whose ``before_step`` sees each step's input (every
+    narrower board counted on the way); None: none. The loop is
+    ``run_steps``'s, over ``ProcessSteps``.
     """
-    executor = ProcessSteps(plan, closed, forced, StepPolicy() if policy is None else policy)
+    executor = ProcessSteps(plan, closed, forced, StepPolicy() if policy is None else policy, sweep)
     return run_steps(executor, plan, state, None if on_step is None else _arrays_hook(on_step), progress, max_limbs)
 
 
@@ -214,8 +217,9 @@ class ProcessSteps:
     to a spill folder (made on first need, removed at the end); each
     pattern bitmap is freed once the steps on either side of it are done."""
 
-    def __init__(self, plan, closed, forced, policy):
+    def __init__(self, plan, closed, forced, policy, sweep=None):
         self.plan, self.closed, self.forced, self.policy = plan, closed, forced, policy
+        self.sweep = sweep  # a width_sweep.WidthSweep, or None
         # a column's steps: the ratios repeat with it
         self.period = min(plan.rows, plan.cols)
         self.keys = self.counts = self.live = self.start_bits = self._folder = None
@@ -224,7 +228,8 @@ class ProcessSteps:
         # a SIGKILLed run's spill folder goes now, not at the next run that spills
         owned_files.sweep_stale_spill_folders()
         plan, closed = self.plan, self.closed
-        self.live = degree_relaxation.live_patterns(plan, closed, self.forced, hash_step.step_threads())
+        relaxation = degree_relaxation.live_patterns if self.sweep is None else self.sweep.live_patterns
+        self.live = relaxation(plan, closed, self.forced, hash_step.step_threads())
         self.start_bits = degree_relaxation.start_bits(0 if closed else 2)
         if state is None:
             self.keys = np.zeros(1, dtype=np.uint64)
@@ -248,13 +253,15 @@ class ProcessSteps:
         ratio = totals.ratio
         expected = int(states_in * ratio) + 1
         high = int(states_in * max(ratio, totals.ratios.get(step - self.period, 0)) * HIGH_MARGIN) + 1
+        live = self.live
+        before = live[step - 1] if step else self.start_bits
+        if self.sweep is not None:
+            self.sweep.before_step(step, keys, counts, before)
         room = memory_model.step_room(policy)
         if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
             # the input too leaves memory (the held arrays are let go): the step's chunks get its room
             keys, counts = self.keys, self.counts = table_format.to_disk(keys, counts, self._spill())
             room = memory_model.step_room(policy)
-        live = self.live
-        before = live[step - 1] if step else self.start_bits
         arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
         made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high)
         keys, counts, found, emitted, dead, overflow = made

@@ -554,19 +554,28 @@ def _bytes(bitmaps):
 def _computed(plan, closed, forced, threads):
     """``live_patterns``' bitmaps, made by a forward and a backward pass."""
     tour_ends = 0 if closed else 2
-    steps = len(plan.order)
     start = start_bits(tour_ends)
+    reach = forward_reach(plan, closed, forced, threads)
+    for step in range(len(plan.order) - 1, -1, -1):
+        before = reach[step - 1] if step else start
+        pattern_pass(plan, step, before, reach[step], closed, forced, threads, backward=True)
+    return reach
+
+
+def forward_reach(plan, closed, forced=None, threads=1):
+    """``live_patterns``' forward pass: for each step of ``plan``, the
+    bitmap of the patterns it can make (those ``_plausible`` lets through);
+    the last step's entry is an empty bitmap."""
+    tour_ends = 0 if closed else 2
+    steps = len(plan.order)
     reach = []
-    before = start
+    before = start_bits(tour_ends)
     for step in range(steps):
         after = empty_bits(len(plan.frontiers[step]) if step < steps - 1 else 0, tour_ends)
         if step < steps - 1:
-            _step(plan, step, before, after, closed, forced, threads, backward=False)
+            pattern_pass(plan, step, before, after, closed, forced, threads, backward=False)
         reach.append(after)
         before = after
-    for step in range(steps - 1, -1, -1):
-        before = reach[step - 1] if step else start
-        _step(plan, step, before, reach[step], closed, forced, threads, backward=True)
     return reach
 
 
@@ -586,7 +595,7 @@ def _balanced_bounds(bits, threads):
     return np.concatenate(([0], cuts, [bits.shape[0]])).astype(np.intp)
 
 
-def _step(plan, step, before, after, closed, forced, threads, backward):
+def pattern_pass(plan, step, before, after, closed, forced, threads, backward):
     """One pass over ``before`` on every thread: each takes a range of its
     words. Backward, each clears bits in its own range only; forward, each
     marks successors in a bitmap of its own, OR-ed into ``after``."""

@@ -19,10 +19,13 @@ $(STAMP): pyproject.toml
 		|| { $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $@
 
-# make test's workers (pytest-xdist): one a core; a test file stays on one
-# worker (its module fixtures, a loopback cluster, start once)
-TEST_WORKERS ?= auto
-test: $(STAMP)  ## run the test suite on every core (slow checks excluded; TEST_WORKERS=1 for one process), the 15 slowest listed
+# make test's workers (pytest-xdist): two a usable core, as a good part of
+# the suite waits (on subprocesses, loopback clusters, signals' bounds) and
+# a second worker a core runs while one waits (docs/measurements.md, "make
+# test from a fresh clone"); a test file stays on one worker (its module
+# fixtures, a loopback cluster, start once)
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * len(os.sched_getaffinity(0)))")
+test: $(STAMP)  ## run the test suite, two workers a core (slow checks excluded; TEST_WORKERS=1 for one process), the 15 slowest listed
 	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too

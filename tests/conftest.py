@@ -109,33 +109,47 @@ def dp_steps(rows, cols, closed, forced, order=None):
 # workers of ``pytest -n`` start. A fresh clone has no cache, and each
 # process that first calls a kernel compiles it: both workers, every Dask
 # worker process of a loopback cluster, every ``knight`` or bench worker a
-# test starts. Compiled once, here, they all load it. Two processes, the
-# DP's kernels in one and the rest in the other, so both cores work.
+# test starts. Compiled once, here, they all load it. Two processes, so
+# both cores work: the DP's hash step in one; the searches and the DP's
+# partitioned and packed out-of-core steps in the other (each about 20 s
+# of a core on a fresh cache).
 _WARM_DP = """
 from knight.counting.dp import run_loop, table_merge
-from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.policy import StepPolicy
+from bench.guard.references import REFERENCES
+from bench.guard.workloads import INSTRUCTION_WORKLOADS
 import numpy as np
 run_loop.compile_kernels()
-plan = schedule(4, 5)
-for policy in (StepPolicy(table="partitioned"),
-               StepPolicy(table="partitioned", partitioned_states=0, min_room=1 << 16, memory=1)):
-    run_loop.count_hamiltonian(plan, False, policy=policy)
 keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
 table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
+for search in INSTRUCTION_WORKLOADS:
+    if search.method == "dp":  # here, beside the hash step's kernels it calls
+        search.run()
+        for reference in REFERENCES:
+            if reference.name != "c" and reference.available()[0] and reference.supports(search):
+                reference.run(search)
 """
 _WARM_SEARCH = """
 import knight
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import INSTRUCTION_WORKLOADS
+from knight.counting.dp import run_loop
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.policy import StepPolicy
 knight.compile_kernels()
 for pruned in (True, False):
     knight.count_tours(5, 5, method="dfs", pruned=pruned)
 for search in INSTRUCTION_WORKLOADS:
+    if search.method == "dp":
+        continue  # the other process's
     search.run()
     for reference in REFERENCES:
         if reference.name != "c" and reference.available()[0] and reference.supports(search):
             reference.run(search)
+plan = schedule(4, 5)
+for policy in (StepPolicy(table="partitioned"),
+               StepPolicy(table="partitioned", partitioned_states=0, min_room=1 << 16, memory=1),
+               StepPolicy(partitioned_states=0, min_room=4_000, memory=1)):  # out of core: packed tables
+    run_loop.count_hamiltonian(plan, False, policy=policy)
 """
 
 

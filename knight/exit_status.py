@@ -60,6 +60,17 @@ class OneLineParser(argparse.ArgumentParser):
                 self.error(f"{action.option_strings[0]} needs a value, got {value!r}")
         return namespace, extras
 
+    def _get_values(self, action, arg_strings):
+        # the argparse of Python 3.11 drops a "--" given as an option's own
+        # value (--memory=--) and hands the option an empty list, which no
+        # check of a text expects (a traceback); the value is the text
+        # given, refused by the option's own check in one line
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
+
 
 class Terminated(BaseException):
     """SIGTERM, raised where the process is so that ``finally`` blocks (the

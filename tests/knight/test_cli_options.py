@@ -136,3 +136,24 @@ def test_options_taken_alone_but_not_together_are_refused(tmp_path, mode, first,
     status, out, err = _run(_argv(_argv(argv, first, tmp_path), second, tmp_path))
     assert status == exit_status.EXIT_USAGE and out == "" and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+VALUED = sorted({option for _, (argv, _) in MODES.items() for option in _options(argv[0]) if VALUES[option] is not None})
+
+
+@pytest.mark.parametrize("option", VALUED)
+@pytest.mark.parametrize("value", ["--", "-", "=", "--=--"])
+def test_a_value_that_looks_like_an_option_is_the_option_s_text(tmp_path, monkeypatch, option, value):
+    """``--memory=--``: the argparse of Python 3.11 handed the option an
+    empty list, and its check ended in a traceback. Every mode that takes
+    the option reads it as the text given: taken (a file of that name), or
+    refused in one line."""
+    if (option, value) == ("--svg", "-"):
+        pytest.skip("--svg - is standard output, the text then on stderr: test_cli_svg's")
+    monkeypatch.chdir(tmp_path)  # a FILE option's file, made here
+    for name, (argv, takes) in MODES.items():
+        if option not in takes or option in NEEDS_A_CLUSTER:
+            continue
+        status, _, err = _run([*argv, f"{option}={value}"])
+        assert status in (0, exit_status.EXIT_USAGE), f"{name} {option}={value}: {err}"
+        assert err.count("\n") <= 1 and "Traceback" not in err, err

@@ -138,11 +138,13 @@ def test_options_taken_alone_but_not_together_are_refused(tmp_path, mode, first,
     assert list(tmp_path.iterdir()) == []
 
 
-VALUED = sorted({option for _, (argv, _) in MODES.items() for option in _options(argv[0]) if VALUES[option] is not None})
+VALUED = sorted(
+    {option for _, (argv, _) in MODES.items() for option in _options(argv[0]) if VALUES[option] is not None}
+)
 
 
 @pytest.mark.parametrize("option", VALUED)
-@pytest.mark.parametrize("value", ["--", "-", "=", "--=--"])
+@pytest.mark.parametrize("value", ["--", "--=--"])
 def test_a_value_that_looks_like_an_option_is_the_option_s_text(tmp_path, monkeypatch, option, value):
     """``--memory=--``: the argparse of Python 3.11 handed the option an
     empty list, and its check ended in a traceback. Every mode that takes

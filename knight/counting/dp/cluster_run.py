@@ -58,7 +58,7 @@ from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, tr
 from knight.counting.dp import memory_model, run_loop, table_kernels
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, check_resumed
+from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, check_resumed, wider_counts
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.table_merge import merge_tables, split_table
@@ -229,9 +229,7 @@ def load_partition(folder, saved, limbs, rows, cols, closed, forced, step):
 def widened(partition, limbs):
     """A partition's counts in ``limbs`` limbs (more than it has)."""
     keys, counts, summary = partition
-    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
-    wider[:, : counts.shape[1]] = counts
-    return keys, wider, summary
+    return keys, wider_counts(counts, limbs), summary
 
 
 # --- on the client -----------------------------------------------------------

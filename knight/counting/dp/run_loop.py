@@ -288,9 +288,7 @@ class ProcessSteps:
             # a packed table is only decoded wider: it is its own keys
             self.keys = self.counts = counts.widened(limbs)
             return
-        wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
-        wider[:, : counts.shape[1]] = counts
-        self.counts = wider
+        self.counts = wider_counts(counts, limbs)
 
     @property
     def table(self):
@@ -315,6 +313,14 @@ def check_resumed(plan, step, keys, closed, forced, before):
             raise InvalidArgument(
                 f"its table's state {first + bad} (key {int(chunk[bad])}) is not one that step {step} makes"
             )
+
+
+def wider_counts(counts, limbs):
+    """Dense ``counts`` in ``limbs`` limbs (as many or more), the new high
+    limbs zero: a table's counts after ``widened_limbs``."""
+    wider = np.zeros((counts.shape[0], limbs), dtype=np.uint64)
+    wider[:, : counts.shape[1]] = counts
+    return wider
 
 
 def widened_limbs(limbs, max_limbs, plan, step):

@@ -7,11 +7,9 @@ there harvested from the table (``WidthSweep``, the hook
 
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
-
 from knight.counting.dp import packed_table
 from knight.counting.dp.model import degree_relaxation, sweep_relaxation
-from knight.counting.dp.run_loop import widened_limbs
+from knight.counting.dp.run_loop import widened_limbs, wider_counts
 from knight.counting.dp.steps import hash_step
 from knight.counting.dp.steps.hash_kernels import frontier_step
 from knight.counting.dp.steps.step_arguments import step_arguments
@@ -71,9 +69,7 @@ class WidthSweep:
         while not reader.done():
             chunk_keys, chunk_counts = reader.take(_HARVEST_CHUNK)
             if chunk_counts.shape[1] < limbs:
-                wider = np.zeros((chunk_counts.shape[0], limbs), dtype=np.uint64)
-                wider[:, : chunk_counts.shape[1]] = chunk_counts
-                chunk_counts = wider
+                chunk_counts = wider_counts(chunk_counts, limbs)
             if arguments is None:
                 prefix = self.prefixes[step]
                 arguments = step_arguments(

@@ -27,7 +27,7 @@ def threshold(text):
     """``--threshold``: a fraction strictly between 0 and 1 (0.25 = 25%)."""
     try:
         value = float(text)
-    except (TypeError, ValueError):  # argparse gives `--threshold=--` as an empty list
+    except ValueError:
         value = None
     if value is None or not 0 < value < 1:
         raise InvalidArgument(f"threshold must be a fraction between 0 and 1 (0.25 = 25%), got {validate.shown(text)}")

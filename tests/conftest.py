@@ -113,38 +113,39 @@ def dp_steps(rows, cols, closed, forced, order=None):
 # both cores work: the DP's hash step in one; the searches and the DP's
 # partitioned and packed out-of-core steps in the other (each about 20 s
 # of a core on a fresh cache).
-_WARM_DP = """
-from knight.counting.dp import run_loop, table_merge
+# the speed guard's instruction workloads and the frozen references beside
+# them (all but C's), those of the dp or the others: both processes' code
+_WORKLOADS = """
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import INSTRUCTION_WORKLOADS
-import numpy as np
-run_loop.compile_kernels()
-keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
-table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
-for search in INSTRUCTION_WORKLOADS:
-    if search.method == "dp":  # here, beside the hash step's kernels it calls
+
+
+def run_workloads(dp):
+    for search in INSTRUCTION_WORKLOADS:
+        if (search.method == "dp") != dp:
+            continue
         search.run()
         for reference in REFERENCES:
             if reference.name != "c" and reference.available()[0] and reference.supports(search):
                 reference.run(search)
 """
-_WARM_SEARCH = """
+_WARM_DP = _WORKLOADS + """
+from knight.counting.dp import run_loop, table_merge
+import numpy as np
+run_loop.compile_kernels()
+keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
+table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
+run_workloads(dp=True)  # here, beside the hash step's kernels they call
+"""
+_WARM_SEARCH = _WORKLOADS + """
 import knight
-from bench.guard.references import REFERENCES
-from bench.guard.workloads import INSTRUCTION_WORKLOADS
 from knight.counting.dp import run_loop
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.policy import StepPolicy
 knight.compile_kernels()
 for pruned in (True, False):
     knight.count_tours(5, 5, method="dfs", pruned=pruned)
-for search in INSTRUCTION_WORKLOADS:
-    if search.method == "dp":
-        continue  # the other process's
-    search.run()
-    for reference in REFERENCES:
-        if reference.name != "c" and reference.available()[0] and reference.supports(search):
-            reference.run(search)
+run_workloads(dp=False)  # the dp's are the other process's
 plan = schedule(4, 5)
 for policy in (StepPolicy(table="partitioned"),
                StepPolicy(table="partitioned", partitioned_states=0, min_room=1 << 16, memory=1),

@@ -129,7 +129,9 @@ def run_workloads(dp):
             if reference.name != "c" and reference.available()[0] and reference.supports(search):
                 reference.run(search)
 """
-_WARM_DP = _WORKLOADS + """
+_WARM_DP = (
+    _WORKLOADS
+    + """
 from knight.counting.dp import run_loop, table_merge
 import numpy as np
 run_loop.compile_kernels()
@@ -137,7 +139,10 @@ keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
 table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
 run_workloads(dp=True)  # here, beside the hash step's kernels they call
 """
-_WARM_SEARCH = _WORKLOADS + """
+)
+_WARM_SEARCH = (
+    _WORKLOADS
+    + """
 import knight
 from knight.counting.dp import run_loop
 from knight.counting.dp.model.cell_order import schedule
@@ -152,6 +157,7 @@ for policy in (StepPolicy(table="partitioned"),
                StepPolicy(partitioned_states=0, min_room=4_000, memory=1)):  # out of core: packed tables
     run_loop.count_hamiltonian(plan, False, policy=policy)
 """
+)
 
 
 def pytest_sessionstart(session):

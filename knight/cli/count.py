@@ -1,18 +1,14 @@
 """``knight count``: every tour from one start, or each start's count as a
 grid with the total (``--total``, the total alone, is ``knight.cli.total``)."""
 
-import os
-import sys
-
 from knight import validate
 from knight.cli import total
 from knight.cli.options import board, board_args, budget, disk, json_arg, memory, optional_integer, start
 from knight.cli.printing import MAX_PRINTED_SQUARES, fields_of, json_head, print_fields, print_json
-from knight.cli.progress_bar import with_progress
+from knight.cli.progress_bar import counted
 from knight.cli.projection import print_projections
 from knight.cli.svg_option import draw, svg_arg, svg_target
 from knight.errors import InvalidArgument
-from knight.exit_status import stopped_by_signal
 
 
 def _power_of_ten(number):
@@ -122,20 +118,12 @@ def run(args, out):
 
 
 def _count(job, resume):
-    """``job`` counted, with a progress bar on a terminal; where a Ctrl-C
-    stopped it, a line saying where its finished work is kept."""
+    """``job`` counted, with a progress bar on a terminal (``counted``)."""
     from knight.counting import driver
 
-    try:
-        # the DFS reports work units; the DP reports steps and its table's size
-        unit = "step" if job.method == "dp" else "unit"
-        return with_progress(lambda progress: driver.count_prepared(job, progress), unit)
-    except BaseException as error:
-        # only where a resume file holds something: a Ctrl-C before the
-        # first unit finished leaves none to point at
-        if stopped_by_signal(error) and resume and os.path.isfile(resume):
-            print(f"knight: finished work is kept in {resume}; run again with --resume to go on", file=sys.stderr)
-        raise
+    # the DFS reports work units; the DP reports steps and its table's size
+    unit = "step" if job.method == "dp" else "unit"
+    return counted(lambda progress: driver.count_prepared(job, progress), resume, unit)
 
 
 def _check_grid_printable(rows, cols, closed):

@@ -1,7 +1,10 @@
 """A count's progress bar on a terminal: work units or DP steps, and the
 DP's states, memory and, on a cluster, its workers' rates."""
 
+import os
 import sys
+
+from knight.exit_status import stopped_by_signal
 
 
 def with_progress(count, unit):
@@ -21,6 +24,19 @@ def with_progress(count, unit):
             bar.refresh()
 
         return count(progress)
+
+
+def counted(count, resume, unit="step"):
+    """``with_progress(count, unit)``; where a Ctrl-C or a signal stopped
+    it, a line saying where its finished work is kept (``resume``, the
+    count's resume file, if it holds something: a stop before the first
+    unit or step finished leaves none to point at)."""
+    try:
+        return with_progress(count, unit)
+    except BaseException as error:
+        if stopped_by_signal(error) and resume and os.path.isfile(resume):
+            print(f"knight: finished work is kept in {resume}; run again with --resume to go on", file=sys.stderr)
+        raise
 
 
 def progress_text(held, memory_mib, rates=None):

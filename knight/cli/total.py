@@ -4,17 +4,17 @@ from one run, in one line."""
 from knight import validate
 from knight.cli.options import board, disk, memory
 from knight.cli.printing import json_head, print_fields, print_json
-from knight.cli.progress_bar import with_progress
+from knight.cli.progress_bar import counted
 from knight.cli.projection import print_projections
 from knight.errors import InvalidArgument
 
 # what --total takes, as its help and its refusal say it
-TAKES = "--closed, --scheduler, --memory, --disk, --every-width, --json and --method auto|dp"
+TAKES = "--closed, --scheduler, --resume, --memory, --disk, --every-width, --json and --method auto|dp"
 # and with --every-width: no cluster (the sweep's run is the one in this process)
 TAKES_EVERY_WIDTH = "--closed, --memory, --json and --method auto|dp"
 # the options of a per-start or a DFS count, refused; and --svg (a heatmap
 # of every start's count: --total has one number)
-_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "resume", "svg")
+_NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "svg")
 
 
 def run(args, out):
@@ -31,6 +31,7 @@ def run(args, out):
         args.closed,
         method="dp",
         scheduler=args.scheduler,
+        resume=args.resume,
         memory=memory(args),
         disk=disk(args),
         total=True,
@@ -39,7 +40,7 @@ def run(args, out):
     reason = job.ruled_out
     if args.json:
         # the run's work beside its tours (driver.total_measured)
-        tours, work = with_progress(lambda progress: driver.total_measured(job, progress), "step")
+        tours, work = counted(lambda progress: driver.total_measured(job, progress), args.resume)
         fields = (
             {"method": "theory", "tours": tours, "ruled_out": reason}
             if reason
@@ -47,7 +48,7 @@ def run(args, out):
         )
         print_json(json_head(rows, cols, job.closed, None, **fields), out)
         return 0
-    tours = with_progress(lambda progress: driver.total_prepared(job, progress), "step")
+    tours = counted(lambda progress: driver.total_prepared(job, progress), args.resume)
     kind = "closed" if job.closed else "open"
     if reason:
         print_fields(out, ("tours", f"{tours} directed {kind} tours"), ("theory", f"{reason}: nothing searched"))
@@ -62,7 +63,7 @@ def _run_every_width(args, rows, cols, out):
 
     job = driver.prepare(rows, cols, None, args.closed, method="dp", memory=memory(args), total=True)
     print_projections(job)
-    boards = with_progress(lambda progress: driver.every_width_prepared(job, progress), "step")
+    boards = counted(lambda progress: driver.every_width_prepared(job, progress), None)
     if args.json:
         print_json(
             [json_head(r, c, job.closed, None, **_width_fields(r, c, job.closed, tours)) for r, c, tours in boards], out
@@ -93,6 +94,7 @@ def _refuse_other_options(args):
     if args.every_width:
         given += ["--scheduler"] if args.scheduler is not None else []
         given += ["--disk"] if args.disk is not None else []  # its run does not budget the disk yet
+        given += ["--resume"] if args.resume is not None else []  # nor keeps a checkpoint
         if given:
             raise InvalidArgument(
                 f"--total --every-width is one dp run in this process: it takes {TAKES_EVERY_WIDTH}, "

@@ -129,9 +129,10 @@ def prepare(
     """Validate a count's arguments (as ``count_tours`` takes them) and plan
     its starts: the ``Job`` that ``count_prepared`` counts. ``total``: the
     job of ``count_total`` instead (``total_prepared`` counts it): the DP's
-    one run over every start, no start planned, no checkpoint."""
-    if total and (start is not None or resume is not None or method != "dp"):
-        raise InvalidArgument("a total is one dp run over every start: method dp, no start, no resume file")
+    one run over every start, no start planned, its checkpoint (``resume``)
+    a total's."""
+    if total and (start is not None or method != "dp"):
+        raise InvalidArgument("a total is one dp run over every start: method dp, no start")
     rows, cols = validate.board(rows, cols)
     closed, pruned, symmetry = (
         validate.flag(value, name) for value, name in ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry"))
@@ -365,7 +366,7 @@ def memory_room(memory=None):
     return available if memory is None else min(memory, available)
 
 
-def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None):
+def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None, resume=None):
     """Directed tours from every start together (the sum of
     ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
     frontier dynamic program with no forced end: open, each undirected
@@ -376,9 +377,13 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     Dask scheduler whose workers run the steps
     (``knight.counting.dp.cluster_run``). ``memory`` and ``disk``: the
     budgets in bytes of memory and of disk the run may hold, as
-    ``count_tours`` takes them. Returns an int.
+    ``count_tours`` takes them. ``resume`` names a checkpoint file: the run
+    is saved there after its steps (every step run out of core) and goes
+    on from its last saved step. Returns an int.
     """
-    job = prepare(rows, cols, None, closed, method="dp", scheduler=scheduler, memory=memory, disk=disk, total=True)
+    job = prepare(
+        rows, cols, None, closed, method="dp", scheduler=scheduler, resume=resume, memory=memory, disk=disk, total=True
+    )
     _check_progress(progress)
     return total_prepared(job, progress)
 
@@ -387,8 +392,9 @@ def total_prepared(job, progress=None):
     """The total over every start of ``job`` (a ``prepare``'d ``Job`` with
     ``total``), an int; 0 with no run where the theorems answer it."""
     if job.ruled_out:
+        _check_total_resume(job)
         return 0  # as count_prepared answers it: no run
-    return total_tours(job.rows, job.cols, job.closed, progress, job.scheduler, job.memory)
+    return total_tours(job.rows, job.cols, job.closed, progress, job.scheduler, job.memory, resume=job.resume)
 
 
 def total_measured(job, progress=None):
@@ -402,6 +408,7 @@ def total_measured(job, progress=None):
     peak, sampled); on a cluster the memory and disk are the workers' and
     go unmeasured (None). A job the theorems answer has no measures."""
     if job.ruled_out:
+        _check_total_resume(job)
         return 0, {}
     on_cluster = job.scheduler is not None
     report = None if progress is None else reporter(progress)
@@ -413,12 +420,20 @@ def total_measured(job, progress=None):
                 report(step, steps, held, rates)
 
         found, work, seconds = total_timed(
-            job.rows, job.cols, job.closed, sampled, job.scheduler, job.memory, compile_first=True
+            job.rows, job.cols, job.closed, sampled, job.scheduler, job.memory, compile_first=True, resume=job.resume
         )
     local = dict(ram_peak_bytes=peaks.ram, rss_peak_bytes=machine.peak_resident_memory(), disk_peak_bytes=peaks.disk)
     measures = dict(seconds=seconds, transitions=work.transitions, states_peak=work.states_peak)
     measures.update({name: None if on_cluster else value for name, value in local.items()})
     return found, {**measures, "states_per_step": list(work.held)}
+
+
+def _check_total_resume(job):
+    """A total the theorems answer writes no checkpoint, but one made for
+    another count is refused all the same, as its run would refuse it."""
+    if job.resume is not None:
+        kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
+        kind.open(job.resume, job.rows, job.cols, job.closed, ())  # reads and checks; writes nothing
 
 
 def count_every_width(rows, cols, closed=False, progress=None, memory=None):

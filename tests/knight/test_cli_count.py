@@ -46,7 +46,7 @@ def test_the_scheduler_form_in_the_help_is_what_the_address_check_takes():
 def test_the_resume_help_names_the_dfs_units_and_the_dp_checkpoint():
     text = _count_help("--resume")
     assert "dfs's work units" in text and "dp's last finished step (a checkpoint)" in text
-    assert "DFS's work units, or the DP's last finished step (a checkpoint)" in README
+    assert "DFS's work units, or the DP's last finished step (a checkpoint" in README
 
 
 def test_the_memory_option_is_named_where_a_dp_count_takes_it():

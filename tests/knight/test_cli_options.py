@@ -59,7 +59,7 @@ MODES = {
     ),
     "count --total": (
         ["count", "3", "4", "--total"],
-        {"--method", "--closed", "--scheduler", "--memory", "--disk", "--json", "--total", "--every-width"},
+        {"--method", "--closed", "--scheduler", "--resume", "--memory", "--disk", "--json", "--total", "--every-width"},
     ),
     "count --total --every-width": (
         ["count", "3", "4", "--total", "--every-width"],

@@ -13,7 +13,7 @@ import pytest
 from test_cli_options import MODES
 from test_cli_synopsis import README
 
-from knight import cli, exit_status
+from knight import cli, count_total, exit_status
 from knight.cli import projection, total
 
 TAKES = MODES["count --total"][1]
@@ -101,3 +101,18 @@ def test_every_width_as_json_is_a_list(capsys):
     assert cli.main(["count", "3", "4", "--total", "--every-width", "--json"]) == 0
     last = json.loads(capsys.readouterr().out)[-1]
     assert last == {"rows": 3, "cols": 4, "closed": False, "method": "dp", "tours": 16}
+
+
+def test_total_resume_keeps_its_checkpoint_and_answers_from_it(tmp_path, capsys):
+    """``--total --resume F``: the total, saved as it runs; F then holds it
+    finished, and a second run answers from it; ``--every-width`` keeps no
+    checkpoint and refuses it in one line."""
+    path = tmp_path / "5x6.npz"
+    for _ in range(2):
+        assert cli.main(["count", "5", "6", "--total", "--resume", str(path), "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["tours"] == count_total(5, 6) and path.is_file()
+    assert record["transitions"] == 0  # the second: from the file
+    assert cli.main(["count", "5", "6", "--total", "--every-width", "--resume", str(path)]) == exit_status.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "not --resume" in error

@@ -47,7 +47,7 @@ def test_cli_total_is_one_line(capsys):
         ["--depth", "2"],
         ["--budget", "9"],
         ["--workers", "1"],
-        ["--resume", "x"],
+        ["--svg", "x.svg"],
         ["--method", "nope"],
     ],
 )

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, count_tours, validate
+from knight import InvalidArgument, count_total, count_tours, validate
 from knight.counting import driver
 from knight.counting.dp import engine
 from knight.counting.dp.checkpoints import checkpoint_header
@@ -90,7 +90,7 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
 # table ("merge"), and prints its grid if it gets to the end
 _KILLED_COUNT = """
 import functools, json, os, signal, sys
-from knight import count_tours, validate
+from knight import count_total, count_tours, validate
 from knight.counting import driver
 from knight.counting.dp import engine, packed_table
 from knight.counting.dp.policy import StepPolicy
@@ -110,34 +110,90 @@ def add(writer, *arguments):
     if where == "merge" and done[0] + 1 >= kill_at:
         os.kill(os.getpid(), signal.SIGKILL)
 packed_table.Writer.add = add
-result = count_tours(4, 5, method="dp", resume=path, progress=progress, memory=validate.MIN_MEMORY)
-print(json.dumps(result.tours.tolist()))
+if sys.argv[4] == "total":
+    print(json.dumps(count_total(4, 5, progress=progress, memory=validate.MIN_MEMORY, resume=path)))
+else:
+    result = count_tours(4, 5, method="dp", resume=path, progress=progress, memory=validate.MIN_MEMORY)
+    print(json.dumps(result.tours.tolist()))
 """
 
 
-def _killed_count(path, kill_at, where):
+def _killed_count(path, kill_at, where, count):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    command = [sys.executable, "-c", _KILLED_COUNT, str(path), str(kill_at), where]
+    command = [sys.executable, "-c", _KILLED_COUNT, str(path), str(kill_at), where, count]
     return subprocess.run(command, capture_output=True, text=True, cwd=root, timeout=120, check=False)
 
 
-@pytest.mark.parametrize("where", ["after", pytest.param("merge", marks=pytest.mark.slow)])
-def test_a_run_out_of_core_killed_at_a_random_step_resumes_to_the_same_count(tmp_path, where):
+@pytest.mark.parametrize(
+    ("where", "count"), [("after", "grid"), ("after", "total"), pytest.param("merge", "grid", marks=pytest.mark.slow)]
+)
+def test_a_run_out_of_core_killed_at_a_random_step_resumes_to_the_same_count(tmp_path, where, count):
     """SIGKILL at a random step of a count whose every step runs out of
     core (its tables packed, its checkpoint linking them), after the step
     is saved or in the middle of its merge: the count resumed from the
-    checkpoint is the uninterrupted one's."""
-    kill_at = random.randrange(2, 80)  # of 4 x 5's 120 steps (6 runs)
+    checkpoint is the uninterrupted one's, a grid's (six runs) or a
+    total's (one run over every start)."""
+    kill_at = random.randrange(2, 80 if count == "grid" else 19)  # of 4 x 5's 120 steps (6 runs), or 20
     path = tmp_path / "4x5.npz"
-    killed = _killed_count(path, kill_at, where)
+    killed = _killed_count(path, kill_at, where, count)
     assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
     if path.exists():  # killed before any step was saved, it starts again
         with np.load(path) as saved:
             header = json.loads(bytes(saved["header"]).decode())
         assert header["current"] is not None or header["finished"], kill_at
-    resumed = _killed_count(path, 0, "never")
+    resumed = _killed_count(path, 0, "never", count)
     assert resumed.returncode == 0, (kill_at, resumed.stderr)
-    assert json.loads(resumed.stdout) == _dp(4, 5).tours.tolist(), kill_at
+    expected = count_total(4, 5) if count == "total" else _dp(4, 5).tours.tolist()
+    assert json.loads(resumed.stdout) == expected, kill_at
+
+
+@pytest.mark.parametrize("out_of_core", [False, True])
+def test_a_total_resumes_after_an_interruption(tmp_path, monkeypatch, out_of_core):
+    """``count_total(..., resume=F)`` (``--total --resume F``): stopped
+    after a step, the total resumed from its checkpoint is the
+    uninterrupted one's, its finished steps not done again; run once more
+    it is answered from the file, with no step."""
+    monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
+    expected = count_total(5, 6)
+    memory = None
+    if out_of_core:
+        _every_step_out_of_core(monkeypatch)
+        monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)
+        memory = validate.MIN_MEMORY
+    path = tmp_path / "5x6.npz"
+
+    def interrupt(done, total, held):
+        if done == 17:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_total(5, 6, progress=interrupt, memory=memory, resume=path)
+    steps = []
+    assert count_total(5, 6, progress=lambda done, total, held: steps.append(done), memory=memory, resume=path) == (
+        expected
+    )
+    assert steps[0] == 18 and steps[-1] == 30
+    again = []
+    assert count_total(5, 6, progress=lambda *step: again.append(step), resume=path) == expected and not again
+    assert not (tmp_path / "5x6.npz.tables").exists()
+
+
+def test_a_total_and_a_grid_refuse_each_others_checkpoint(tmp_path):
+    """A total's checkpoint records no start (its one run has none forced):
+    a grid's count of the same board is refused on it, and the other way."""
+    total, grid = tmp_path / "total.npz", tmp_path / "grid.npz"
+    count_total(4, 5, resume=total)
+    _dp(4, 5, resume=grid)
+    for count in (lambda: _dp(4, 5, resume=total), lambda: count_total(4, 5, resume=grid)):
+        with pytest.raises(InvalidArgument, match="records a different count: starts"):
+            count()
+    closed = tmp_path / "closed.npz"
+    count_total(5, 6, closed=True, resume=closed)
+    with pytest.raises(InvalidArgument, match="different count: closed"):
+        count_total(5, 6, resume=closed)
+    # a total the theorems answer runs nothing, and refuses it all the same
+    with pytest.raises(InvalidArgument, match=r"different count: rows 5 \(now 4\)"):
+        count_total(4, 4, closed=True, resume=closed)
 
 
 def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypatch):

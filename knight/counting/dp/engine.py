@@ -73,15 +73,44 @@ def on_cluster(address, rows, cols, closed):
 
 def _count_runs(job, progress, run):
     """``count_by_dp``'s runs, each by ``run`` (``count_hamiltonian`` or
-    a ``ClusterRun``), into ``job.resume``'s checkpoint when it names one:
-    locked for the count, so that a second count on the same file is
-    refused before its work ("in use by another run")."""
-    if job.resume is None:
-        return _count_runs_into(job, progress, run, None)
-    kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
-    with journal.SideLock(job.resume):
-        store = kind.open(job.resume, job.rows, job.cols, job.closed, _wanted(job))
+    a ``ClusterRun``), into ``job.resume``'s checkpoint when it names one."""
+    with opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job)) as store:
         return _count_runs_into(job, progress, run, store)
+
+
+@contextlib.contextmanager
+def opened_checkpoint(path, scheduler, rows, cols, closed, starts):
+    """The checkpoint at ``path`` (None: none, and None is yielded) of the
+    count of ``starts`` (empty: a total over every start), a process's or
+    a cluster's (``scheduler``): locked for the count, so that a second
+    count on the same file is refused before its work ("in use by another
+    run")."""
+    if path is None:
+        yield None
+        return
+    kind = Checkpoint if scheduler is None else ClusterCheckpoint
+    with journal.SideLock(path):
+        yield kind.open(path, rows, cols, closed, starts)
+
+
+def checkpointed_run(run, plan, closed, forced, progress, store):
+    """``run(plan, closed, forced, progress, state, on_step)``'s ``(found,
+    work)``, resumed from and saved into ``store`` (a checkpoint; None:
+    none): a run it holds finished is not run again."""
+    key = -1 if forced is None else forced
+    if store is not None and key in store.finished:
+        return store.finished[key], Work()
+    state = store.resume_state(key) if store is not None else None
+    on_step = store.saver(key) if store is not None else None
+    try:
+        found, work = run(plan, closed, forced, progress, state, on_step)
+    except InvalidArgument as error:  # the resumed table's keys, checked before its first step
+        if state is None:
+            raise
+        raise damaged(store.path, error) from None
+    if store is not None:
+        store.finish(key, found)
+    return found, work
 
 
 def _wanted(job):
@@ -116,35 +145,22 @@ def _count_runs_into(job, progress, run, store):
     tours = dict(fixed)
     work = Work()
     for done_runs, (forced, members) in enumerate(runs.items()):
-        key = -1 if forced is None else forced
-        if store is not None and key in store.finished:
-            found = store.finished[key]
-            if progress is not None:
-                progress((done_runs + 1) * steps, total_steps, 0)
-        else:
 
-            def step_progress(step, _steps, held, rates=None, offset=done_runs * steps):
-                if report is not None:
-                    report(offset + step, total_steps, held, rates)
+        def step_progress(step, _steps, held, rates=None, offset=done_runs * steps):
+            if report is not None:
+                report(offset + step, total_steps, held, rates)
 
-            resume_state = store.resume_state(key) if store is not None else None
-            on_step = store.saver(key) if store is not None else None
-            try:
-                found, run_work = run(plan, closed, forced, step_progress, resume_state, on_step)
-            except InvalidArgument as error:  # the resumed table's keys, checked before its first step
-                if resume_state is None:
-                    raise
-                raise damaged(store.path, error) from None
-            work.add(run_work)
-            if store is not None:
-                store.finish(key, found)
+        if store is not None and (-1 if forced is None else forced) in store.finished and progress is not None:
+            progress((done_runs + 1) * steps, total_steps, 0)
+        found, run_work = checkpointed_run(run, plan, closed, forced, step_progress, store)
+        work.add(run_work)
         for member in members:
             tours[member] = 2 * found if closed else found
     measures = dict(states_peak=work.states_peak, transitions=work.transitions, merges=work.merges, runs=len(runs))
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None):
+def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, resume=None):
     """Directed tours from every start together, from one run with no
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
@@ -152,32 +168,38 @@ def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, 
     validating wrapper is ``knight.count_total``); on the Dask cluster at
     ``scheduler`` when one is given; in at most ``memory`` bytes of memory
     (``run_loop.count_hamiltonian``) when not, its steps taken by ``policy``
-    (``count_by_dp``'s)."""
-    return total_timed(rows, cols, closed, progress, scheduler, memory, policy)[0]
+    (``count_by_dp``'s); resumed from and saved into the checkpoint at
+    ``resume`` when it names one (a total's: its starts are none)."""
+    return total_timed(rows, cols, closed, progress, scheduler, memory, policy, resume=resume)[0]
 
 
-def total_timed(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, compile_first=False):
+def total_timed(
+    rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, compile_first=False, resume=None
+):
     """``total_tours`` as ``(total, work, seconds)``: its run's ``Work`` and
     its wall seconds, which exclude compilation with ``compile_first``
     (the kernels compiled or loaded before the clock starts)."""
-    if scheduler is None:
-        if compile_first:
-            compile_kernels()
-        run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory))
-        began = time.perf_counter()
-        return (*total_with_work(rows, cols, closed, progress, run), time.perf_counter() - began)
-    with on_cluster(scheduler, rows, cols, closed) as run:
-        began = time.perf_counter()
-        return (*total_with_work(rows, cols, closed, progress, run), time.perf_counter() - began)
+    with opened_checkpoint(resume, scheduler, rows, cols, closed, ()) as store:
+        if scheduler is None:
+            if compile_first:
+                compile_kernels()
+            run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory))
+            began = time.perf_counter()
+            return (*total_with_work(rows, cols, closed, progress, run, store), time.perf_counter() - began)
+        with on_cluster(scheduler, rows, cols, closed) as run:
+            began = time.perf_counter()
+            return (*total_with_work(rows, cols, closed, progress, run, store), time.perf_counter() - began)
 
 
-def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian):
+def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian, store=None):
     """``(total_tours, work)``: the total and its run's ``Work``;
     ``progress`` as ``count_hamiltonian`` takes it; ``run``, the runner
-    (``count_hamiltonian`` or a ``cluster_run.ClusterRun``)."""
+    (``count_hamiltonian`` or a ``cluster_run.ClusterRun``); ``store``, its
+    checkpoint (None: none)."""
     if rows * cols == 1:
         return directed(0, 1, closed), Work()
-    found, work = run(schedule(rows, cols), closed, progress=None if progress is None else reporter(progress))
+    report = None if progress is None else reporter(progress)
+    found, work = checkpointed_run(run, schedule(rows, cols), closed, None, report, store)
     return directed(found, rows * cols, closed), work
 
 

@@ -75,8 +75,9 @@ def checked_fields(path, header, keys, counts, squares, closed, starts):
 
     if header.get("checksum") != checksum(header, keys, counts):
         raise damaged(path, "its checksum does not match")
-    # the runs a count can have: one per start, or -1, the one run of closed tours
-    run_keys = {-1} if closed else {int(start) for start in starts}
+    # the runs a count can have: one per start, or -1, the one run of closed
+    # tours or of a total (whose starts are none: every start at once)
+    run_keys = {-1} if closed or not starts else {int(start) for start in starts}
     finished = header.get("finished")
     if not isinstance(finished, dict):
         raise damaged(path, "'finished' is not a mapping")

@@ -51,6 +51,11 @@ knight says:
   it is the engine's.
 - ``anonymous_memory``: this process's ``RssAnon``, as the DP's memory
   budget reads it, sampled by that study for bytes per state.
+- ``prepare``, ``total_measured`` and ``spill_bytes``: a DP total on the
+  command line's own road (``knight count --total --json --resume``), with
+  a progress function of the caller's, and the bytes the run's spill
+  folders hold, for the log of a count of hours
+  (bench/experiments/long_total.py), which no public call gives step by step.
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
   bitboard kernel, so the C baseline searches with the same kind of kernel.
 - ``search_kernels`` and ``neighbour_table``: the compiled searches themselves,
@@ -95,6 +100,9 @@ _LAZY = {
     "count_hamiltonian": "knight.counting.dp.run_loop",
     "StepPolicy": "knight.counting.dp.policy",
     "memory_model": "knight.counting.dp.memory_model",
+    "prepare": "knight.counting.driver",
+    "total_measured": "knight.counting.driver",
+    "spill_bytes": "knight.files.owned_files",
     "search_kernels": "knight.search.search_kernels",
     "jit": "knight.runtime._jit",
     "neighbour_table": "knight.geometry.neighbours",

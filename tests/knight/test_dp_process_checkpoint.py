@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -264,3 +265,16 @@ def test_a_checkpoint_never_overwrites_a_file_named_like_its_temporary(tmp_path)
     bystander.write_text("mine\n")
     _dp(4, 5, resume=path)
     assert bystander.read_text() == "mine\n" and path.exists()
+
+
+def test_a_table_in_memory_is_saved_at_most_a_tenth_of_the_time():
+    """A table in memory is written whole (8x8's: tens of seconds): the next
+    save waits ``CHECKPOINT_SECONDS`` and ten times the last write, so the
+    checkpoint costs at most a tenth of the run; 0 seconds (as tests set
+    it) saves after every step."""
+    now = time.monotonic()
+    wait = checkpoint_header.CHECKPOINT_SECONDS
+    assert checkpoint_header.save_due(now - wait - 1, 0.5)
+    assert not checkpoint_header.save_due(now - wait - 1, wait)  # that write took a minute: ten minutes
+    assert checkpoint_header.save_due(now - 10 * wait - 1, wait)
+    assert checkpoint_header.save_due(now, 30.0, every=0)

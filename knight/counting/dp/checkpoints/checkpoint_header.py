@@ -7,6 +7,7 @@ often the table is saved."""
 
 import hashlib
 import json
+import time
 
 import numpy as np
 
@@ -15,9 +16,22 @@ from knight.counting.dp.model.cell_order import ORDER_NAME
 from knight.counting.dp.run_loop import MAX_LIMBS
 from knight.errors import InvalidArgument
 
-# a checkpoint is written at most this often: a 7x7 table is a few GB, and
-# writing it after every step would cost more than the steps
+# a table in memory is written at most this often: a 7x7 table is a few GB,
+# and writing it after every step would cost more than the steps
 CHECKPOINT_SECONDS = 60.0
+# and at most this share of the run's time: a gap of at least this many
+# times the last write's seconds (8x8's tables in memory take tens of
+# seconds to write whole)
+CHECKPOINT_COST_RATIO = 10.0
+
+
+def save_due(saved, last_write_seconds, every=None):
+    """Whether a table in memory, last saved at ``saved`` (``time.monotonic``)
+    by a write of ``last_write_seconds``, is due to be saved again: past
+    ``every`` seconds (default ``CHECKPOINT_SECONDS``; 0 saves after every
+    step) and past ``CHECKPOINT_COST_RATIO`` times that write."""
+    every = CHECKPOINT_SECONDS if every is None else every
+    return time.monotonic() - saved >= max(every, CHECKPOINT_COST_RATIO * last_write_seconds if every else 0.0)
 
 
 def count_identity(format_name, rows, cols, closed, starts):

@@ -37,6 +37,7 @@ class Checkpoint:
         self._arrays = arrays  # (keys, counts) of the current run, or None
         self._linked = linked  # the 'table' field of the file on disk: the links it names
         self._saved = time.monotonic()
+        self._write_seconds = 0.0  # the last write's
 
     @staticmethod
     def check(path):
@@ -79,12 +80,12 @@ class Checkpoint:
 
     def saver(self, run_key):
         """An ``on_step`` for ``run_loop.count_hamiltonian``: saves the table
-        after every step it made on disk (``linked_table``), else at most
-        every ``checkpoint_header.CHECKPOINT_SECONDS``."""
+        after every step it made on disk (``linked_table``), else when
+        ``checkpoint_header.save_due``."""
 
         def on_step(step, keys, counts, completed):
             # a table on disk is saved after every step: linked, it costs no copy
-            if table_format.is_mapped(keys) or time.monotonic() - self._saved >= checkpoint_header.CHECKPOINT_SECONDS:
+            if table_format.is_mapped(keys) or checkpoint_header.save_due(self._saved, self._write_seconds):
                 self._current = (run_key, step, completed)
                 self._write(keys, counts)
 
@@ -96,6 +97,7 @@ class Checkpoint:
         self._write(np.zeros(0, dtype=np.uint64), np.zeros((0, 2), dtype=np.uint64))
 
     def _write(self, keys, counts):
+        began = time.monotonic()
         header = dict(self.identity)
         header["finished"] = {str(key): value for key, value in self.finished.items()}
         header["current"] = None if self._current is None else list(self._current)
@@ -128,6 +130,7 @@ class Checkpoint:
         linked_table.remove_unnamed(folder, linked)
         self._linked = linked
         self._saved = time.monotonic()
+        self._write_seconds = self._saved - began
 
 
 def _read_checkpoint(path):

@@ -1,0 +1,98 @@
+"""``python -m bench.experiments.long_total ROWS COLS --log FILE``: one DP
+total of hours (8x8 open), its every step logged as it finishes.
+
+The count is ``knight count ROWS COLS --total --json --resume CHECKPOINT``'s
+own road (``driver.prepare`` then ``driver.total_measured``), with a
+progress function that appends a JSON line to ``--log`` after each step:
+the wall seconds since the start, the step, the states held, this
+process's anonymous memory (RssAnon) and the bytes its spill folders hold,
+and the spill filesystem's bytes in use by the run (its free space at the
+start less its free space now: the checkpoint's linked tables count too).
+A thread samples the same every ``--every`` seconds and the log's last
+line holds the peaks and the count's JSON. Killed, the count goes on from
+its checkpoint when run again with the same ``--resume``; the log is
+appended to.
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+from bench.command import Parser
+from knight.harness_api import validate
+
+SAMPLE_SECONDS = 2.0
+
+
+class Watch:
+    """The run's memory and disk, now and at their peak."""
+
+    def __init__(self, log):
+        self.log = log
+        self.began = time.monotonic()
+        self.free_at_start = shutil.disk_usage(tempfile.gettempdir()).free
+        self.peaks = {"ram_bytes": 0, "disk_bytes": 0}
+        self._lock = threading.Lock()
+
+    def now(self):
+        from knight.harness_api import anonymous_memory, spill_bytes
+
+        fields = {
+            "ram_bytes": anonymous_memory(),
+            "spill_bytes": spill_bytes(),
+            "disk_bytes": self.free_at_start - shutil.disk_usage(tempfile.gettempdir()).free,
+        }
+        with self._lock:
+            for name in self.peaks:
+                self.peaks[name] = max(self.peaks[name], fields[name])
+        return fields
+
+    def write(self, record):
+        record = {"seconds": round(time.monotonic() - self.began, 3), **record}
+        with self._lock, open(self.log, "a") as file:
+            file.write(json.dumps(record) + "\n")
+
+    def progress(self, step, steps, held):
+        self.write({"step": step, "steps": steps, "held": held, **self.now()})
+
+
+def _sample(watch, stop, every):
+    while not stop.wait(every):
+        watch.now()
+
+
+def main(argv=None):
+    parser = Parser(prog="python -m bench.experiments.long_total", description=__doc__.splitlines()[0])
+    parser.add_argument("rows", type=int)
+    parser.add_argument("cols", type=int)
+    parser.add_argument("--closed", action="store_true")
+    parser.add_argument("--memory", help="the dp's memory budget (as knight count --memory takes it)")
+    parser.add_argument("--resume", required=True, help="the count's checkpoint file")
+    parser.add_argument("--log", required=True, help="the JSON-lines log, appended to")
+    parser.add_argument("--every", type=float, default=SAMPLE_SECONDS, help="seconds between samples")
+    args = parser.parse_args(argv)
+    from knight.harness_api import prepare, total_measured
+
+    memory = None if args.memory is None else validate.memory_text(args.memory)
+    job = prepare(args.rows, args.cols, None, args.closed, method="dp", resume=args.resume, memory=memory, total=True)
+    watch = Watch(args.log)
+    watch.write({"start": [args.rows, args.cols], "closed": args.closed, "memory": memory, "pid": os.getpid()})
+    stop = threading.Event()
+    sampler = threading.Thread(target=_sample, args=(watch, stop, args.every), daemon=True)
+    sampler.start()
+    try:
+        tours, work = total_measured(job, watch.progress)
+    finally:
+        stop.set()
+        sampler.join()
+    watch.write({"tours": tours, "peaks": watch.peaks, "work": work})
+    print(json.dumps({"tours": tours, "peaks": watch.peaks, **work}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -55,7 +55,7 @@ def _print_dp_projection(job):
     where = (
         "in memory"
         if guess.memory_bytes <= room
-        else f"past the {_gib(room)} it may use: out of core, ~{_gib(guess.disk_bytes)} of disk"
+        else f"past the {_gib(room)} it may use: out of core, {guess.disk_span()} of disk"
     )
     cores = machine.usable_cores()
     print(

@@ -109,21 +109,32 @@ def test_boards_that_fit_by_a_wide_margin_are_accepted(this_machine, rows, cols,
 
 
 def test_8x8_open_is_refused_before_it_starts_naming_both_budgets(this_machine, capsys):
-    status = cli.main(["count", "8", "8", "--total", "--memory", "16GiB", "--disk", "60GiB"])
+    status = cli.main(["count", "8", "8", "--total", "--memory", "16GiB", "--disk", "40GiB"])
     assert status == exit_status.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Traceback" not in error
-    assert "memory budget" in error and "60.0 GiB disk budget (--disk)" in error
+    assert "memory budget" in error and "40.0 GiB disk budget (--disk)" in error
     assert "16.0 GiB memory budget" in error and "measured to step 33" in error
 
 
+def test_8x8_open_fits_60_gib_of_disk_with_its_runs_merged_early(this_machine):
+    """Issue 30's 60 GiB: past it with the runs as the chunks make them
+    (``RUN_ENTRIES_PER_STATE``), within it when they are merged early as
+    the disk runs short (``EARLY_RUN_ENTRIES``), which the refusal takes."""
+    guess = memory_model.projection(8, 8)
+    assert guess.least_disk_bytes < 60 << 30 < guess.disk_bytes
+    assert guess.least_disk_bytes == memory_model.step_disk_bytes(guess.states, guess.states, early=True)
+    job = driver.prepare(8, 8, None, False, method="dp", memory=16 << 30, disk=60 << 30, total=True)
+    assert job.method == "dp"
+
+
 def test_the_disk_budget_refuses_what_the_free_disk_would_take(this_machine, monkeypatch):
-    # 8 x 8 closed out of core is projected to hold about 2.6 GiB on disk at its peak, packed
+    # 8 x 8 closed out of core is projected to hold 1.7-2.6 GiB on disk at its peak, packed
     driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=20 << 30, total=True)
-    with pytest.raises(InvalidArgument, match=r"past the 2.0 GiB disk budget \(--disk\)"):
-        driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=2 << 30, total=True)
-    monkeypatch.setattr(memory_model, "spill_space", lambda: 2 << 30)
-    with pytest.raises(InvalidArgument, match=r"past the 2\.0 GiB disk budget \(free in"):
+    with pytest.raises(InvalidArgument, match=r"past the 1.0 GiB disk budget \(--disk\)"):
+        driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=1 << 30, total=True)
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 1 << 30)
+    with pytest.raises(InvalidArgument, match=r"past the 1\.0 GiB disk budget \(free in"):
         driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=100 << 40)
 
 

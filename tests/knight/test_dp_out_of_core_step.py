@@ -7,6 +7,7 @@ as soon as it is merged) and the spill folder after the run."""
 
 import itertools
 import pathlib
+import shutil
 
 import numpy as np
 import pytest
@@ -160,3 +161,58 @@ def test_the_memory_is_judged_by_a_high_guess(monkeypatch):
     run_loop.count_hamiltonian(cell_order.schedule(5, 6), False)
     assert all(high >= expected for expected, high in seen)
     assert any(high > run_loop.HIGH_MARGIN * expected + 1 for expected, high in seen)
+
+
+def _short_of_disk(monkeypatch):
+    """The spill filesystem full, as the step sees it: it merges its runs
+    early after every chunk that grew them enough; returns the runs' bytes
+    after each early merge."""
+    monkeypatch.setattr(out_of_core_step.shutil, "disk_usage", lambda path: shutil_usage(0))
+    sizes = []
+    real = out_of_core_step._Runs.compact
+
+    def compact(runs, *arguments):
+        carried = real(runs, *arguments)
+        sizes.append(sum(runs.sizes))
+        return carried
+
+    monkeypatch.setattr(out_of_core_step._Runs, "compact", compact)
+    return sizes
+
+
+def shutil_usage(free):
+    return shutil._ntuple_diskusage(10**12, 10**12 - free, free)
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed", "forced"), [(4, 5, False, None), (5, 6, True, None)])
+def test_runs_merged_early_on_a_short_disk_give_the_same_tables(tmp_path, monkeypatch, rows, cols, closed, forced):
+    """Where the disk runs short the runs are merged early, each group's
+    pieces into one: every step's table and tallies are still the hash
+    step's, a state is then in the runs once, and the merge happened."""
+    sizes = _short_of_disk(monkeypatch)
+    for arguments, made in dp_steps(rows, cols, closed, forced):
+        expected = max(made[0].shape[0], 1)
+        spilled = out_of_core_step.step_out_of_core(arguments, expected, 2, 2_000, str(tmp_path))
+        assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
+        assert spilled[2:] == tuple(int(value) for value in made[2:])
+        assert sorted(tmp_path.iterdir()) == sorted(map(pathlib.Path, spilled[0].files))
+        spilled[0].remove()
+    assert len(sizes) > 5
+
+
+def test_a_carry_found_by_an_early_merge_widens_the_counts(tmp_path, monkeypatch):
+    """Two chunks' counts that pass one limb only when added, added by an
+    early merge of the runs: the step reports the carry, as the final merge
+    does, and gives the sum at two limbs."""
+    sizes = _short_of_disk(monkeypatch)
+    arguments = next(dp_steps(3, 4, False, None))[0]
+    keys = np.zeros(3, dtype=np.uint64)  # the same state thrice: three chunks of one state
+    counts = np.full((3, 1), 1 << 62, dtype=np.uint64)
+    counts[2] = 1 << 63
+    spilled = out_of_core_step.step_out_of_core(arguments.with_table(keys, counts), 2, 1, 1, str(tmp_path))
+    assert spilled[5] == 1 and spilled[0].shape == (0,) and len(sizes) == 2  # the second merge carried
+    wide = np.zeros((3, 2), dtype=np.uint64)
+    wide[:, 0] = counts[:, 0]
+    spilled = out_of_core_step.step_out_of_core(arguments.with_table(keys, wide), 2, 1, 1, str(tmp_path))
+    counts = packed_table.dense(spilled[0], spilled[1])[1]
+    assert spilled[5] == 0 and (counts[:, 1] == 1).all() and (counts[:, 0] == 0).all()

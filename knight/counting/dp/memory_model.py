@@ -37,15 +37,22 @@ _DISK_BYTES_PER_LIMB = 10
 # open's, in a few GiB) they near the transitions a state made, the bound
 # taken here (docs/measurements.md, "Packed tables on disk")
 RUN_ENTRIES_PER_STATE = 2.5
+# where the disk runs short the step merges its runs early, each group's
+# pieces into one, each time they have grown by this share since the last
+# early merge (``steps.out_of_core_step``): then they hold at most this
+# many entries a state made, at the cost of reading and writing them again
+EARLY_RUN_ENTRIES = 1.25
 
 
-def step_disk_bytes(states_in, states_out, limbs=1):
+def step_disk_bytes(states_in, states_out, limbs=1, early=False):
     """The most disk a step out of core holds at once: its input (kept
     until the step has made its next table: a checkpoint's links hold it
     anyway), and the runs, which give their disk to the next table group
-    by group as they merge (``steps.out_of_core_step``)."""
+    by group as they merge (``steps.out_of_core_step``); ``early``: with
+    its runs merged early, the least disk it can run in."""
     per_state = DISK_BYTES_PER_STATE + _DISK_BYTES_PER_LIMB * (limbs - 1)
-    return int(per_state * (states_in + RUN_ENTRIES_PER_STATE * states_out))
+    entries = EARLY_RUN_ENTRIES if early else RUN_ENTRIES_PER_STATE
+    return int(per_state * (states_in + entries * states_out))
 
 
 # the widest counts the dp carries, in bits (1024 limbs of 64): every way
@@ -99,7 +106,8 @@ class Projection:
     memory they take in memory and the disk they take out of core, and
     its work in transitions and core-seconds; ``how``: how the peak was
     projected (``state_forecast.Forecast.how``), ``measured``: whether
-    from the board's own measured run."""
+    from the board's own measured run; ``least_disk_bytes``: the disk
+    out of core with the runs merged early, where the disk is short."""
 
     states: int
     memory_bytes: int
@@ -108,6 +116,12 @@ class Projection:
     core_seconds: float
     how: str = ""
     measured: bool = False
+    least_disk_bytes: int = 0
+
+    def disk_span(self):
+        """The disk out of core as the lines give it: the least (the runs
+        merged early) to the most."""
+        return f"~{self.least_disk_bytes / 2**30:.1f}-{_gib(self.disk_bytes)}"
 
 
 def projection(rows, cols, closed=False, forced_runs=0):
@@ -126,6 +140,7 @@ def projection(rows, cols, closed=False, forced_runs=0):
         transitions * CORE_SECONDS_PER_TRANSITION,
         guess.how,
         guess.measured,
+        step_disk_bytes(states, states, early=True),
     )
 
 
@@ -170,14 +185,15 @@ def check_fits(rows, cols, available, closed=False, disk=None):
     if guess.memory_bytes <= available:
         return
     # past memory, steps run out of core (out_of_core_step): the table read
-    # and the chunks' runs, packed, on the spill folder's disk
+    # and the chunks' runs, packed, on the spill folder's disk; merged early
+    # where it runs short, the least disk the run can take
     room, where = disk_room(disk)
-    if guess.disk_bytes > room:
+    if guess.least_disk_bytes > room:
         kind = "closed" if closed else "open"
         raise InvalidArgument(
             f"board {rows}x{cols} {kind}: the dp's peak is projected at ~{guess.states:.2g} states "
             f"({guess.how}): ~{_gib(guess.memory_bytes)} of tables, past the {_gib(available)} memory budget, "
-            f"and ~{_gib(guess.disk_bytes)} of disk to run out of core, past the {_gib(room)} disk budget ({where})"
+            f"and {guess.disk_span()} of disk to run out of core, past the {_gib(room)} disk budget ({where})"
         )
 
 

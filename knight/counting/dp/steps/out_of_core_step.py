@@ -7,6 +7,9 @@ for each group of consecutive partitions; then each group merged across
 the runs (``packed_kernels.merge_pieces``) into one file of the next
 table, packed (``packed_table``), its runs' file removed as soon as it is
 merged, so that the runs give their disk to the next table as it grows.
+Where the disk runs short while the runs are written, they are merged
+early (``_Runs.compact``): each group's pieces into one, so that the runs
+hold each state made so far once, not once for each chunk that made it.
 
 Why this shape (Yang and Du's disk buckets, the sort-and-reduce variants
 of Knuth's DYNAHAM): every byte goes to disk and back once, in long
@@ -23,6 +26,7 @@ a step whose counts carry out of their limbs runs again, wider, from it
 
 import contextlib
 import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -38,6 +42,12 @@ _CHUNK_MARGIN = 1.25
 # the runs' files: at most this many (a group of partitions each), fewer
 # where a group's merge buffers would pass a share of the room
 MAX_GROUPS = 1024
+# the runs are merged early when the spill filesystem's free space falls
+# below this many chunks' runs and the final merge's first wave, and only
+# once they have grown by ``memory_model.EARLY_RUN_ENTRIES`` since the last
+# early merge (so that a merge gains: a state made by several chunks is in
+# each one's run)
+SHORT_CHUNKS = 3
 
 
 def step_out_of_core(arguments, expected, threads, room, folder):
@@ -99,7 +109,7 @@ class _Runs:
 
     def append(self, keys, counts, held):
         """One chunk's table (partition after partition, ``held[p]`` states
-        in partition ``p``), packed into its pieces."""
+        in partition ``p``), packed into its pieces; returns their bytes."""
         rows = np.concatenate(([0], np.cumsum(held))).astype(np.int64)
         data = np.empty(packed_kernels.most_bytes(keys.shape[0], counts.shape[1]), dtype=np.uint8)
         ends = packed_kernels.encode_blocks(keys, counts, rows, data)
@@ -114,6 +124,30 @@ class _Runs:
             self.sizes[group] += high - low
         self.starts.append(starts)
         self.states.append(np.asarray(held, dtype=np.int64))
+        return int(ends[-1]) if len(ends) else 0
+
+    def compact(self, limbs, threads):
+        """Merge each group's pieces into one piece a partition, its file
+        rewritten in turn (``threads`` groups at once, as ``_merge_runs``
+        merges them): the runs then hold each state made so far once, its
+        counts added. Returns 1 if a count carried out of the top limb."""
+        starts = np.zeros(self.parts, dtype=np.int64)
+        states = np.zeros(self.parts, dtype=np.int64)
+
+        def rewrite(group, out, ends, held):
+            first, end = int(self.bounds[group]), int(self.bounds[group + 1])
+            size = int(ends[-1]) if len(ends) else 0
+            merged = self.paths[group] + ".merged"
+            with open(merged, "wb") as handle:
+                handle.write(memoryview(out[:size]))
+            os.replace(merged, self.paths[group])
+            starts[first:end] = np.concatenate(([0], ends[:-1]))
+            states[first:end] = held
+            self.sizes[group] = size
+
+        carried = _merge_groups(self, limbs, threads, rewrite)
+        self.starts, self.states = [starts], [states]
+        return carried
 
     def group(self, group):
         """Group ``group``'s runs: its file's bytes and its pieces' starts and
@@ -139,6 +173,7 @@ def _write_runs(arguments, runs, parts, room, per_state, threads):
     the tallies ``[found, emitted, dead, overflow]``."""
     entry = 1 + arguments.counts.shape[1]
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
+    compacted = 0  # the runs' bytes after the last early merge
     reader = packed_table.Reader(arguments.keys, arguments.counts)
     chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)) // 2)
     # one chunk at least, even of no states
@@ -150,8 +185,17 @@ def _write_runs(arguments, runs, parts, room, per_state, threads):
             tallies[index] += made[index]
         if tallies[3]:
             break
-        runs.append(made_keys, made_counts, held)
+        written = runs.append(made_keys, made_counts, held)
         del made_keys, made_counts  # not held while the next chunk is made
+        if (
+            len(runs.starts) > 1
+            and sum(runs.sizes) > memory_model.EARLY_RUN_ENTRIES * compacted
+            and _disk_short(runs, written, threads)
+        ):
+            if runs.compact(arguments.counts.shape[1], threads):
+                tallies[3] = 1  # counts of two chunks added past the limbs: the step runs again, wider
+                break
+            compacted = sum(runs.sizes)
         # the next chunk at the rate this one made states, with a margin
         per_state = max(_CHUNK_MARGIN * int(held.sum()) / max(part.keys.shape[0], 1), 0.5)
         chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)))
@@ -159,18 +203,26 @@ def _write_runs(arguments, runs, parts, room, per_state, threads):
     return tallies
 
 
-def _merge_runs(runs, limbs, threads, prefix):
-    """Merge every group across the runs into one file each of the next
-    table (``prefix``), in order, ``threads`` groups at once, each group's
-    runs removed once its file is written. Returns ``(table, overflow)``:
-    overflow 1 if a count carried out of the top limb (0 if none)."""
+def _disk_short(runs, written, threads):
+    """Whether the spill filesystem's free space is below ``SHORT_CHUNKS``
+    chunks of ``written`` bytes of runs and the final merge's first wave
+    (its ``threads`` largest groups' files, which it writes out before it
+    removes them)."""
+    wave = sum(sorted(runs.sizes)[-threads:])
+    return shutil.disk_usage(os.path.dirname(runs.paths[0])).free < SHORT_CHUNKS * written + wave
+
+
+def _merge_groups(runs, limbs, threads, take):
+    """Merge each group across the runs, in order, ``threads`` groups at
+    once, ``take(group, out, ends, held)`` given each merged group
+    (its packed bytes, each partition's block end and states) in order.
+    Returns 1 if a count carried out of the top limb (0 if none)."""
 
     def merge(group):
         data, starts, states = runs.group(group)
         out = np.empty(packed_kernels.most_bytes(int(states.sum()), limbs), dtype=np.uint8)
         return (out, *packed_kernels.merge_pieces(data, starts, states, limbs, out))
 
-    writer = packed_table.Writer(prefix, limbs)
     carried = 0
     count = len(runs.paths)
     with ThreadPoolExecutor(threads) as pool:
@@ -179,6 +231,20 @@ def _merge_runs(runs, limbs, threads, prefix):
             groups = range(wave, min(wave + threads, count))
             for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, groups), strict=True):
                 carried |= int(overflow)
-                writer.add(out, ends, held)
-                runs.remove(group)
+                take(group, out, ends, held)
+    return carried
+
+
+def _merge_runs(runs, limbs, threads, prefix):
+    """Merge every group across the runs into one file each of the next
+    table (``prefix``), each group's runs removed once its file is
+    written. Returns ``(table, overflow)``: overflow 1 if a count carried
+    out of the top limb (0 if none)."""
+    writer = packed_table.Writer(prefix, limbs)
+
+    def write(group, out, ends, held):
+        writer.add(out, ends, held)
+        runs.remove(group)
+
+    carried = _merge_groups(runs, limbs, threads, write)
     return writer.finish(), carried

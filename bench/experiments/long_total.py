@@ -7,7 +7,8 @@ progress function that appends a JSON line to ``--log`` after each step:
 the wall seconds since the start, the step, the states held, this
 process's anonymous memory (RssAnon) and the bytes its spill folders hold,
 and the spill filesystem's bytes in use by the run (its free space at the
-start less its free space now: the checkpoint's linked tables count too).
+start less its free space now: the checkpoint's linked tables count too),
+and the step's own peaks of the memory and that disk, sampled.
 A thread samples the same every ``--every`` seconds and the log's last
 line holds the peaks and the count's JSON. Killed, the count goes on from
 its checkpoint when run again with the same ``--resume``; the log is
@@ -36,6 +37,7 @@ class Watch:
         self.began = time.monotonic()
         self.free_at_start = shutil.disk_usage(tempfile.gettempdir()).free
         self.peaks = {"ram_bytes": 0, "disk_bytes": 0}
+        self.step_peaks = dict(self.peaks)  # since the last step's line
         self._lock = threading.Lock()
 
     def now(self):
@@ -49,6 +51,7 @@ class Watch:
         with self._lock:
             for name in self.peaks:
                 self.peaks[name] = max(self.peaks[name], fields[name])
+                self.step_peaks[name] = max(self.step_peaks[name], fields[name])
         return fields
 
     def write(self, record):
@@ -57,7 +60,10 @@ class Watch:
             file.write(json.dumps(record) + "\n")
 
     def progress(self, step, steps, held):
-        self.write({"step": step, "steps": steps, "held": held, **self.now()})
+        fields = self.now()
+        with self._lock:
+            peaks, self.step_peaks = self.step_peaks, {name: 0 for name in self.peaks}
+        self.write({"step": step, "steps": steps, "held": held, **fields, "step_peaks": peaks})
 
 
 def _sample(watch, stop, every):

@@ -175,3 +175,16 @@ def test_the_disk_peak_is_what_the_spill_folder_held(monkeypatch, tmp_path, spil
     assert tours == total_with_work(5, 6, False)[0]
     assert work["disk_peak_bytes"] >= 16 * max(work["states_per_step"])
     assert spill_folders and not any(folder.exists() for folder in spill_folders)
+
+
+def test_a_board_timed_at_its_scale_is_projected_at_its_own_rate():
+    """8 x 8 open's steps were timed out of core at five times the core
+    seconds a state that the smaller boards' transitions give: its time is
+    projected from its own rate (hours, not the 2.1 once printed), and a
+    board with no such timing from the transitions."""
+    open_8x8 = memory_model.projection(8, 8)
+    rate = memory_model.MEASURED_CORE_SECONDS_PER_STATE_STEP[(8, 8, False)]
+    assert open_8x8.core_seconds == pytest.approx(state_forecast.forecast(8, 8, False).state_steps * rate)
+    assert open_8x8.core_seconds > 4 * open_8x8.transitions * memory_model.CORE_SECONDS_PER_TRANSITION
+    closed = memory_model.projection(8, 8, closed=True)
+    assert closed.core_seconds == closed.transitions * memory_model.CORE_SECONDS_PER_TRANSITION

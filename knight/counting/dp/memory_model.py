@@ -98,6 +98,14 @@ def projected_peak_states(rows, cols, closed=False):
 TRANSITIONS_PER_STATE_STEP = 1.7
 FORCED_SHARE = 0.4
 CORE_SECONDS_PER_TRANSITION = 0.2e-6
+# a board whose run was timed at its scale takes its own measured core
+# seconds a state held after a step: 8 x 8 open's steps 29-35 out of core
+# (111 to 922 million states, the machine otherwise idle) took 0.65-1.14
+# wall microseconds a state on 2 cores, five times the figure above (more
+# transitions a state than 8 x 8 closed's, and slower ones: the 16-slot
+# frontier, tables of hundreds of millions; docs/measurements.md, "8 x 8
+# open's run")
+MEASURED_CORE_SECONDS_PER_STATE_STEP = {(8, 8, False): 1.8e-6}
 
 
 @dataclass(frozen=True)
@@ -132,12 +140,16 @@ def projection(rows, cols, closed=False, forced_runs=0):
     states = math.ceil(guess.peak)
     runs = FORCED_SHARE * forced_runs if forced_runs else 1
     transitions = int(runs * int(TRANSITIONS_PER_STATE_STEP * guess.state_steps))
+    measured = MEASURED_CORE_SECONDS_PER_STATE_STEP.get((*sorted((rows, cols)), bool(closed)))
+    core_seconds = transitions * CORE_SECONDS_PER_TRANSITION
+    if measured is not None:
+        core_seconds = runs * guess.state_steps * measured
     return Projection(
         states,
         states * BYTES_PER_STATE,
         step_disk_bytes(states, states),
         transitions,
-        transitions * CORE_SECONDS_PER_TRANSITION,
+        core_seconds,
         guess.how,
         guess.measured,
         step_disk_bytes(states, states, early=True),

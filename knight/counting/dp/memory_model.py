@@ -100,7 +100,7 @@ FORCED_SHARE = 0.4
 CORE_SECONDS_PER_TRANSITION = 0.2e-6
 # a board whose run was timed at its scale takes its own measured core
 # seconds a state held after a step: 8 x 8 open's steps 29-35 out of core
-# (111 to 922 million states, the machine otherwise idle) took 0.65-1.14
+# (111 to 922 million states, the machine otherwise idle) took 0.61-1.14
 # wall microseconds a state on 2 cores, five times the figure above (more
 # transitions a state than 8 x 8 closed's, and slower ones: the 16-slot
 # frontier, tables of hundreds of millions; docs/measurements.md, "8 x 8

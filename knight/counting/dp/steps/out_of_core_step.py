@@ -107,24 +107,43 @@ class _Runs:
         self.starts, self.states = [], []
         self.parts = parts
 
-    def append(self, keys, counts, held):
+    def append(self, keys, counts, held, threads=1):
         """One chunk's table (partition after partition, ``held[p]`` states
-        in partition ``p``), packed into its pieces; returns their bytes."""
+        in partition ``p``), packed into its pieces, ``threads`` runs of
+        groups at once (each its own buffer); returns their bytes."""
         rows = np.concatenate(([0], np.cumsum(held))).astype(np.int64)
-        data = np.empty(packed_kernels.most_bytes(keys.shape[0], counts.shape[1]), dtype=np.uint8)
-        ends = packed_kernels.encode_blocks(keys, counts, rows, data)
-        begins = np.concatenate(([0], ends[:-1]))
+        count = len(self.paths)
+        spans = [(count * t // threads, count * (t + 1) // threads) for t in range(threads)]
+
+        def encode(span):
+            # the groups' partitions' rows, packed from byte 0 of a buffer of their own
+            first, end = int(self.bounds[span[0]]), int(self.bounds[span[1]])
+            low, high = int(rows[first]), int(rows[end])
+            data = np.empty(packed_kernels.most_bytes(high - low, counts.shape[1]), dtype=np.uint8)
+            ends = packed_kernels.encode_blocks(keys[low:high], counts[low:high], rows[first : end + 1] - low, data)
+            return data, np.concatenate(([0], ends[:-1])), ends
+
+        spans = [span for span in spans if span[0] < span[1]]
+        if len(spans) > 1:
+            with ThreadPoolExecutor(len(spans)) as pool:
+                encoded = list(pool.map(encode, spans))
+        else:
+            encoded = [encode(span) for span in spans]
         starts = np.empty(self.parts, dtype=np.int64)
-        for group, path in enumerate(self.paths):
-            first, end = int(self.bounds[group]), int(self.bounds[group + 1])
-            low, high = int(begins[first]), int(ends[end - 1])
-            with open(path, "ab") as handle:
-                handle.write(memoryview(data[low:high]))
-            starts[first:end] = begins[first:end] - low + self.sizes[group]
-            self.sizes[group] += high - low
+        written = 0
+        for (first_group, end_group), (data, begins, ends) in zip(spans, encoded, strict=True):
+            offset = int(self.bounds[first_group])  # the buffer's first partition
+            for group in range(first_group, end_group):
+                first, end = int(self.bounds[group]) - offset, int(self.bounds[group + 1]) - offset
+                low, high = int(begins[first]), int(ends[end - 1])
+                with open(self.paths[group], "ab") as handle:
+                    handle.write(memoryview(data[low:high]))
+                starts[first + offset : end + offset] = begins[first:end] - low + self.sizes[group]
+                self.sizes[group] += high - low
+                written += high - low
         self.starts.append(starts)
         self.states.append(np.asarray(held, dtype=np.int64))
-        return int(ends[-1]) if len(ends) else 0
+        return written
 
     def compact(self, limbs, threads):
         """Merge each group's pieces into one piece a partition, its file
@@ -185,7 +204,7 @@ def _write_runs(arguments, runs, parts, room, per_state, threads):
             tallies[index] += made[index]
         if tallies[3]:
             break
-        written = runs.append(made_keys, made_counts, held)
+        written = runs.append(made_keys, made_counts, held, threads)
         del made_keys, made_counts  # not held while the next chunk is made
         if (
             len(runs.starts) > 1

@@ -25,9 +25,15 @@ from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
-from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
-from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
-from knight.counting.dp.engine import count_by_dp, every_width, reporter, total_timed, total_tours, width_boards
+from knight.counting.dp.engine import (
+    checkpoint_kind,
+    count_by_dp,
+    every_width,
+    reporter,
+    total_timed,
+    total_tours,
+    width_boards,
+)
 from knight.counting.dp.memory_model import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.counting.peak_sampler import PeakSampler
@@ -172,10 +178,7 @@ def prepare(
     if resume is not None:
         # a path that cannot be one, or a stranger's file, is refused before
         # the minutes of planning; the lock and the count's header after
-        if method == "dp":
-            resume = (Checkpoint if scheduler is None else ClusterCheckpoint).check(resume)
-        else:
-            resume = UnitStore.check(resume)
+        resume = (checkpoint_kind(scheduler) if method == "dp" else UnitStore).check(resume)
     squares = range(rows * cols) if start is None else [start[0] * cols + start[1]]
     # nothing to plan where nothing is searched (10^7 squares took
     # gigabytes), nor for a total, which has no start
@@ -250,10 +253,9 @@ def _answered_by_theory(job):
     Its resume file is not written; a DP checkpoint made for another count
     is refused all the same, as the engine would (a DFS resume file's
     count is its plan's, which is not made)."""
-    if job.resume is not None and job.method == "dp":
+    if job.method == "dp":
         wanted = range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
-        kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
-        kind.open(job.resume, job.rows, job.cols, job.closed, wanted)  # reads and checks; writes nothing
+        _check_unwritten_checkpoint(job, wanted)
     if job.start is None:
         tours, nodes = np.zeros((job.rows, job.cols), np.int64), np.zeros((job.rows, job.cols), np.int64)
     else:
@@ -392,7 +394,7 @@ def total_prepared(job, progress=None):
     """The total over every start of ``job`` (a ``prepare``'d ``Job`` with
     ``total``), an int; 0 with no run where the theorems answer it."""
     if job.ruled_out:
-        _check_total_resume(job)
+        _check_unwritten_checkpoint(job, ())
         return 0  # as count_prepared answers it: no run
     return total_tours(job.rows, job.cols, job.closed, progress, job.scheduler, job.memory, resume=job.resume)
 
@@ -408,7 +410,7 @@ def total_measured(job, progress=None):
     peak, sampled); on a cluster the memory and disk are the workers' and
     go unmeasured (None). A job the theorems answer has no measures."""
     if job.ruled_out:
-        _check_total_resume(job)
+        _check_unwritten_checkpoint(job, ())
         return 0, {}
     on_cluster = job.scheduler is not None
     report = None if progress is None else reporter(progress)
@@ -428,12 +430,12 @@ def total_measured(job, progress=None):
     return found, {**measures, "states_per_step": list(work.held)}
 
 
-def _check_total_resume(job):
-    """A total the theorems answer writes no checkpoint, but one made for
-    another count is refused all the same, as its run would refuse it."""
+def _check_unwritten_checkpoint(job, starts):
+    """A DP count the theorems answer writes no checkpoint, but one at
+    ``job.resume`` made for another count (of other ``starts``; none: a
+    total's) is refused all the same, as its run would refuse it."""
     if job.resume is not None:
-        kind = Checkpoint if job.scheduler is None else ClusterCheckpoint
-        kind.open(job.resume, job.rows, job.cols, job.closed, ())  # reads and checks; writes nothing
+        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, starts)  # writes nothing
 
 
 def count_every_width(rows, cols, closed=False, progress=None, memory=None):

@@ -88,16 +88,27 @@ def opened_checkpoint(path, scheduler, rows, cols, closed, starts):
     if path is None:
         yield None
         return
-    kind = Checkpoint if scheduler is None else ClusterCheckpoint
     with journal.SideLock(path):
-        yield kind.open(path, rows, cols, closed, starts)
+        yield checkpoint_kind(scheduler).open(path, rows, cols, closed, starts)
+
+
+def checkpoint_kind(scheduler):
+    """The checkpoint class of a count in this process (``scheduler`` None)
+    or on the cluster at ``scheduler``."""
+    return Checkpoint if scheduler is None else ClusterCheckpoint
+
+
+def run_key(forced):
+    """A run's key in its checkpoint: its forced end, or -1 for the one run
+    with none (closed tours, or a total)."""
+    return -1 if forced is None else forced
 
 
 def checkpointed_run(run, plan, closed, forced, progress, store):
     """``run(plan, closed, forced, progress, state, on_step)``'s ``(found,
     work)``, resumed from and saved into ``store`` (a checkpoint; None:
     none): a run it holds finished is not run again."""
-    key = -1 if forced is None else forced
+    key = run_key(forced)
     if store is not None and key in store.finished:
         return store.finished[key], Work()
     state = store.resume_state(key) if store is not None else None
@@ -150,7 +161,7 @@ def _count_runs_into(job, progress, run, store):
             if report is not None:
                 report(offset + step, total_steps, held, rates)
 
-        if store is not None and (-1 if forced is None else forced) in store.finished and progress is not None:
+        if store is not None and run_key(forced) in store.finished and progress is not None:
             progress((done_runs + 1) * steps, total_steps, 0)
         found, run_work = checkpointed_run(run, plan, closed, forced, step_progress, store)
         work.add(run_work)

@@ -140,10 +140,10 @@ def projection(rows, cols, closed=False, forced_runs=0):
     states = math.ceil(guess.peak)
     runs = FORCED_SHARE * forced_runs if forced_runs else 1
     transitions = int(runs * int(TRANSITIONS_PER_STATE_STEP * guess.state_steps))
-    measured = MEASURED_CORE_SECONDS_PER_STATE_STEP.get((*sorted((rows, cols)), bool(closed)))
+    own_rate = MEASURED_CORE_SECONDS_PER_STATE_STEP.get((*sorted((rows, cols)), bool(closed)))
     core_seconds = transitions * CORE_SECONDS_PER_TRANSITION
-    if measured is not None:
-        core_seconds = runs * guess.state_steps * measured
+    if own_rate is not None:
+        core_seconds = runs * guess.state_steps * own_rate
     return Projection(
         states,
         states * BYTES_PER_STATE,

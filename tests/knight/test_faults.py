@@ -480,6 +480,24 @@ def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monke
     assert os.path.dirname(made) == str(tmp_path) and os.path.isfile(os.path.join(made, owned_files.SPILL_MARK))
 
 
+def test_the_disk_budget_counts_a_killed_runs_spill_folder_as_free(tmp_path, monkeypatch):
+    """A killed run's spill folder is swept before the free space is read,
+    so the refusal before a run (and its resume) does not count it."""
+    from knight.counting.dp import memory_model
+    from knight.files import owned_files
+
+    monkeypatch.setattr(owned_files.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(owned_files, "_swept", {})
+    stale = tmp_path / f"knight-dp-{_dead_pid()}-x1"
+    stale.mkdir()
+    (stale / owned_files.SPILL_MARK).write_text("")
+    free = {True: 10, False: 1000}  # the free bytes with the folder there and gone
+    usage = memory_model.shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(memory_model.shutil, "disk_usage", lambda _: usage._replace(free=free[stale.exists()]))
+    assert memory_model.disk_room() == (1000, f"free in {tmp_path}")
+    assert not stale.exists()
+
+
 def test_a_process_sweeps_a_folder_at_most_once_a_minute(tmp_path, monkeypatch):
     from knight.files import owned_files
 

@@ -12,6 +12,7 @@ from knight.counting.dp import state_forecast
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import widest_frontier
 from knight.errors import InvalidArgument
+from knight.files import owned_files
 from knight.runtime import machine
 
 MAX_SLOTS = states.MAX_SLOTS
@@ -224,7 +225,11 @@ def _gib(size):
 
 
 def spill_space():
-    """Free bytes where a sharded step writes its tables."""
+    """Free bytes where a sharded step writes its tables, once the spill
+    folders of killed runs there are removed: the run would remove them as
+    it starts, so a disk budget that counted them would refuse a run that
+    fits (a SIGKILLed 8x8 open run left 31 GiB, and its resume was refused)."""
+    owned_files.sweep_stale_spill_folders()
     return shutil.disk_usage(tempfile.gettempdir()).free
 
 

@@ -113,19 +113,19 @@ def dp_steps(rows, cols, closed, forced, order=None):
 # both cores work: the DP's hash step in one; the searches and the DP's
 # partitioned and packed out-of-core steps in the other (each about 20 s
 # of a core on a fresh cache).
-# the speed guard's instruction workloads and the frozen references beside
-# them (all but C's), those of the dp or the others: both processes' code
+# the speed guard's instruction workloads, those of the dp or the others,
+# and (``references``) the frozen references beside all of them (but C's):
+# both processes' code
 _WORKLOADS = """
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import INSTRUCTION_WORKLOADS
 
 
-def run_workloads(dp):
+def run_workloads(dp, references):
     for search in INSTRUCTION_WORKLOADS:
-        if (search.method == "dp") != dp:
-            continue
-        search.run()
-        for reference in REFERENCES:
+        if (search.method == "dp") == dp:
+            search.run()
+        for reference in REFERENCES if references else ():
             if reference.name != "c" and reference.available()[0] and reference.supports(search):
                 reference.run(search)
 """
@@ -137,7 +137,9 @@ import numpy as np
 run_loop.compile_kernels()
 keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
 table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
-run_workloads(dp=True)  # here, beside the hash step's kernels they call
+# here, beside the hash step's kernels they call; every frozen reference
+# here too, which balances the two processes' compile times
+run_workloads(dp=True, references=True)
 """
 )
 _WARM_SEARCH = (
@@ -150,7 +152,7 @@ from knight.counting.dp.policy import StepPolicy
 knight.compile_kernels()
 for pruned in (True, False):
     knight.count_tours(5, 5, method="dfs", pruned=pruned)
-run_workloads(dp=False)  # the dp's are the other process's
+run_workloads(dp=False, references=False)  # the dp's, and the references, are the other process's
 plan = schedule(4, 5)
 for policy in (StepPolicy(table="partitioned"),
                StepPolicy(table="partitioned", partitioned_states=0, min_room=1 << 16, memory=1),
@@ -170,3 +172,23 @@ def pytest_sessionstart(session):
         # a warm-up that fails costs the run its time, not its verdict: the
         # tests that call the same kernels say what is wrong
         process.wait()
+
+
+# The DP's cluster test files, which share one loopback cluster
+# (tests/knight/conftest.py): one work unit of ``--dist loadfile``, so that
+# they run on one worker, which starts the cluster and loads its workers'
+# kernels once (about 9 s of a core) instead of once a file.
+SHARED_CLUSTER_FILES = ("tests/knight/test_dp_cluster_checkpoint.py", "tests/knight/test_dp_cluster_run.py")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None  # another distribution asked for: xdist's own
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedClusterFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            scope = super()._split_scope(nodeid)
+            return "the DP cluster files" if scope.endswith(SHARED_CLUSTER_FILES) else scope
+
+    return SharedClusterFiles(config, log)

@@ -1,10 +1,12 @@
-"""Fixtures of the DP's cluster tests: one loopback Dask cluster a test
-module (two worker processes, a thread each) and a client of it."""
+"""Fixtures of the DP's cluster tests: one loopback Dask cluster (two
+worker processes, a thread each) and a client of it, for the whole session:
+``make test`` runs the files that use them on one worker
+(tests/conftest.py's ``SHARED_CLUSTER_FILES``), which starts it once."""
 
 import pytest
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
@@ -13,7 +15,7 @@ def cluster():
         yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def client(cluster):
     distributed = pytest.importorskip("distributed")
     with distributed.Client(cluster) as connected:

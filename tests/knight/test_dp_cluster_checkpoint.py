@@ -43,52 +43,57 @@ def every_step(monkeypatch):
     monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
 
 
+# 3x4, not a larger board: 4 runs (a start square up to the board's
+# symmetry) of 12 steps, which is every case a resume meets (a finished
+# run, a run cut mid-way, runs not begun) at 2/5 of 4x5's cluster round
+# trips, each a checkpoint
+BOARD = (3, 4)
+RUN_STEPS = 12
+
+
 @pytest.fixture(scope="module")
-def local_4x5():
-    # 4x5, not a larger board: 6 runs of 20 steps, which is every case a
-    # resume meets (a finished run, a run cut mid-way, runs not begun) at
-    # a fifth of 5x6's cluster round trips
-    return count_tours(4, 5, method="dp").tours
+def local_grid():
+    return count_tours(*BOARD, method="dp").tours
 
 
 def _stopped_count(cluster, path, done_steps):
-    """A 4x5 per-start count stopped after ``done_steps`` steps in all (the
+    """A 3x4 per-start count stopped after ``done_steps`` steps in all (the
     checkpoint saved then): the names in the partition folder it left."""
     with pytest.raises(_Stop):
         count_tours(
-            4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path, progress=_stopped_at(done_steps)
+            *BOARD, method="dp", scheduler=cluster.scheduler_address, resume=path, progress=_stopped_at(done_steps)
         )
     return os.listdir(path + cluster_checkpoint.PARTS_SUFFIX)
 
 
-def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_path, every_step, local_4x5):
+def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_path, every_step, local_grid):
     path = str(tmp_path / "count.ckpt")
-    # 20 steps a run: stopped in the second run, the first one finished
-    parts = _stopped_count(cluster, path, 35)
+    # stopped in the second run, the first one finished
+    parts = _stopped_count(cluster, path, RUN_STEPS + 7)
     header = json.loads(pathlib.Path(path).read_text())
-    assert len(header["finished"]) == 1 and header["current"][1] == 15
+    assert len(header["finished"]) == 1 and header["current"][1] == 7
     assert sorted(part["file"] for part in header["parts"]) == sorted(set(parts) - {cluster_checkpoint.PARTS_MARK})
-    resumed = count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path)
-    assert (resumed.tours == local_4x5).all()
+    resumed = count_tours(*BOARD, method="dp", scheduler=cluster.scheduler_address, resume=path)
+    assert (resumed.tours == local_grid).all()
     # the count done, the partition folder goes; the checkpoint records every run
     assert os.listdir(tmp_path) == ["count.ckpt"]
     assert json.loads(pathlib.Path(path).read_text())["current"] is None
-    again = count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path)
-    assert (again.tours == local_4x5).all() and again.transitions == 0
+    again = count_tours(*BOARD, method="dp", scheduler=cluster.scheduler_address, resume=path)
+    assert (again.tours == local_grid).all() and again.transitions == 0
 
 
 # a second cluster's start: the split a resume meets on any number of
 # workers is test_a_resumed_table_split_in_any_number_of_parts_counts_the_same's
 @pytest.mark.slow
-def test_a_count_resumes_on_a_cluster_of_another_size(cluster, tmp_path, every_step, local_4x5):
+def test_a_count_resumes_on_a_cluster_of_another_size(cluster, tmp_path, every_step, local_grid):
     path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 15)  # two partitions, one a worker
+    _stopped_count(cluster, path, 7)  # two partitions, one a worker
     # a dashboard on any free port: the module's cluster may hold the default one
     with distributed.LocalCluster(
         n_workers=1, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as smaller:
-        resumed = count_tours(4, 5, method="dp", scheduler=smaller.scheduler_address, resume=path)
-    assert (resumed.tours == local_4x5).all()
+        resumed = count_tours(*BOARD, method="dp", scheduler=smaller.scheduler_address, resume=path)
+    assert (resumed.tours == local_grid).all()
 
 
 def test_a_resumed_table_split_in_any_number_of_parts_counts_the_same(client, tmp_path):
@@ -111,7 +116,7 @@ def test_a_resumed_table_split_in_any_number_of_parts_counts_the_same(client, tm
 @pytest.mark.parametrize("damage", ["flip", "remove", "bad key"])
 def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(cluster, tmp_path, every_step, damage):
     path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 30)
+    _stopped_count(cluster, path, 2 * RUN_STEPS + 6)
     folder = pathlib.Path(path + cluster_checkpoint.PARTS_SUFFIX)
     header = json.loads(pathlib.Path(path).read_text())
     victim = folder / header["parts"][0]["file"]
@@ -136,7 +141,7 @@ def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(clu
         pathlib.Path(path).write_text(json.dumps(header))
     before = {item: item.read_bytes() for item in [pathlib.Path(path), *folder.iterdir()]}
     with pytest.raises(InvalidArgument) as refused:
-        count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=path)
+        count_tours(*BOARD, method="dp", scheduler=cluster.scheduler_address, resume=path)
     message = str(refused.value)
     assert "\n" not in message and str(victim) in message and "left untouched" in message
     assert {item: item.read_bytes() for item in [pathlib.Path(path), *folder.iterdir()]} == before
@@ -148,7 +153,7 @@ def test_a_folder_of_another_name_owner_is_refused_before_the_count(cluster, tmp
     stranger.mkdir()
     (stranger / "notes.txt").write_text("mine")
     with pytest.raises(InvalidArgument, match="not a partition folder of knight's"):
-        count_tours(4, 5, method="dp", scheduler=cluster.scheduler_address, resume=str(path))
+        count_tours(*BOARD, method="dp", scheduler=cluster.scheduler_address, resume=str(path))
     assert os.listdir(stranger) == ["notes.txt"] and not path.exists()
 
 
@@ -161,15 +166,15 @@ def test_a_single_process_checkpoint_is_not_taken_for_a_cluster_one(cluster, tmp
     assert path.read_bytes() == data
 
 
-def test_the_command_line_resumes_a_count_on_the_cluster(cluster, tmp_path, every_step, local_4x5):
+def test_the_command_line_resumes_a_count_on_the_cluster(cluster, tmp_path, every_step, local_grid):
     path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 50)
-    argv = ["count", "4", "5", "--method", "dp", "--scheduler", cluster.scheduler_address, "--resume", path]
+    _stopped_count(cluster, path, 3 * RUN_STEPS + 6)
+    argv = ["count", *map(str, BOARD), "--method", "dp", "--scheduler", cluster.scheduler_address, "--resume", path]
     done = subprocess.run(
         [sys.executable, "-m", "knight", *argv, "--json"], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["grid"] == local_4x5.tolist()
+    assert json.loads(done.stdout)["grid"] == local_grid.tolist()
     assert os.listdir(tmp_path) == ["count.ckpt"]
     # a damaged checkpoint: exit status 2, one line
     pathlib.Path(path).write_text(pathlib.Path(path).read_text().replace('"finished": {', '"finished": {"3": 1, '))

@@ -28,10 +28,15 @@ def test_per_start_grid_equals_the_single_process_one(cluster):
     assert remote.states_peak == local.states_peak and remote.transitions == local.transitions
 
 
+# the cluster's totals, open and closed, are met by the runs of any number
+# of parts below and by the command line's closed 5x6 total: these two
+# larger boards are make test-all's
+@pytest.mark.slow
 def test_open_total_on_the_cluster(cluster):
     assert count_total(6, 6, scheduler=cluster.scheduler_address) == count_total(6, 6) == 6_637_920
 
 
+@pytest.mark.slow
 def test_closed_6x8_equals_the_single_process_count(cluster):
     remote = count_tours(6, 8, closed=True, method="dp", scheduler=cluster.scheduler_address)
     local = count_tours(6, 8, closed=True, method="dp")

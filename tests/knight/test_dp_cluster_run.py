@@ -20,6 +20,11 @@ from knight.errors import InvalidArgument
 distributed = pytest.importorskip("distributed")
 
 
+# per-start runs on the cluster are met whole in make test by the 3x4 grids
+# (test_dp_cluster_checkpoint's resumed and whole counts, the command
+# line's below); their symmetry classes are the engine's, alike for both
+# executors (test_dp_counts on 5x5). This square board is make test-all's.
+@pytest.mark.slow
 def test_per_start_grid_equals_the_single_process_one(cluster):
     # 5x5: the square board's eight symmetries, 6 runs of 25 steps
     remote = count_tours(5, 5, method="dp", scheduler=cluster.scheduler_address)

@@ -49,8 +49,10 @@ knight says:
   that room) and reads the steps that ran out of core from the run's
   ``Work`` (``out_of_core_steps``). No public option picks a step's way:
   it is the engine's.
-- ``anonymous_memory``: this process's ``RssAnon``, as the DP's memory
-  budget reads it, sampled by that study for bytes per state.
+- ``anonymous_memory`` and ``PeakSampler``: this process's ``RssAnon``, as
+  the DP's memory budget reads it, and the sampler of its peak and of the
+  spill folders' bytes that ``knight count --total --json`` reports, for
+  that study's bytes per state in memory and on disk.
 - ``prepare``, ``total_measured`` and ``spill_bytes``: a DP total on the
   command line's own road (``knight count --total --json --resume``), with
   a progress function of the caller's, and the bytes the run's spill
@@ -71,6 +73,7 @@ All but ``neighbour_table`` load Numba, so they are looked up on first use, as
 """
 
 from knight import drawing, exit_status, validate
+from knight.counting.peak_sampler import PeakSampler
 from knight.files import atomic_write, journal, strict_json
 from knight.geometry.symmetry import representatives
 from knight.runtime import status
@@ -79,6 +82,7 @@ from knight.runtime.machine import anonymous_memory, usable_cores
 
 # the names imported here; the rest are _LAZY's
 __all__ = [
+    "PeakSampler",
     "anonymous_memory",
     "atomic_write",
     "drawing",

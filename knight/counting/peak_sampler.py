@@ -23,10 +23,16 @@ class PeakSampler:
         self.disk = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="knight-peak-sampler", daemon=True)
+        # the thread and the count's own calls (a step's end) both sample:
+        # neither's reading lost to the other's
+        self._lock = threading.Lock()
 
-    def sample(self):
-        self.ram = max(self.ram, machine.anonymous_memory())
-        self.disk = max(self.disk, owned_files.spill_bytes())
+    def sample(self, *_progress):
+        """Read both now and keep the larger; callable as a DP progress
+        function (its arguments unread)."""
+        ram, disk = machine.anonymous_memory(), owned_files.spill_bytes()
+        with self._lock:
+            self.ram, self.disk = max(self.ram, ram), max(self.disk, disk)
 
     def _watch(self):
         while not self._stop.wait(self.interval):

@@ -3,7 +3,6 @@ process, and once through its own process), its agreement checks with a
 scripted worker, and its figure, table and REPORT.md section from
 dp_steps.json alone."""
 
-import time
 from pathlib import Path
 
 import pytest
@@ -29,21 +28,11 @@ def test_each_engine_counts_4x5_its_own_way_and_leaves_the_defaults_as_they_were
     assert measured["hash"]["room"] is None
     for answer in measured.values():
         assert answer["anon_peak"] >= answer["anon_before"] > 0 and answer["seconds"] > 0
+    # the spill folders held packed tables while the large steps ran, and none in memory
+    assert spilled["disk_peak"] > 0 and measured["hash"]["disk_peak"] == measured["partitioned"]["disk_peak"] == 0
 
 
-def test_the_peak_is_the_largest_reading():
-    readings = iter([100, 300, 200])
-    peak = dp_step_worker._Peak()
-    peak._read, peak.peak = lambda: next(readings), 0
-    for _ in range(3):
-        peak.read()
-    assert peak.peak == 300
-    with dp_step_worker._Peak() as sampled:
-        time.sleep(5 * dp_step_worker.SAMPLE_SECONDS)
-    assert sampled.peak > 0
-
-
-def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_000, cpu=None):
+def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_000, cpu=None, disk=0):
     return {
         "tours": tours,
         "transitions": transitions,
@@ -55,6 +44,7 @@ def _answer(tours=164, transitions=1_000, out_of_core=3, seconds=0.5, peak=10_00
         "repeats": 1,
         "anon_before": 1_000,
         "anon_peak": peak,
+        "disk_peak": disk,
         "room": None,
     }
 
@@ -76,7 +66,7 @@ def _script(**changed):
         (4, 5, False): {
             "hash": _answer(out_of_core=0, **changed.get("hash", {})),
             "partitioned": _answer(out_of_core=0, seconds=0.25, cpu=0.4, **changed.get("partitioned", {})),
-            "out-of-core": _answer(peak=3_000, **changed.get("out-of-core", {})),
+            "out-of-core": _answer(peak=3_000, disk=1_500, **changed.get("out-of-core", {})),
         }
     }
 
@@ -97,6 +87,7 @@ def test_the_study_asks_each_board_once_and_keeps_a_row_per_engine():
     first = measured["rows"][1]
     assert first["transitions_per_second"] == 4_000 and first["bytes_per_state"] == 90
     assert measured["rows"][2]["bytes_per_state"] == 20 and first["published"] == "A079137"
+    assert measured["rows"][2]["disk_bytes_per_state"] == 15 and first["disk_bytes_per_state"] is None
     assert measured["warm_up_seconds"] == [0.4] and len(measured["load_average"]["start"]) == 3
 
 
@@ -151,6 +142,8 @@ def test_the_section_gives_the_ratios_the_load_and_a_line_per_engine():
     assert "load average" in text and "![DP step engines](9-dp-steps.png)" in text
     assert "| 4x5 open | partitioned | 164 (A079137) | 250 ms\u00b9 (400 ms) | 1,000 | 0.00 (0.00) |" in text
     assert "| 6x6 closed | out of core | stopped |" in text
+    assert "| 0.0 MiB \u00b7 20 | 0.0 MiB \u00b7 15.0 | 3 of 20 |" in text  # out of core: RAM, then disk
+    assert "| 0.0 MiB \u00b7 90 | - | 0 of 20 |" in text  # in memory: no disk
 
 
 def test_a_run_with_dp_steps_json_gets_figure_9_and_the_section(tmp_path):

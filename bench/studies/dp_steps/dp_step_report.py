@@ -35,10 +35,16 @@ def _cell(measured, board, engine):
     )
 
 
+# the dense table format the packed one replaced on disk: an 8-byte key and
+# 8 bytes a count's limb, every state (one limb on every board here)
+DENSE_BYTES_PER_STATE = 16
+
+
 def draw(measured, path):
-    """Figure 9: transitions per second (left) and anonymous bytes added
-    per peak state (right) of each step engine, grouped bars by board."""
-    figure, (rated, held) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained")
+    """Figure 9: transitions per second (left), anonymous bytes added per
+    peak state (middle) and the spill folders' peak bytes per peak state
+    (right) of each step engine, grouped bars by board."""
+    figure, (rated, held, stored) = plt.subplots(1, 3, figsize=(16, 5), layout="constrained")
     figure.suptitle("The DP's step engines: hash (before) against partitioned, in memory and out of core")
     boards = boards_of(measured)
     width = 0.8 / len(measured["engines"])
@@ -57,10 +63,23 @@ def draw(measured, path):
         sized = [(x, cell) for x, (_, cell) in zip(offsets, done, strict=True) if cell["bytes_per_state"] is not None]
         bars = held.bar([x for x, _ in sized], [cell["bytes_per_state"] for _, cell in sized], **style)
         held.bar_label(bars, fmt="%.0f", fontsize="x-small")
+        on_disk = [(x, cell) for x, (_, cell) in zip(offsets, done, strict=True) if cell.get("disk_bytes_per_state")]
+        bars = stored.bar([x for x, _ in on_disk], [cell["disk_bytes_per_state"] for _, cell in on_disk], **style)
+        stored.bar_label(bars, fmt="%.1f", fontsize="x-small")
+    stored.axhline(DENSE_BYTES_PER_STATE, color="black", linestyle="--", linewidth=1)
+    stored.annotate(
+        f"one dense table: {DENSE_BYTES_PER_STATE} bytes a state (the format before)",
+        (0.02, DENSE_BYTES_PER_STATE),
+        xycoords=("axes fraction", "data"),
+        xytext=(0, 3),
+        textcoords="offset points",
+        fontsize="x-small",
+    )
     labels = [f"{board_name(*board)}\n{_peak(measured, board)}" for board in boards]
     for axes, ylabel in (
         (rated, "million transitions per second"),
         (held, "bytes of RssAnon added per peak state"),
+        (stored, "spill folders' peak bytes per peak state"),
     ):
         axes.set_xticks(where, labels, fontsize="small")
         axes.set_ylabel(ylabel)
@@ -69,6 +88,7 @@ def draw(measured, path):
         figure_style.nothing_to_show(rated, "no board was measured in this run")
     rated.set_title("speed: the total's transitions over its wall time (bars) and CPU time (\u25c6)", fontsize="small")
     held.set_title(f"memory (out of core: {ROOM_SHARE:g} of the largest step's tables as its room)", fontsize="small")
+    stored.set_title("disk: packed tables and runs at once (out of core only)", fontsize="small")
     if drawn:  # outside the axes: no bar's label under it
         handles = held.get_legend_handles_labels()[0]
         handles.append(
@@ -96,11 +116,13 @@ def steps_table(measured):
         for engine in measured["engines"]:
             row = _cell(measured, board, engine)
             if row["status"] != DONE:
-                lines.append((board_name(*board), LABELS[engine], row["status"], "", "", "", "", ""))
+                lines.append((board_name(*board), LABELS[engine], row["status"], "", "", "", "", "", ""))
                 continue
             single = "\u00b9" if row["repeats"] == 1 else ""
             published = f" ({row['published']})" if row["published"] else ""
             per_state = "-" if row["bytes_per_state"] is None else f"{row['bytes_per_state']:.0f}"
+            on_disk = row.get("disk_bytes_per_state")
+            disk = "-" if not on_disk else f"{_megabytes(row['disk_peak'])} \u00b7 {on_disk:.1f}"
             lines.append(
                 (
                     board_name(*board),
@@ -110,6 +132,7 @@ def steps_table(measured):
                     f"{row['transitions']:,}",
                     f"{row['transitions_per_second'] / 1e6:.2f} ({row['transitions_per_cpu_second'] / 1e6:.2f})",
                     f"{_megabytes(row['anon_added'])} \u00b7 {per_state}",
+                    disk,
                     f"{row['out_of_core_steps']} of {row['steps']}",
                 )
             )
@@ -121,6 +144,7 @@ def steps_table(measured):
         "transitions",
         "M transitions/s (per CPU s)",
         "RssAnon added \u00b7 bytes/state",
+        "spill peak \u00b7 bytes/state",
         "steps out of core",
     )
     return markdown_table(header, lines)
@@ -161,7 +185,11 @@ def section(measured, figure):
         "(`out_of_core_step`). Speed is the run's transitions over its wall seconds (compilation excluded); "
         "memory is the peak of the process's `RssAnon` (sampled every "
         f"{SAMPLE_SECONDS * 1000:g} ms and after each step) less its value as the count started, over "
-        "the run's peak states: page cache of the mapped spill files is not in it. Every engine's total "
+        "the run's peak states: page cache of the mapped spill files is not in it. Disk is the peak of "
+        "the bytes the run's spill folders hold, sampled with it, over the same peak states: the packed "
+        "tables (sorted keys as gaps, counts as variable-length numbers) and the runs a step holds at once, "
+        f"against the {DENSE_BYTES_PER_STATE} bytes a state of one dense table, the format before. "
+        "Every engine's total "
         "equals the others' and the published value where one is named (a difference fails the study).",
         "",
         f"**Rate over the hash step's**, per wall second (per CPU second, every thread): {_ratios(measured)}.",

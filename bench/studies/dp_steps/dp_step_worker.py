@@ -25,7 +25,9 @@ Memory: ``RssAnon`` (what the kernel cannot reclaim; mapped spill files are
 page cache, not in it), read before the count and then every
 ``SAMPLE_SECONDS`` by a thread (the kernels release the GIL) and after each
 step; ``anon_peak`` is the largest reading, so a peak shorter than the
-interval can be missed. glibc's mmap threshold is pinned first
+interval can be missed. Disk: the bytes the run's spill folders hold, read
+with it (``PeakSampler``, as ``knight count --total --json`` reads both);
+``disk_peak`` is the largest, 0 for a run that never left memory. glibc's mmap threshold is pinned first
 (``named_search.pin_allocator``): a large array freed by one count goes
 back to the system instead of staying in the heap, where the next count
 would reuse it unseen.
@@ -41,46 +43,12 @@ engine (``measure_board``).
 import json
 import statistics
 import sys
-import threading
 import time
 
 # what each engine is given of the memory its largest step takes in memory
 ROOM_SHARE = 0.25
 SAMPLE_SECONDS = 0.02
 ENGINES = ("hash", "partitioned", "out-of-core")
-
-
-class _Peak:
-    """The largest ``RssAnon`` read while it runs: a sampling thread, and
-    ``read`` for the readings the count itself makes (after each step)."""
-
-    def __init__(self):
-        from knight.harness_api import anonymous_memory
-
-        self._read = anonymous_memory
-        self.peak = self._read()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        # the sampler and the count's progress both read: no reading lost between them
-        self._lock = threading.Lock()
-
-    def read(self, *_):
-        reading = self._read()
-        with self._lock:
-            self.peak = max(self.peak, reading)
-
-    def _sample(self):
-        while not self._stop.wait(SAMPLE_SECONDS):
-            self.read()
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_):
-        self._stop.set()
-        self._thread.join()
-        self.read()
 
 
 def policy_of(engine, room=None):
@@ -108,13 +76,13 @@ def count_once(engine, rows, cols, closed, room=None):
     """One total by ``engine``: its count, time and memory (a dict)."""
     import functools
 
-    from knight.harness_api import anonymous_memory, count_hamiltonian, total_with_work
+    from knight.harness_api import PeakSampler, anonymous_memory, count_hamiltonian, total_with_work
 
     before = anonymous_memory()
     run = functools.partial(count_hamiltonian, policy=policy_of(engine, room))
-    with _Peak() as peak:
+    with PeakSampler(SAMPLE_SECONDS) as peak:
         began, began_cpu = time.perf_counter(), time.process_time()
-        tours, work = total_with_work(rows, cols, closed, peak.read, run)
+        tours, work = total_with_work(rows, cols, closed, peak.sample, run)
         seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
     return {
         "tours": tours,
@@ -125,7 +93,8 @@ def count_once(engine, rows, cols, closed, room=None):
         "steps": len(work.held),
         "out_of_core_steps": work.out_of_core_steps,
         "anon_before": before,
-        "anon_peak": peak.peak,
+        "anon_peak": peak.ram,
+        "disk_peak": peak.disk,
         "room": room if engine == "out-of-core" else None,
     }
 
@@ -133,7 +102,7 @@ def count_once(engine, rows, cols, closed, room=None):
 def measure_engine(engine, rows, cols, closed, repeats, repeat_below, room=None):
     """``engine`` on the board, repeated ``repeats`` times when the first
     count took under ``repeat_below`` seconds: medians of the times, the
-    largest memory added; AssertionError if a repeat counted differently."""
+    largest memory and disk; AssertionError if a repeat counted differently."""
     runs = [count_once(engine, rows, cols, closed, room)]
     if runs[0]["seconds"] < repeat_below:
         runs += [count_once(engine, rows, cols, closed, room) for _ in range(repeats - 1)]
@@ -149,6 +118,7 @@ def measure_engine(engine, rows, cols, closed, repeats, repeat_below, room=None)
         "repeats": len(runs),
         "anon_before": added["anon_before"],
         "anon_peak": added["anon_peak"],
+        "disk_peak": max(run["disk_peak"] for run in runs),
         "room": runs[0]["room"],
     }
 

@@ -1,0 +1,28 @@
+"""The sampler of a run's peak memory and spill bytes: the largest of
+every reading, its thread's and the count's own (as a progress function),
+kept for each."""
+
+import time
+
+from knight.counting import peak_sampler
+
+
+def test_each_peak_is_the_largest_reading_of_its_own(monkeypatch):
+    ram, disk = iter([100, 300, 200, 250]), iter([7, 5, 9, 1])
+    monkeypatch.setattr(peak_sampler.machine, "anonymous_memory", lambda: next(ram))
+    monkeypatch.setattr(peak_sampler.owned_files, "spill_bytes", lambda: next(disk))
+    sampler = peak_sampler.PeakSampler()
+    for _ in range(3):
+        sampler.sample()
+    sampler.sample(5, 36, 1_000)  # as a DP progress function: step, steps, states held
+    assert (sampler.ram, sampler.disk) == (300, 9)
+
+
+def test_its_thread_samples_while_it_is_open():
+    with peak_sampler.PeakSampler(interval=0.01) as sampled:
+        before = sampled.ram
+        held = bytearray(64 << 20)  # 64 MiB, each page touched: anonymous memory
+        held[::4096] = b"\x01" * len(held[::4096])
+        time.sleep(0.3)
+        del held  # given back (past glibc's mmap threshold) before the sampler's last reading
+    assert sampled.ram >= before + (60 << 20)

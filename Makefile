@@ -10,17 +10,21 @@ STAMP := $(VENV)/.installed
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
+# Every target's Python writes its bytecode (into .venv and the ignored
+# __pycache__ folders, beside Numba's cache) even where
+# PYTHONDONTWRITEBYTECODE is set: otherwise each of the hundred-odd processes
+# a test run starts (xdist and Dask workers, knight commands) compiles
+# numba's, distributed's and knight's sources again, and each pytest worker
+# rewrites every test module (docs/measurements.md, "make test from a fresh
+# clone"). Written as each module is first imported, not all at install.
+export PYTHONDONTWRITEBYTECODE :=
+
 # uv installs the same releases as pip in a quarter of the time (it
 # resolves and unpacks in parallel), which a fresh clone's make test pays
-# before any test runs; pip does it where uv cannot be had. Compiled to
-# bytecode as pip does by default and uv does not: without it, every one of
-# the hundred-odd Python processes a test run starts (xdist and Dask
-# workers, knight commands) compiles numba's and distributed's sources again
-# where PYTHONDONTWRITEBYTECODE is set (docs/measurements.md, "make test
-# from a fresh clone")
+# before any test runs; pip does it where uv cannot be had
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]' \
+	$(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
 		|| { $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $@
 
@@ -30,15 +34,11 @@ $(STAMP): pyproject.toml
 # test from a fresh clone"); a test file stays on one worker (its module
 # fixtures, a loopback cluster, start once)
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * len(os.sched_getaffinity(0)))")
-# the tests' own bytecode and pytest's rewritten test modules are cached
-# (in the ignored __pycache__ folders, beside Numba's cache) even where
-# PYTHONDONTWRITEBYTECODE is set: otherwise each worker rewrites and
-# compiles every test module and each process knight's modules again
 test: $(STAMP)  ## run the test suite, two workers a core (slow checks excluded; TEST_WORKERS=1 for one process), the 15 slowest listed
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile --durations=15
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
+	$(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff check and ruff format --check (rules in pyproject.toml)
 	$(BIN)/ruff check .

@@ -2,6 +2,7 @@
 plain search's answer."""
 
 import concurrent.futures
+import contextlib
 import io
 import json
 import signal
@@ -101,6 +102,18 @@ def _count_process(*argv):
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@contextlib.contextmanager
+def _reaped(process):
+    """``process``, killed and its pipes closed if the test fails first:
+    a pipe left open fails a later test as an unraisable ResourceWarning."""
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
 def _records(path):
     if not path.exists():
         return 0
@@ -111,12 +124,12 @@ def _records(path):
 def test_resume_after_the_run_is_killed(tmp_path, sig):
     path = tmp_path / "units.jsonl"
     argv = ["6", "6", "--depth", "8", "--workers", "1", "--resume", str(path), "--json"]
-    process = _count_process(*argv)
-    deadline = time.monotonic() + 60
-    while _records(path) < 2000 and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    process.send_signal(sig)
-    _, stderr = process.communicate(timeout=60)
+    with _reaped(_count_process(*argv)) as process:
+        deadline = time.monotonic() + 60
+        while _records(path) < 2000 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.send_signal(sig)
+        _, stderr = process.communicate(timeout=60)
     if sig == signal.SIGINT:
         assert process.returncode == exit_status.EXIT_INTERRUPTED
         assert "--resume" in stderr
@@ -124,8 +137,8 @@ def test_resume_after_the_run_is_killed(tmp_path, sig):
         assert process.returncode == -signal.SIGKILL
     done = _records(path)
     assert 0 < done < 34938  # killed part-way: units remain
-    resumed = _count_process(*argv)
-    stdout, stderr = resumed.communicate(timeout=120)
+    with _reaped(_count_process(*argv)) as resumed:
+        stdout, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, stderr
     record = json.loads(stdout)
     assert record["tours"] == 6_637_920 and record["units"] == 34938

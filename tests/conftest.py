@@ -111,8 +111,8 @@ def dp_steps(rows, cols, closed, forced, order=None):
 # worker process of a loopback cluster, every ``knight`` or bench worker a
 # test starts. Compiled once, here, they all load it. Two processes, so
 # both cores work: the DP's hash step in one; the searches and the DP's
-# partitioned and packed out-of-core steps in the other (each about 20 s
-# of a core on a fresh cache).
+# partitioned and packed out-of-core steps in the other (each about 30 s
+# of a core on a fresh cache); beside them, one collection of the suite.
 # the speed guard's instruction workloads, those of the dp or the others,
 # and (``references``) the frozen references beside all of them (but C's):
 # both processes' code

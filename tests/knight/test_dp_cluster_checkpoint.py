@@ -88,7 +88,7 @@ def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_pat
 def test_a_count_resumes_on_a_cluster_of_another_size(cluster, tmp_path, every_step, local_grid):
     path = str(tmp_path / "count.ckpt")
     _stopped_count(cluster, path, 7)  # two partitions, one a worker
-    # a dashboard on any free port: the module's cluster may hold the default one
+    # a dashboard on any free port: the session's cluster may hold the default one
     with distributed.LocalCluster(
         n_workers=1, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as smaller:

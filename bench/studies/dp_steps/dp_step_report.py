@@ -121,7 +121,7 @@ def steps_table(measured):
             single = "\u00b9" if row["repeats"] == 1 else ""
             published = f" ({row['published']})" if row["published"] else ""
             per_state = "-" if row["bytes_per_state"] is None else f"{row['bytes_per_state']:.0f}"
-            on_disk = row.get("disk_bytes_per_state")
+            on_disk = row.get("disk_bytes_per_state")  # an older run's dp_steps.json has none
             disk = "-" if not on_disk else f"{_megabytes(row['disk_peak'])} \u00b7 {on_disk:.1f}"
             lines.append(
                 (

@@ -107,12 +107,9 @@ def _row(board, engine, answer):
             "anon_added": added,
             "bytes_per_state": added / answer["states_peak"] if answer["states_peak"] else None,
             # the spill folders' peak over the peak table's states: the
-            # packed tables and runs a step holds on disk at once (an older
-            # run's dp_steps.json has no disk figure)
+            # packed tables and runs a step holds on disk at once
             "disk_bytes_per_state": (
-                answer["disk_peak"] / answer["states_peak"]
-                if answer.get("disk_peak") and answer["states_peak"]
-                else None
+                answer["disk_peak"] / answer["states_peak"] if answer["disk_peak"] and answer["states_peak"] else None
             ),
         }
     )

@@ -27,10 +27,10 @@ page cache, not in it), read before the count and then every
 step; ``anon_peak`` is the largest reading, so a peak shorter than the
 interval can be missed. Disk: the bytes the run's spill folders hold, read
 with it (``PeakSampler``, as ``knight count --total --json`` reads both);
-``disk_peak`` is the largest, 0 for a run that never left memory. glibc's mmap threshold is pinned first
-(``named_search.pin_allocator``): a large array freed by one count goes
-back to the system instead of staying in the heap, where the next count
-would reuse it unseen.
+``disk_peak`` is the largest, 0 for a run that never left memory. glibc's
+mmap threshold is pinned first (``named_search.pin_allocator``): a large
+array freed by one count goes back to the system instead of staying in the
+heap, where the next count would reuse it unseen.
 
 Started as ``python -m bench.studies.dp_steps.dp_step_worker``: it first runs each
 engine on 4x5 open and 5x6 closed (compiled or loaded from Numba's cache,

@@ -144,6 +144,12 @@ def test_lost_work_reruns_the_step_then_fails_in_one_line(client, monkeypatch):
     assert "\n" not in exit_status.describe_os_error(lost.value) and "lost step 0" in str(lost.value)
 
 
+# slow (make test-all): a real worker process killed and restarted costs
+# the run a worker's start and its kernels' load; make test covers the same
+# ground in two faster halves: lost steps rerun to the same count (above),
+# and a worker killed at a random moment ends in the count or one line
+# (test_cluster_faults.py)
+@pytest.mark.slow
 def test_a_worker_killed_mid_count_changes_nothing(client):
     """Last in the module: it leaves the cluster with a restarted worker."""
     plan = schedule(5, 5)

@@ -183,16 +183,18 @@ def test_17_slot_steps_of_real_tables_take_the_word_path_to_the_byte_paths_succe
         slots = np.zeros(states.MAX_SLOTS + 1, dtype=np.uint8)
         work = np.zeros_like(slots)
         # about 1,000 states a step, spread over the table: each is a few
-        # kernel calls from Python (the random draws above cover the rest)
+        # kernel calls from Python (the random draws above cover the rest);
+        # the two paths' own entry points, the ones the tests above call, so
+        # that no other signature is compiled for this test alone
         for state in range(0, keys.shape[0], max(1, keys.shape[0] // 1000)):
-            pattern, word = states.decoded_state(True, keys[state], slots, old_size, forced_slot, rank, before)
+            pattern, word = states.state_word(keys[state], old_size, forced_slot, rank, before)
             word = np.uint64(word)  # a kernel's uint64 comes back to Python as an int
-            assert pattern == states.decoded_state(False, keys[state], slots, old_size, forced_slot, rank, before)[0]
+            assert pattern == states.state_pattern(keys[state], slots, old_size, forced_slot, rank, before)
             for option in range(starts[pattern], starts[pattern + 1]):
-                shape = (np.intp(firsts[option]), np.intp(seconds[option]), kept, layout, stays, leaving)
+                first, second = np.intp(firsts[option]), np.intp(seconds[option])
                 flags = (forced_slot, inserted_forced, final, closed_)
-                by_word = states.option_successor(True, word, slots, work, old_size, *shape, *flags)
-                by_bytes = states.option_successor(False, word, slots, work, old_size, *shape, *flags)
+                by_word = states.word_successor(word, old_size, first, second, layout, stays, *flags)
+                by_bytes = states.successor(slots, work, old_size, first, second, kept, stays, leaving, *flags)
                 assert by_word[0] == by_bytes[0]
                 if by_bytes[0] == states._ALIVE:
                     assert by_word[1] == by_bytes[1]

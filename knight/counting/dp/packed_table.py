@@ -59,7 +59,9 @@ class PackedTable:
         for number in np.unique(blocks[:, 0]).tolist():
             mine = blocks[blocks[:, 0] == number]
             data = np.memmap(self.files[number], dtype=np.uint8, mode="r")
-            row = packed_kernels.decode_blocks(data, mine[:, 1], mine[:, 2], keys, counts, row)
+            # contiguous columns: the kernel's one signature, the tests' too
+            starts, held = np.ascontiguousarray(mine[:, 1]), np.ascontiguousarray(mine[:, 2])
+            row = packed_kernels.decode_blocks(data, starts, held, keys, counts, row)
             del data
         return keys, counts
 

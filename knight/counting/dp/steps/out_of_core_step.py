@@ -175,7 +175,10 @@ class _Runs:
         starts = np.array([row[first:end] for row in self.starts], dtype=np.int64).reshape(-1, end - first)
         states = np.array([row[first:end] for row in self.states], dtype=np.int64).reshape(-1, end - first)
         if not self.sizes[group]:
-            return np.zeros(1, dtype=np.uint8), starts, states
+            # read-only as a map is: one signature of the merge kernel, not two
+            nothing = np.zeros(1, dtype=np.uint8)
+            nothing.flags.writeable = False
+            return nothing, starts, states
         return np.memmap(self.paths[group], dtype=np.uint8, mode="r"), starts, states
 
     def remove(self, group=None):

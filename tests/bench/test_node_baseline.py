@@ -1,12 +1,17 @@
 """The exact layer of the speed guard: today's node counts against the
 committed baseline (results/baseline/nodes.json, rewritten by `make baseline`)."""
 
+import pytest
+
 from bench.guard import node_baseline
 
 # enough to see what changed without flooding the terminal
 SHOWN = 60
 
 
+# slow (make test-all): the same check is the first stage of `make
+# bench-check` (base_check.check_nodes), which CI runs after make test
+@pytest.mark.slow
 def test_node_counts_match_the_baseline():
     recorded = node_baseline.load()
     assert recorded, f"no baseline at {node_baseline.BASELINE}: run `make baseline`"

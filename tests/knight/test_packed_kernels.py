@@ -75,7 +75,7 @@ def test_packing_matches_the_reference_and_decodes_exactly(table):
     data, expected_ends = _reference(blocks)
     assert ends.tolist() == expected_ends and bytes(out[: len(data)]) == data
     starts = np.array([0, *expected_ends[:-1]], dtype=np.int64)
-    out.flags.writeable = False  # read from a file's read-only map, as a run does
+    out.setflags(write=False)  # read from a file's read-only map, as a run does
     for wider in (limbs, limbs + 1):  # decoded into more limbs: the same numbers
         back_keys = np.empty(keys.shape[0], dtype=np.uint64)
         back_counts = np.zeros((keys.shape[0], wider), dtype=np.uint64)
@@ -98,7 +98,7 @@ def test_merging_pieces_adds_equal_keys_across_runs(table, runs, random):
     data = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
     ends = packed_kernels.encode_blocks(keys, counts, bounds, data)
     starts = np.array([0, *ends[:-1]], dtype=np.int64).reshape(runs, 1)
-    data.flags.writeable = False  # read from the runs' read-only maps, as a step does
+    data.setflags(write=False)  # read from the runs' read-only maps, as a step does
     out = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
     block_ends, held, overflow = packed_kernels.merge_pieces(data, starts, np.diff(bounds).reshape(runs, 1), limbs, out)
     sums = {}

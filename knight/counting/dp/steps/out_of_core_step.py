@@ -177,7 +177,7 @@ class _Runs:
         if not self.sizes[group]:
             # read-only as a map is: one signature of the merge kernel, not two
             nothing = np.zeros(1, dtype=np.uint8)
-            nothing.flags.writeable = False
+            nothing.setflags(write=False)
             return nothing, starts, states
         return np.memmap(self.paths[group], dtype=np.uint8, mode="r"), starts, states
 

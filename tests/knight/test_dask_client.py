@@ -2,6 +2,7 @@
 are not Dask (or never answer) turned into one-line errors in time."""
 
 import contextlib
+import gc
 import io
 import re
 import socket
@@ -96,6 +97,19 @@ def test_a_server_that_is_not_dask_is_one_line(capsys):
     assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "does not answer as a Dask scheduler" in error
     assert "EiB" not in error
+
+
+def test_a_refused_handshake_leaves_no_client_for_a_later_collection(capsys):
+    """A half-made Client left to the garbage collector closed itself under
+    Dask's class-wide LoopRunner lock in whichever thread collected: in a
+    LocalCluster's starting IO-loop thread, that start waited 10 s and failed."""
+    distributed = pytest.importorskip("distributed")
+    before = {id(thing) for thing in gc.get_objects() if isinstance(thing, distributed.Client)}
+    with _server(b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 64) as address:
+        status, _, _ = _count_error(address, capsys)
+    assert status == exit_status.EXIT_USAGE
+    left = [thing for thing in gc.get_objects() if isinstance(thing, distributed.Client) and id(thing) not in before]
+    assert left == []
 
 
 def test_a_server_that_never_answers_fails_in_time(monkeypatch, capsys):

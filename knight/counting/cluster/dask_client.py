@@ -9,6 +9,7 @@ frame length ("Unable to allocate 3.07 EiB"). Both become one-line errors.
 Imports ``distributed`` only when connecting.
 """
 
+import gc
 import re
 import socket
 import threading
@@ -118,7 +119,13 @@ def connect(text, seconds=None, worker_seconds=None):
         try:
             outcome["client"] = Client(where, timeout=seconds)
         except BaseException as error:  # whatever a stranger's bytes make Dask raise
-            outcome["error"] = error
+            outcome["reason"] = _reason(error)
+        if "reason" in outcome:
+            # The half-made Client is a reference cycle. Left to a later
+            # collection, its __del__ takes Dask's class-wide LoopRunner lock
+            # in whichever thread collects: a LoopRunner starting in that
+            # thread then waits on its own starter for 10 s and fails.
+            gc.collect()
 
     # a daemon thread: one that hangs in the handshake cannot keep the
     # process alive after the error is reported
@@ -128,10 +135,7 @@ def connect(text, seconds=None, worker_seconds=None):
     if "client" in outcome:
         _wait_for_workers(outcome["client"], where, worker_seconds)
         return outcome["client"]
-    if thread.is_alive():
-        reason = f"no answer within {seconds} s (is it a Dask scheduler?)"
-    else:
-        reason = _reason(outcome["error"])
+    reason = outcome.get("reason", f"no answer within {seconds} s (is it a Dask scheduler?)")
     raise InvalidArgument(f"cannot reach the Dask scheduler at {where!r}: {reason}")
 
 

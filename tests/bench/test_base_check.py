@@ -108,3 +108,43 @@ def test_a_plant_outside_the_chosen_workloads_says_it_was_not_run():
     (pair,) = base_check.pairs("dp open")
     lines, caught = base_check.self_test([pair], {"base": {}, "head": {}, "planted": {}}, {"head": {}}, {})
     assert caught and len(lines) == 2 and all("not run" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "verdict"),
+    [(0.3, 0.3, paired.SLOWER), (0.3, 0.05, paired.OK), (0.3, 0.22, paired.SLOWER), (0.3, None, paired.SLOWER)],
+)
+def test_time_reads_slower_only_when_fresh_processes_read_it_too(first, again, verdict):
+    retimed = None if again is None else paired.Ratios((1 + again,))
+    row = _row(time=first, retimed=retimed)
+    assert row.verdict() == verdict
+    assert row.first_time_change == pytest.approx(first)
+
+
+def test_only_the_workloads_past_the_limit_and_the_caught_plant_are_timed_again(monkeypatch):
+    (slow, _), (steady, _) = base_check.PAIRS[:2]
+    assert slow.key == base_check.TIME_PLANT
+    timed = {
+        "base": {slow.key: _outcomes([1.0] * 3), steady.key: _outcomes([1.0] * 3)},
+        "head": {slow.key: _outcomes([1.0] * 3), steady.key: _outcomes([1.4] * 3)},
+        "planted": {slow.key: _outcomes([1.3] * 3), steady.key: _outcomes([1.4] * 3)},
+    }
+    asked = []
+
+    def interleaved(trees, pythons, searches, rounds, plants):
+        asked.append(sorted(search.key for search in searches))
+        again = {"base": 1.0, "head": 1.0, "planted": 1.32}
+        return {side: {s.key: _outcomes([again[side]] * rounds) for s in searches} for side in trees}, {}
+
+    monkeypatch.setattr(base_check, "interleaved", interleaved)
+    chosen = base_check.PAIRS[:2]
+    retimed = base_check.retime("base-tree", chosen, timed, {}, 3, "python")
+    assert asked == [sorted([slow.key, steady.key])]
+    made = base_check.rows(chosen, timed, None, {}, retimed=retimed)
+    assert [row.verdict() for row in made] == [paired.OK, paired.OK]
+    assert "+40.0%, then +0.0% in fresh processes; their mean +20.0% stands" in base_check._retimed_lines(made)[1]
+    lines, caught = base_check.self_test(chosen, timed, None, {}, retimed)
+    assert caught and "+31.00%, caught" in lines[0]
+    timed["head"][steady.key] = timed["planted"][slow.key] = _outcomes([1.0] * 3)
+    assert base_check.retime("base-tree", chosen, timed, {}, 3, "python") == {}
+    assert len(asked) == 1

@@ -278,14 +278,25 @@ def check_nodes():
     return not lines
 
 
+def _time_sides(base_tree, searches, rounds, python):
+    """``interleaved`` of base, head and the planted head, a fresh worker
+    process each, on ``searches``."""
+    trees = {"base": base_tree, "head": ROOT, "planted": ROOT}
+    plants = {"planted": {"key": TIME_PLANT, "fraction": PLANTED_TIME}}
+    return interleaved(trees, dict.fromkeys(trees, python), searches, rounds, plants)
+
+
+def _time_planted(chosen):
+    """The pairs of ``chosen`` whose timed workload carries the time plant."""
+    return [pair for pair in chosen if pair[0].key == TIME_PLANT]
+
+
 def measure(base_tree, chosen, rounds, python):
-    began = time.perf_counter()
     """Time samples and what each side could not run (side -> key -> why)
     of base, head and the planted head; instruction counts of base and head
     (the plant's too), None where they cannot be counted here, with why."""
-    trees = {"base": base_tree, "head": ROOT, "planted": ROOT}
-    plants = {"planted": {"key": TIME_PLANT, "fraction": PLANTED_TIME}}
-    timed, untimed = interleaved(trees, dict.fromkeys(trees, python), [search for search, _ in chosen], rounds, plants)
+    began = time.perf_counter()
+    timed, untimed = _time_sides(base_tree, [search for search, _ in chosen], rounds, python)
     twins = tuple(twin for _, twin in chosen)
     plant = {"key": INSTRUCTION_PLANT, "fraction": PLANTED_WORK}
     jobs = {"base": instructions.Job(base_tree, twins), "head": instructions.Job(ROOT, twins, plant)}
@@ -304,16 +315,13 @@ def retime(base_tree, chosen, timed, untimed, rounds, python):
     first reading passed ``TIME_THRESHOLD`` (head against base, or the
     plant against head): side -> key -> Outcomes, empty when none did. The
     plant is timed again too, so the self-test reads it through this path."""
-    planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
-    first = rows(chosen, timed, None, untimed) + rows(planted, timed, None, untimed, head="planted", base_side="head")
+    planted = rows(_time_planted(chosen), timed, None, untimed, head="planted", base_side="head")
+    first = rows(chosen, timed, None, untimed) + planted
     suspects = {row.workload for row in first if row.time_change is not None and row.time_change > TIME_THRESHOLD}
     if not suspects:
         return {}
     print(f"timed again in fresh processes: {', '.join(sorted(suspects))}")
-    trees = {"base": base_tree, "head": ROOT, "planted": ROOT}
-    plants = {"planted": {"key": TIME_PLANT, "fraction": PLANTED_TIME}}
-    searches = [search for search, _ in chosen if search.key in suspects]
-    again, _ = interleaved(trees, dict.fromkeys(trees, python), searches, rounds, plants)
+    again, _ = _time_sides(base_tree, [search for search, _ in chosen if search.key in suspects], rounds, python)
     return again
 
 
@@ -336,7 +344,7 @@ def self_test(chosen, timed, counted, untimed, retimed=None):
         )
     elif counted is not None:
         lines.append(f"self-test, instructions: not run ({INSTRUCTION_PLANT} is not among the workloads chosen)")
-    planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
+    planted = _time_planted(chosen)
     if planted:
         (row,) = rows(planted, timed, None, untimed, head="planted", base_side="head", retimed=retimed)
         found = row.time_change is not None and row.time_change > TIME_THRESHOLD

@@ -82,6 +82,11 @@ def _server(answer, lifetime=20.0):
         thread.join(5)
 
 
+# what an HTTP server answers a Dask handshake: read as a frame length, it
+# asks Dask for exabytes
+_HTTP_REPLY = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" + b"\xff" * 64
+
+
 def _count_error(address, capsys):
     began = time.monotonic()
     status = cli.main(["count", "3", "4", "--scheduler", address], out=io.StringIO())
@@ -92,7 +97,7 @@ def test_a_server_that_is_not_dask_is_one_line(capsys):
     """Issue 13, item 3: an HTTP server's reply was read as a frame length:
     'Unable to allocate 3.07 EiB' and a traceback."""
     pytest.importorskip("distributed")
-    with _server(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" + b"\xff" * 64) as address:
+    with _server(_HTTP_REPLY) as address:
         status, error, _ = _count_error(address, capsys)
     assert status == exit_status.EXIT_USAGE
     assert error.count("\n") == 1 and "does not answer as a Dask scheduler" in error
@@ -105,7 +110,7 @@ def test_a_refused_handshake_leaves_no_client_for_a_later_collection(capsys):
     LocalCluster's starting IO-loop thread, that start waited 10 s and failed."""
     distributed = pytest.importorskip("distributed")
     before = {id(thing) for thing in gc.get_objects() if isinstance(thing, distributed.Client)}
-    with _server(b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 64) as address:
+    with _server(_HTTP_REPLY) as address:
         status, _, _ = _count_error(address, capsys)
     assert status == exit_status.EXIT_USAGE
     left = [thing for thing in gc.get_objects() if isinstance(thing, distributed.Client) and id(thing) not in before]

@@ -11,13 +11,13 @@ moved by a quarter on another of the same kind with no change made (issue
    tree, both at once (bench/guard/instructions.py); more than
    ``INSTRUCTION_THRESHOLD`` more instructions is SLOWER;
 3. time: the guard's ``WORKLOADS`` in CPU time, one worker process per side,
-   interleaved round by round (bench/revisions.py); more than
-   ``TIME_THRESHOLD`` more time reads as a suspect, timed again in a
-   second pair of fresh worker processes (``retime``), and is SLOWER when
-   the mean of the two readings is past the limit too: one pair of
-   processes can sit apart for a whole run (the same tree on both sides,
-   and a workload whose instructions had not moved: docs/measurements.md,
-   "Two pairs of processes"), where a slower kernel is slower in every pair.
+   interleaved round by round (bench/revisions.py), in ``PROCESS_PAIRS``
+   fresh sets of processes; the change is the mean of the sets' median
+   ratios, and more than ``TIME_THRESHOLD`` more time is SLOWER. One set of
+   processes can sit apart for a whole run while its rounds agree (the same
+   tree on both sides; a workload whose instructions had not moved:
+   docs/measurements.md, "Two pairs of processes"); a slower kernel is
+   slower in every set, and the sets' offsets average out.
 
 A row of the table is a workload and its twin: the same kernel and path.
 
@@ -60,7 +60,10 @@ INSTRUCTION_THRESHOLD = 0.02
 # CPU-time ratios of the same code move under load by well under a
 # quarter (docs/measurements.md): the reference ratios' 25%
 TIME_THRESHOLD = THRESHOLD
-ROUNDS = 15
+# 3 sets of 5 rounds: as many rounds as one set of 15 took, and a third of
+# the variance of one set's offset (docs/measurements.md)
+PROCESS_PAIRS = 3
+ROUNDS = 5
 # The self-test's plants, each in one kernel: 30% more time in the timed
 # backtrack, and some 3% more instructions in its twin: 2.5% more nodes
 # searched, plus the set-up of the call that searches them (what the plant
@@ -118,8 +121,7 @@ class Row:
     twin_nodes: tuple = (None, None)
     instructions: tuple = (None, None)
     milliseconds: tuple = (None, None)
-    time_ratios: paired.Ratios | None = None
-    retimed: paired.Ratios | None = None
+    time_ratios: tuple = ()  # paired.Ratios, one per set of processes
     missing: str = ""
     broken: str = ""
 
@@ -129,16 +131,11 @@ class Row:
         return None if base is None or head is None else head / base - 1
 
     @property
-    def first_time_change(self):
-        return None if self.time_ratios is None else self.time_ratios.median - 1
-
-    @property
     def time_change(self):
-        """The first reading's change, or the mean of it and the fresh
-        processes' when the row was timed again (``retime``): two pairs'
-        offsets average out, a slower kernel's change does not."""
-        first = self.first_time_change
-        return first if self.retimed is None else (first + self.retimed.median - 1) / 2
+        """The mean over the sets of processes of each set's median ratio, less one."""
+        if not self.time_ratios:
+            return None
+        return statistics.fmean(ratios.median for ratios in self.time_ratios) - 1
 
     def verdict(self, instruction_threshold=INSTRUCTION_THRESHOLD, time_threshold=TIME_THRESHOLD):
         if self.broken:
@@ -159,8 +156,9 @@ def time_ratios(base, head):
     )
 
 
-def _median_ms(outcomes):
-    return 1e3 * statistics.median(outcome.cpu_seconds for outcome in outcomes)
+def _median_ms(sets):
+    """The median CPU milliseconds of every round of every set of processes."""
+    return 1e3 * statistics.median(outcome.cpu_seconds for outcomes in sets for outcome in outcomes)
 
 
 def _failure(side, keys, counted, untimed):
@@ -173,31 +171,26 @@ def _failure(side, keys, counted, untimed):
     return ""
 
 
-def rows(chosen, timed, counted, untimed, head="head", twin_key=lambda key: key, base_side="base", retimed=None):
-    """A Row per pair of ``chosen`` from the time samples ``timed`` (side ->
-    key -> Outcomes), the counts ``counted`` (side -> key -> Counted, None
+def rows(chosen, timed, counted, untimed, head="head", twin_key=lambda key: key, base_side="base"):
+    """A Row per pair of ``chosen`` from the time samples ``timed`` (a
+    side -> key -> Outcomes per set of processes), the counts ``counted`` (side -> key -> Counted, None
     when instructions were not counted) and ``untimed`` (side -> key -> why
     it could not run), ``head`` the side read as head (``twin_key`` names
     its count of a twin) against ``base_side``. A pair head cannot run is broken; one only base
-    cannot run, left out. ``retimed`` (side -> key -> Outcomes, from fresh
-    processes) gives a row its second reading."""
-    retimed = retimed or {}
+    cannot run, left out."""
     made = []
     for search, twin in chosen:
         keys = (search.key, twin.key)
         broken = _failure(head, keys, counted, untimed)
         missing = _failure(base_side, keys, counted, untimed)
         fields = {}
-        if not (broken or missing) and search.key in timed.get(head, {}):
-            base, ours = timed[base_side][search.key], timed[head][search.key]
+        if not (broken or missing) and timed and search.key in timed[0].get(head, {}):
+            base, ours = ([s[side][search.key] for s in timed] for side in (base_side, head))
             fields = dict(
-                nodes=(base[0].nodes, ours[0].nodes),
+                nodes=(base[0][0].nodes, ours[0][0].nodes),
                 milliseconds=(_median_ms(base), _median_ms(ours)),
-                time_ratios=time_ratios(base, ours),
+                time_ratios=tuple(map(time_ratios, base, ours)),
             )
-            again = [retimed.get(side, {}).get(search.key) for side in (base_side, head)]
-            if all(again):
-                fields["retimed"] = time_ratios(*again)
         ours = (counted or {}).get(head, {}).get(twin_key(twin.key))
         if ours is not None and not (broken or missing):
             theirs = counted[base_side][twin.key]
@@ -278,17 +271,17 @@ def check_nodes():
     return not lines
 
 
-def _time_sides(base_tree, searches, rounds, python):
-    """``interleaved`` of base, head and the planted head, a fresh worker
-    process each, on ``searches``."""
+def _time_sides(base_tree, searches, rounds, python, sets=PROCESS_PAIRS):
+    """The time samples of base, head and the planted head on ``searches``,
+    one side -> key -> Outcomes per set of fresh worker processes
+    (``interleaved``, a process a side), and what each side could not run."""
     trees = {"base": base_tree, "head": ROOT, "planted": ROOT}
     plants = {"planted": {"key": TIME_PLANT, "fraction": PLANTED_TIME}}
-    return interleaved(trees, dict.fromkeys(trees, python), searches, rounds, plants)
-
-
-def _time_planted(chosen):
-    """The pairs of ``chosen`` whose timed workload carries the time plant."""
-    return [pair for pair in chosen if pair[0].key == TIME_PLANT]
+    timed = []
+    for _ in range(sets):
+        samples, untimed = interleaved(trees, dict.fromkeys(trees, python), searches, rounds, plants)
+        timed.append(samples)
+    return tuple(timed), untimed
 
 
 def measure(base_tree, chosen, rounds, python):
@@ -310,22 +303,7 @@ def measure(base_tree, chosen, rounds, python):
         return timed, untimed, None, f"FAILED: {why}"
 
 
-def retime(base_tree, chosen, timed, untimed, rounds, python):
-    """Time again, in a fresh worker process per side, every workload whose
-    first reading passed ``TIME_THRESHOLD`` (head against base, or the
-    plant against head): side -> key -> Outcomes, empty when none did. The
-    plant is timed again too, so the self-test reads it through this path."""
-    planted = rows(_time_planted(chosen), timed, None, untimed, head="planted", base_side="head")
-    first = rows(chosen, timed, None, untimed) + planted
-    suspects = {row.workload for row in first if row.time_change is not None and row.time_change > TIME_THRESHOLD}
-    if not suspects:
-        return {}
-    print(f"timed again in fresh processes: {', '.join(sorted(suspects))}")
-    again, _ = _time_sides(base_tree, [search for search, _ in chosen if search.key in suspects], rounds, python)
-    return again
-
-
-def self_test(chosen, timed, counted, untimed, retimed=None):
+def self_test(chosen, timed, counted, untimed):
     """Lines saying whether each plant was caught, and whether all were.
 
     A plant is read against this tree unplanted, measured in the same run
@@ -344,25 +322,15 @@ def self_test(chosen, timed, counted, untimed, retimed=None):
         )
     elif counted is not None:
         lines.append(f"self-test, instructions: not run ({INSTRUCTION_PLANT} is not among the workloads chosen)")
-    planted = _time_planted(chosen)
+    planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
     if planted:
-        (row,) = rows(planted, timed, None, untimed, head="planted", base_side="head", retimed=retimed)
+        (row,) = rows(planted, timed, None, untimed, head="planted", base_side="head")
         found = row.time_change is not None and row.time_change > TIME_THRESHOLD
         caught &= found
         lines.append(_caught("time", f"{PLANTED_TIME:.0%} more CPU time", TIME_PLANT, row.time_change, found))
     else:
         lines.append(f"self-test, time: not run ({TIME_PLANT} is not among the workloads chosen)")
     return lines, caught
-
-
-def _retimed_lines(made):
-    """A line per row timed again: both readings, and which stands."""
-    return [
-        f"{row.workload}: {row.first_time_change:+.1%}, then {row.retimed.median - 1:+.1%} in fresh processes; "
-        f"their mean {row.time_change:+.1%} stands"
-        for row in made
-        if row.retimed is not None
-    ]
 
 
 def _caught(figure, plant, key, change, found):
@@ -380,19 +348,19 @@ def run(base, chosen, rounds, python=sys.executable, summary=None):
     print(f"nodes checked ({time.perf_counter() - began:.0f} s)")
     with checkout(commit) as base_tree:
         timed, untimed, counted, uncounted = measure(base_tree, chosen, rounds, python)
-        retimed = retime(base_tree, chosen, timed, untimed, rounds, python)
     if uncounted:
         print(f"instructions not counted: {uncounted}; the time check alone decides")
-    made = rows(chosen, timed, counted, untimed, retimed=retimed)
+    made = rows(chosen, timed, counted, untimed)
     print(table(made))
-    print("\n".join(_retimed_lines(made)))
     print(
-        f"cpu ms: medians of {rounds} interleaved rounds, change the median of the rounds' ratios, "
-        f"limit +{TIME_THRESHOLD:.0%} (a row past it timed again, the mean of both); "
+        f"cpu ms: medians of {PROCESS_PAIRS} sets of fresh processes x {rounds} interleaved rounds, "
+        f"change the mean of the sets' median ratios, limit +{TIME_THRESHOLD:.0%}; "
         f"instr: medians of {instructions.REPEATS} counted calls under callgrind, limit +{INSTRUCTION_THRESHOLD:.0%}"
     )
-    append_markdown(summary, markdown(made, f"Speed guard: this tree against {short} ({rounds} rounds)"))
-    lines, caught = self_test(chosen, timed, counted, untimed, retimed)
+    append_markdown(
+        summary, markdown(made, f"Speed guard: this tree against {short} ({PROCESS_PAIRS} x {rounds} rounds)")
+    )
+    lines, caught = self_test(chosen, timed, counted, untimed)
     print("\n".join(lines))
     failed = [row for row in made if row.verdict() in (paired.SLOWER, BROKEN)]
     problems = [f"{len(failed)} of {len(made)} workloads slower or broken"] if failed else []
@@ -415,7 +383,9 @@ def main(argv=None):
     parser.add_argument(
         "--base", help="the revision to compare with (default: the last commit that changed results/baseline/)"
     )
-    parser.add_argument("--rounds", default=str(ROUNDS), help="interleaved timing rounds per workload")
+    parser.add_argument(
+        "--rounds", default=str(ROUNDS), help="interleaved timing rounds per workload in each set of processes"
+    )
     parser.add_argument("--python", default=sys.executable, help="the interpreter of both sides")
     parser.add_argument("--markdown", metavar="PATH", help="also append the table as Markdown to PATH")
     parser.add_argument("--workload", help="only the workloads whose name (or twin's) contains this, e.g. 'dp'")

@@ -18,7 +18,7 @@ def _row(instr=None, time=None, **fields):
         "w",
         "t",
         instructions=(None, None) if instr is None else (1000, round(1000 * (1 + instr))),
-        time_ratios=None if time is None else paired.Ratios((1 + time,)),
+        time_ratios=() if time is None else (paired.Ratios((1 + time,)),),
         **fields,
     )
 
@@ -69,7 +69,7 @@ def _counted(*medians):
 def test_rows_join_the_time_and_the_count_and_the_table_shows_both():
     (pair,) = base_check.pairs("dp")
     timed, twin = pair
-    samples = {"base": {timed.key: _outcomes([1.0, 1.0, 1.0])}, "head": {timed.key: _outcomes([1.5, 1.4, 1.6])}}
+    samples = ({"base": {timed.key: _outcomes([1.0, 1.0, 1.0])}, "head": {timed.key: _outcomes([1.5, 1.4, 1.6])}},)
     counted = {"base": {twin.key: _counted(100, 100, 100)}, "head": {twin.key: _counted(101, 101, 101)}}
     (row,) = base_check.rows([pair], samples, counted, {})
     assert row.time_change == pytest.approx(0.5) and row.instruction_change == pytest.approx(0.01)
@@ -81,11 +81,13 @@ def test_rows_join_the_time_and_the_count_and_the_table_shows_both():
 
 def test_the_self_test_reads_each_plant_against_this_tree_unplanted():
     timed, twin = base_check.PAIRS[0]
-    samples = {
-        "base": {timed.key: _outcomes([2.0] * 3)},
-        "head": {timed.key: _outcomes([1.0] * 3)},
-        "planted": {timed.key: _outcomes([1.3] * 3)},
-    }
+    samples = (
+        {
+            "base": {timed.key: _outcomes([2.0] * 3)},
+            "head": {timed.key: _outcomes([1.0] * 3)},
+            "planted": {timed.key: _outcomes([1.3] * 3)},
+        },
+    )
     counted = {
         "base": {twin.key: _counted(2000)},
         "head": {twin.key: _counted(1000), instructions.planted(twin.key): _counted(1030)},
@@ -106,45 +108,31 @@ def test_a_bad_option_is_one_line_before_any_work(capsys):
 
 def test_a_plant_outside_the_chosen_workloads_says_it_was_not_run():
     (pair,) = base_check.pairs("dp open")
-    lines, caught = base_check.self_test([pair], {"base": {}, "head": {}, "planted": {}}, {"head": {}}, {})
+    lines, caught = base_check.self_test([pair], ({"base": {}, "head": {}, "planted": {}},), {"head": {}}, {})
     assert caught and len(lines) == 2 and all("not run" in line for line in lines)
 
 
-@pytest.mark.parametrize(
-    ("first", "again", "verdict"),
-    [(0.3, 0.3, paired.SLOWER), (0.3, 0.05, paired.OK), (0.3, 0.22, paired.SLOWER), (0.3, None, paired.SLOWER)],
-)
-def test_time_reads_slower_only_when_fresh_processes_read_it_too(first, again, verdict):
-    retimed = None if again is None else paired.Ratios((1 + again,))
-    row = _row(time=first, retimed=retimed)
-    assert row.verdict() == verdict
-    assert row.first_time_change == pytest.approx(first)
-
-
-def test_only_the_workloads_past_the_limit_and_the_caught_plant_are_timed_again(monkeypatch):
-    (slow, _), (steady, _) = base_check.PAIRS[:2]
-    assert slow.key == base_check.TIME_PLANT
-    timed = {
-        "base": {slow.key: _outcomes([1.0] * 3), steady.key: _outcomes([1.0] * 3)},
-        "head": {slow.key: _outcomes([1.0] * 3), steady.key: _outcomes([1.4] * 3)},
-        "planted": {slow.key: _outcomes([1.3] * 3), steady.key: _outcomes([1.4] * 3)},
-    }
+def test_the_time_change_is_the_mean_of_the_sets_of_processes(monkeypatch):
+    """One set of processes read +40% on the same code; the others did not."""
+    (pair,) = base_check.pairs("dp open 5x6")
+    sets = iter(({"base": 1.0, "head": 1.4, "planted": 1.4}, {"base": 1.0, "head": 1.0, "planted": 1.0}))
     asked = []
 
     def interleaved(trees, pythons, searches, rounds, plants):
-        asked.append(sorted(search.key for search in searches))
-        again = {"base": 1.0, "head": 1.0, "planted": 1.32}
-        return {side: {s.key: _outcomes([again[side]] * rounds) for s in searches} for side in trees}, {}
+        asked.append((sorted(trees), [search.key for search in searches], rounds, plants))
+        cpu = next(sets, {"base": 1.0, "head": 0.9, "planted": 0.9})
+        return {side: {s.key: _outcomes([cpu[side]] * rounds) for s in searches} for side in trees}, {}
 
     monkeypatch.setattr(base_check, "interleaved", interleaved)
-    chosen = base_check.PAIRS[:2]
-    retimed = base_check.retime("base-tree", chosen, timed, {}, 3, "python")
-    assert asked == [sorted([slow.key, steady.key])]
-    made = base_check.rows(chosen, timed, None, {}, retimed=retimed)
-    assert [row.verdict() for row in made] == [paired.OK, paired.OK]
-    assert "+40.0%, then +0.0% in fresh processes; their mean +20.0% stands" in base_check._retimed_lines(made)[1]
-    lines, caught = base_check.self_test(chosen, timed, None, {}, retimed)
-    assert caught and "+31.00%, caught" in lines[0]
-    timed["head"][steady.key] = timed["planted"][slow.key] = _outcomes([1.0] * 3)
-    assert base_check.retime("base-tree", chosen, timed, {}, 3, "python") == {}
-    assert len(asked) == 1
+    timed, untimed = base_check._time_sides("base-tree", [pair[0]], 3, "python", sets=3)
+    assert len(asked) == len(timed) == 3 and untimed == {}
+    assert asked[0] == (
+        ["base", "head", "planted"],
+        [pair[0].key],
+        3,
+        {"planted": {"key": base_check.TIME_PLANT, "fraction": base_check.PLANTED_TIME}},
+    )
+    (row,) = base_check.rows([pair], timed, None, {})
+    assert [ratios.median for ratios in row.time_ratios] == pytest.approx([1.4, 1.0, 0.9])
+    assert row.time_change == pytest.approx(0.1) and row.verdict() == paired.OK
+    assert row.milliseconds == (pytest.approx(1e3), pytest.approx(1e3))

@@ -1,5 +1,5 @@
-"""The frontier DP's states and their successors (the inlined helpers of
-every step kernel): how Hamiltonian paths and cycles of the knight's graph
+"""The frontier DP's states and their successors (the helpers every step
+kernel calls): how Hamiltonian paths and cycles of the knight's graph
 are counted without enumerating them.
 
 The driver (``knight.counting.dp.run_loop``) inserts the board's squares one at a time
@@ -51,9 +51,13 @@ from knight.counting.dp.model.degree_relaxation import POWERS_OF_THREE
 from knight.runtime._bits import popcount
 from knight.runtime._jit import jit
 
-# The helpers are inlined into the step kernel (Numba IR inlining): called
-# as functions, every call passed its arrays with reference-count updates,
-# and that cost more than the work itself (about 300 ns an attempt).
+# The small helpers are inlined into their callers (Numba IR inlining).
+# The two successor functions, ``successor`` (the byte path) and
+# ``word_successor``, are not: each is compiled once, and LLVM inlines it
+# into every step kernel that calls it (no call to either is left in their
+# IR). Inlined by Numba, each was typed and optimised again in every
+# kernel: almost half of the DP kernels' compile time on a fresh cache, for
+# no speed (docs/measurements.md, "The successors compiled once").
 
 BARE = 0
 INTERIOR = 1
@@ -243,7 +247,7 @@ def _pack(work, kept_slots, inserted, inserted_stays):
     return key
 
 
-@jit(inline="always")
+@jit
 def successor(
     slots,
     work,
@@ -326,7 +330,7 @@ def word_layout(old_size, kept_slots, leaving_slots):
     cuts, leaving, leavings)``, the old slots that are not kept (highest
     first: cut out of the word in turn) and those that leave (in the order
     of ``leaving_slots``), each with how many. An array handed to the
-    inlined successor was counted in and out (two atomic reference-count
+    successor was counted in and out (two atomic reference-count
     updates each) for every option of every state."""
     kept = np.zeros(old_size + 1, dtype=np.bool_)
     narrow = old_size <= _WORD_NIBBLES
@@ -447,7 +451,7 @@ def _word_key(word, spare, old_size, cut, cuts, inserted_stays):
     return key
 
 
-@jit(inline="always")
+@jit
 def word_successor(
     word,
     inserted,

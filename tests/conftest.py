@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -162,10 +163,17 @@ for policy in (StepPolicy(table="partitioned"),
 )
 
 
+# when the warm-up began and ended: it runs before the terminal reporter's
+# pytest_sessionstart (trylast), which starts the clock of the time pytest
+# prints last, and before xdist's (trylast too), which starts the workers
+_WARM_UP = {}
+
+
 def pytest_sessionstart(session):
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return  # a worker, or a run in one process: it compiles what it calls
+    _WARM_UP["began"] = time.monotonic()
     root = Path(__file__).parent.parent  # where knight and bench import from, wherever pytest runs
     commands = [[sys.executable, "-c", code] for code in (_WARM_DP, _WARM_SEARCH)]
     if not sys.dont_write_bytecode:
@@ -178,6 +186,18 @@ def pytest_sessionstart(session):
         # a warm-up that fails costs the run its time, not its verdict: the
         # tests that call the same kernels say what is wrong
         process.wait()
+    _WARM_UP["ended"] = time.monotonic()
+
+
+def pytest_terminal_summary(terminalreporter):
+    # the time pytest prints leaves the warm-up out: both said here, so that
+    # a reading of make test's time is the whole of it
+    if "ended" in _WARM_UP:
+        warm_up = _WARM_UP["ended"] - _WARM_UP["began"]
+        whole = time.monotonic() - _WARM_UP["began"]
+        terminalreporter.write_line(
+            f"the whole session: {whole:.1f} s, of which the warm-up {warm_up:.1f} s before pytest's clock below"
+        )
 
 
 # The DP's cluster test files, which share one loopback cluster

@@ -204,8 +204,9 @@ def run_command(prog, body):
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
     interrupted = []
     previous_int = signal.signal(signal.SIGINT, _recording(interrupted)) if in_main else None
-    swallowed, unraisable_hook = [], sys.unraisablehook
+    swallowed, unraisable_hook, excepthook = [], sys.unraisablehook, sys.excepthook
     sys.unraisablehook = _keeping_signals(swallowed, unraisable_hook)
+    sys.excepthook = _keeping_printed_signals(swallowed, excepthook)
     try:
         try:
             # before anything imports Numba, which reads it at import
@@ -233,7 +234,7 @@ def run_command(prog, body):
             raise
         return _ending(prog, (swallowed or interrupted)[0])
     finally:
-        sys.unraisablehook = unraisable_hook
+        sys.unraisablehook, sys.excepthook = unraisable_hook, excepthook
         if in_main:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGINT, previous_int)
@@ -265,5 +266,26 @@ def _keeping_signals(swallowed, hook):
             swallowed.append(unraisable.exc_value)
         else:
             hook(unraisable)
+
+    return keep
+
+
+def _keeping_printed_signals(swallowed, hook):
+    """A ``sys.excepthook`` that keeps the interrupts C code printed.
+
+    A Ctrl-C that lands while a C extension initialises (numba's
+    ``_dispatcher``, as knight's kernels import Numba) is handed by it to
+    ``PyErr_Print``, which calls ``sys.excepthook``: a traceback of the
+    signal handler alone on stderr, then the import goes on or fails
+    (1 run in 100 of ``knight count 6 6 --method dp`` interrupted at random
+    on a loaded machine). Kept here instead, it ends the command as an
+    interrupt, as ``_keeping_signals`` keeps one a callback swallowed.
+    Anything else goes to the hook there was."""
+
+    def keep(kind, value, traceback):
+        if isinstance(value, KeyboardInterrupt | Terminated):
+            swallowed.append(value)
+        else:
+            hook(kind, value, traceback)
 
     return keep

@@ -81,6 +81,14 @@ def _board_side_axis(axes, sizes):
     axes.xaxis.set_minor_formatter(NullFormatter())
 
 
+def _legend(axes, **options):
+    """The legend right of the axes, as the other figures place theirs:
+    matplotlib's default, ``loc="best"``, searches the plot for room, and a
+    search over a full sweep's lines that took over a second on a loaded
+    machine warned (an error under the tests' filters)."""
+    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small", **options)
+
+
 def _median_band_figure(rows, value, title, ylabel):
     """One line per search: the median over start squares, shaded from the
     lowest to the highest start square."""
@@ -100,7 +108,7 @@ def _median_band_figure(rows, value, title, ylabel):
     if series:
         _board_side_axis(axes, [n for by_size in series.values() for n in by_size])
         axes.set_yscale("log")
-        axes.legend(fontsize="small", title=_BAND_NOTE, title_fontsize="small")
+        _legend(axes, title=_BAND_NOTE, title_fontsize="small")
     else:
         figure_style.nothing_to_show(axes, "no searches on square boards in this run")
     return figure, axes, series
@@ -135,7 +143,7 @@ def nodes_vs_size(rows, path):
         for budget in budgets:
             axes.axhline(budget, color="grey", linestyle=":", linewidth=1)
             axes.annotate(f"budget {budget:.0e}", (sizes[0], budget), fontsize="x-small", color="grey", va="bottom")
-        axes.legend(fontsize="small", title=_BAND_NOTE, title_fontsize="small")
+        _legend(axes, title=_BAND_NOTE, title_fontsize="small")
     return figure_style.save(figure, path)
 
 
@@ -179,7 +187,7 @@ def success_vs_size(rows, path):
     if possible:
         _board_side_axis(axes, [n for by_size in sides.values() for group in by_size.values() for n in group])
         axes.set_ylim(-5, 105)
-        axes.legend(fontsize="small")
+        _legend(axes)
     else:
         figure_style.nothing_to_show(axes, "no searches on square boards in this run")
     return figure_style.save(figure, path)

@@ -144,41 +144,6 @@ def test_an_interrupt_inside_a_compiled_call_is_an_interrupt(capsys):
     assert capsys.readouterr().err == "knight: interrupted\n"
 
 
-def _printed_by_c_code():
-    """A Ctrl-C that C code hands to ``PyErr_Print``, as numba's
-    ``_dispatcher`` does when the signal lands while it initialises:
-    ``PyRun_SimpleString`` prints its failure the same way."""
-    import ctypes
-
-    ctypes.pythonapi.PyRun_SimpleString(b"raise KeyboardInterrupt")
-
-
-@pytest.mark.parametrize("then", ["returns", "fails"])
-def test_a_ctrl_c_printed_by_c_code_still_ends_as_one(capsys, then):
-    """The signal was a traceback of the handler alone, then "knight:
-    interrupted" (the import failed after it) or an exit status of 0."""
-
-    def body():
-        _printed_by_c_code()
-        if then == "fails":
-            raise ImportError("numba._dispatcher did not initialise")
-        return 0
-
-    assert exit_status.run_command("knight", body) == exit_status.EXIT_INTERRUPTED
-    assert capsys.readouterr().err == "knight: interrupted\n"
-
-
-def test_what_c_code_prints_that_is_not_a_signal_still_reaches_stderr(capsys):
-    def body():
-        import ctypes
-
-        ctypes.pythonapi.PyRun_SimpleString(b"raise ValueError('a bug, printed')")
-        return 0
-
-    assert exit_status.run_command("knight", body) == 0
-    assert "ValueError: a bug, printed" in capsys.readouterr().err
-
-
 def test_an_interrupt_that_surfaces_as_another_error_is_an_interrupt(capsys):
     """A Ctrl-C in a C extension's import comes out as its ImportError
     (NumPy's 'PyCapsule_Import could not import module "datetime"')."""
@@ -661,17 +626,44 @@ def _callback_interrupted():
     hook()
 
 
+def _printed_by_c_code(source=b"raise KeyboardInterrupt"):
+    """An error that C code hands to ``PyErr_Print`` (``PyRun_SimpleString``
+    prints its failure so), as numba's ``_dispatcher`` does with a Ctrl-C
+    that lands while it initialises."""
+    import ctypes
+
+    ctypes.pythonapi.PyRun_SimpleString(source)
+
+
+# how the signal was lost, and how the work then failed
+_LOST_SIGNALS = {
+    # printed as 'Exception ignored ...' with a traceback and lost (the
+    # count went on to exit 0), or the compile left half done: Numba failed
+    "callback": (_callback_interrupted, RuntimeError("no compiled object yet for <Library 'pattern_step'>")),
+    # a traceback of the handler alone, then the import went on or failed
+    "C code": (_printed_by_c_code, ImportError("numba._dispatcher did not initialise")),
+}
+
+
 @pytest.mark.parametrize("then", ["returns", "fails"])
-def test_a_ctrl_c_swallowed_by_a_callback_still_ends_as_one(capsys, then):
-    """The signal was printed as 'Exception ignored ...' with a traceback and
-    lost (the count went on to exit 0), or left the compile half done and
-    Numba failed with RuntimeError 'no compiled object yet'."""
+@pytest.mark.parametrize("lost", _LOST_SIGNALS)
+def test_a_ctrl_c_swallowed_or_printed_by_c_code_still_ends_as_one(capsys, lost, then):
+    interrupt, failure = _LOST_SIGNALS[lost]
 
     def body():
-        _callback_interrupted()
+        interrupt()
         if then == "fails":
-            raise RuntimeError("no compiled object yet for <Library 'pattern_step'>")
+            raise failure
         return 0
 
     assert exit_status.run_command("knight", body) == exit_status.EXIT_INTERRUPTED
     assert capsys.readouterr().err == "knight: interrupted\n"
+
+
+def test_what_c_code_prints_that_is_not_a_signal_still_reaches_stderr(capsys):
+    def body():
+        _printed_by_c_code(b"raise ValueError('a bug, printed')")
+        return 0
+
+    assert exit_status.run_command("knight", body) == 0
+    assert "ValueError: a bug, printed" in capsys.readouterr().err

@@ -114,6 +114,9 @@ def dp_steps(rows, cols, closed, forced, order=None):
 # both cores work: the DP's hash step in one; the searches and the DP's
 # partitioned and packed out-of-core steps in the other (each about 30 s
 # of a core on a fresh cache); beside them, one collection of the suite.
+# The model's kernels, which both processes' steps call, are the dp's
+# first work: the other waits for them before its steps, as both compiled
+# them when they raced (5.6 s of a core twice over).
 # the speed guard's instruction workloads, those of the dp or the others,
 # and (``references``) the frozen references beside all of them (but C's):
 # both processes' code
@@ -133,8 +136,19 @@ def run_workloads(dp, references):
 _WARM_DP = (
     _WORKLOADS
     + """
+import os
 from knight.counting.dp import run_loop, table_merge
+from knight.counting.dp.model import degree_relaxation
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.steps.step_arguments import step_arguments
 import numpy as np
+# the model's kernels first, and a line to the other process, which
+# waits for it before its own steps: compiled once, not by both
+plan = schedule(3, 4)
+before, live = degree_relaxation.start_bits(2), degree_relaxation.live_patterns(plan, False)
+step_arguments(plan, 0, np.zeros(1, dtype=np.uint64), np.ones((1, 1), dtype=np.uint64), False, None, before, live[0])
+print("the model's kernels are in the cache", flush=True)
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing more into the pipe, which no one reads now
 run_loop.compile_kernels()
 keys, counts = np.arange(8, dtype=np.uint64), np.ones((8, 1), dtype=np.uint64)
 table_merge.merge_tables(table_merge.split_table(keys, counts, 3), 1)
@@ -146,6 +160,7 @@ run_workloads(dp=True, references=True)
 _WARM_SEARCH = (
     _WORKLOADS
     + """
+import sys
 import knight
 from knight.counting.dp import run_loop
 from knight.counting.dp.model.cell_order import schedule
@@ -154,6 +169,7 @@ knight.compile_kernels()
 for pruned in (True, False):
     knight.count_tours(5, 5, method="dfs", pruned=pruned)
 run_workloads(dp=False, references=False)  # the dp's, and the references, are the other process's
+sys.stdin.readline()  # the model's kernels in the cache (or the other process gone: EOF)
 plan = schedule(4, 5)
 for policy in (StepPolicy(table="partitioned"),
                StepPolicy(table="partitioned", partitioned_states=0, min_room=1 << 16, memory=1),
@@ -181,7 +197,12 @@ def pytest_sessionstart(session):
         # (and the imports' bytecode) in __pycache__: each worker's own
         # collection then reads them, 3 s of a core against 7.5 s
         commands.append([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests"])
-    warming = [subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL) for command in commands]
+    # the dp's process tells the search's, by a pipe, when the model's
+    # kernels both use are compiled (``_WARM_DP``)
+    dp = subprocess.Popen(commands[0], cwd=root, stdout=subprocess.PIPE)
+    warming = [dp, subprocess.Popen(commands[1], cwd=root, stdin=dp.stdout, stdout=subprocess.DEVNULL)]
+    dp.stdout.close()
+    warming += [subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL) for command in commands[2:]]
     for process in warming:
         # a warm-up that fails costs the run its time, not its verdict: the
         # tests that call the same kernels say what is wrong

@@ -9,6 +9,7 @@ import io
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -66,12 +67,36 @@ def _stopped_count(cluster, path, done_steps):
     return os.listdir(path + cluster_checkpoint.PARTS_SUFFIX)
 
 
-def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_path, every_step, local_grid):
-    path = str(tmp_path / "count.ckpt")
-    # stopped in the second run, the first one finished
-    parts = _stopped_count(cluster, path, RUN_STEPS + 7)
+# stopped in the third run, two finished, the rest not begun
+STOPPED_STEPS = 2 * RUN_STEPS + 6
+
+
+@pytest.fixture(scope="module")
+def stopped(cluster, tmp_path_factory):
+    """One stopped count's checkpoint and partition folder, for the tests
+    that resume or damage a copy of it (``_copy_of``): one cluster run of
+    30 steps, not one a test."""
+    folder = tmp_path_factory.mktemp("stopped")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
+        _stopped_count(cluster, str(folder / "count.ckpt"), STOPPED_STEPS)
+    return folder
+
+
+def _copy_of(stopped, tmp_path):
+    """The stopped count's files, copied into ``tmp_path``: the path of
+    the copied checkpoint (its partition folder beside it, as a user would
+    move both)."""
+    for item in stopped.iterdir():
+        shutil.copytree(item, tmp_path / item.name) if item.is_dir() else shutil.copy2(item, tmp_path)
+    return str(tmp_path / "count.ckpt")
+
+
+def test_a_count_stopped_after_a_step_resumes_to_the_same_count(cluster, tmp_path, every_step, local_grid, stopped):
+    path = _copy_of(stopped, tmp_path)
     header = json.loads(pathlib.Path(path).read_text())
-    assert len(header["finished"]) == 1 and header["current"][1] == 7
+    parts = os.listdir(path + cluster_checkpoint.PARTS_SUFFIX)
+    assert len(header["finished"]) == 2 and header["current"][1] == STOPPED_STEPS - 2 * RUN_STEPS
     assert sorted(part["file"] for part in header["parts"]) == sorted(set(parts) - {cluster_checkpoint.PARTS_MARK})
     resumed = count_tours(*BOARD, method="dp", scheduler=cluster.scheduler_address, resume=path)
     assert (resumed.tours == local_grid).all()
@@ -108,15 +133,14 @@ def test_a_resumed_table_split_in_any_number_of_parts_counts_the_same(client, tm
         cluster_run.ClusterRun(client, parts=3, on_step=stop)(plan, True, None, None, None, store.saver(-1))
     saved = store.resume_state(-1)
     assert saved.step == 14 and len(saved.parts) == 3
-    for parts in (1, 2, 5):
+    for parts in (1, 5):  # fewer partitions than were saved, and more
         found, work = cluster_run.ClusterRun(client, parts=parts)(plan, True, None, None, saved)
         assert found == count_hamiltonian(plan, True)[0] and len(work.held) == len(plan.order) - 14
 
 
 @pytest.mark.parametrize("damage", ["flip", "remove", "bad key"])
-def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(cluster, tmp_path, every_step, damage):
-    path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 2 * RUN_STEPS + 6)
+def test_a_damaged_partition_file_is_refused_in_one_line_and_nothing_deleted(cluster, tmp_path, stopped, damage):
+    path = _copy_of(stopped, tmp_path)
     folder = pathlib.Path(path + cluster_checkpoint.PARTS_SUFFIX)
     header = json.loads(pathlib.Path(path).read_text())
     victim = folder / header["parts"][0]["file"]
@@ -166,9 +190,8 @@ def test_a_single_process_checkpoint_is_not_taken_for_a_cluster_one(cluster, tmp
     assert path.read_bytes() == data
 
 
-def test_the_command_line_resumes_a_count_on_the_cluster(cluster, tmp_path, every_step, local_grid):
-    path = str(tmp_path / "count.ckpt")
-    _stopped_count(cluster, path, 3 * RUN_STEPS + 6)
+def test_the_command_line_resumes_a_count_on_the_cluster(cluster, tmp_path, every_step, local_grid, stopped):
+    path = _copy_of(stopped, tmp_path)
     argv = ["count", *map(str, BOARD), "--method", "dp", "--scheduler", cluster.scheduler_address, "--resume", path]
     done = subprocess.run(
         [sys.executable, "-m", "knight", *argv, "--json"], capture_output=True, text=True, timeout=300

@@ -169,6 +169,15 @@ def _knight_process(argv):
     )
 
 
+def _wait_for_work(address):
+    """Until a task runs on the cluster at ``address`` (at most 60 s): the
+    count connected and its work under way."""
+    with distributed.Client(address, timeout=30) as client:
+        deadline = time.monotonic() + 60
+        while not any(client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
 @pytest.mark.parametrize(
     ("argv", "sent", "status", "said"),
     [
@@ -182,7 +191,7 @@ def test_a_signal_stops_a_count_hung_on_a_lost_worker_within_seconds(tmp_path, a
     with _cluster(tmp_path) as (address, _, worker):
         count = _knight_process([*argv, "--scheduler", address])
         try:
-            time.sleep(4)  # connected, the work under way
+            _wait_for_work(address)  # connected, the work under way
             _stop(worker)
             time.sleep(1.5)  # waiting on work no worker can run (under LOST_SECONDS)
             began = time.monotonic()

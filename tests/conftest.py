@@ -18,6 +18,22 @@ import pytest
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+# Dask's monitors of itself, off or slowed in every process of a run (each
+# inherits the environment, and Dask reads it as it is imported): the
+# statistical profiler of each worker (a sample of every thread each 10 ms),
+# the event-loop tick (20 ms) and the system monitor (0.5 s). They are for a
+# person at Dask's dashboard, which no test opens, and an idle loopback
+# cluster spent four times the CPU with them as without; the tests'
+# clusters idle between their tests and while others run
+# (docs/measurements.md, "Dask's monitors in the tests"). Nothing knight
+# does reads them; a user's cluster keeps its own settings.
+for _name, _value in (
+    ("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "False"),
+    ("DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL", "1s"),
+    ("DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL", "5s"),
+):
+    os.environ.setdefault(_name, _value)
+
 
 def _cannot_create_in(folder):
     try:

@@ -56,8 +56,9 @@ def test_closed_6x8_equals_the_single_process_count(cluster):
         (3, 4, False, 0, 3),
         (4, 5, False, 7, 4),
         (5, 5, False, 12, 2),
-        (6, 5, True, None, 1),
         (6, 5, True, None, 3),
+        # closed in one part: one part is 3 x 4's above, closed 3 parts' here
+        pytest.param(6, 5, True, None, 1, marks=pytest.mark.slow),
         # eight parts: a step is 8 x 8 + 3 x 8 = 88 tasks (each source's
         # piece for each part, then the merges and their summaries), 28 with
         # four; more parts than workers, and a forced start among them, are

@@ -88,7 +88,10 @@ def _copy_of(stopped, tmp_path):
     the copied checkpoint (its partition folder beside it, as a user would
     move both)."""
     for item in stopped.iterdir():
-        shutil.copytree(item, tmp_path / item.name) if item.is_dir() else shutil.copy2(item, tmp_path)
+        if item.is_dir():
+            shutil.copytree(item, tmp_path / item.name)
+        else:
+            shutil.copy2(item, tmp_path)
     return str(tmp_path / "count.ckpt")
 
 

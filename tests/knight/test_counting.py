@@ -120,23 +120,30 @@ def _records(path):
     return path.read_bytes().count(b"\n") - 1
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
-def test_resume_after_the_run_is_killed(tmp_path, sig):
-    path = tmp_path / "units.jsonl"
-    argv = ["6", "6", "--depth", "8", "--workers", "1", "--resume", str(path), "--json"]
+def _stopped_after(path, argv, records, sig):
+    """``knight count ARGV`` stopped by ``sig`` once ``path`` holds more
+    than ``records`` finished units: its exit status, stderr and the units
+    then recorded."""
     with _reaped(_count_process(*argv)) as process:
         deadline = time.monotonic() + 60
-        while _records(path) < 2000 and process.poll() is None and time.monotonic() < deadline:
+        while _records(path) < records and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         process.send_signal(sig)
         _, stderr = process.communicate(timeout=60)
-    if sig == signal.SIGINT:
-        assert process.returncode == exit_status.EXIT_INTERRUPTED
-        assert "--resume" in stderr
-    else:
-        assert process.returncode == -signal.SIGKILL
-    done = _records(path)
-    assert 0 < done < 34938  # killed part-way: units remain
+    return process.returncode, stderr, _records(path)
+
+
+def test_resume_after_the_run_is_killed(tmp_path):
+    """A count interrupted (Ctrl-C), its resume killed outright (SIGKILL),
+    and the resume of that: the true count, each unit recorded once. One
+    chain, so that the 6x6 count's work is done once, not once a signal."""
+    path = tmp_path / "units.jsonl"
+    argv = ["6", "6", "--depth", "8", "--workers", "1", "--resume", str(path), "--json"]
+    status, stderr, interrupted = _stopped_after(path, argv, 2000, signal.SIGINT)
+    assert status == exit_status.EXIT_INTERRUPTED and "--resume" in stderr
+    assert 0 < interrupted < 34938  # stopped part-way: units remain
+    status, _, killed = _stopped_after(path, argv, interrupted + 2000, signal.SIGKILL)
+    assert status == -signal.SIGKILL and interrupted < killed < 34938  # the resume went on, then was killed
     with _reaped(_count_process(*argv)) as resumed:
         stdout, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, stderr

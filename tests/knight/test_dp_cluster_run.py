@@ -128,15 +128,16 @@ def test_a_board_past_the_workers_memory_is_refused_before_the_run(client):
 
 
 def test_lost_work_reruns_the_step_then_fails_in_one_line(client, monkeypatch):
-    gather, losses = client.gather, []
+    # the coroutine behind Client.gather, which the count's bounded gather runs (cluster_faults.Watch)
+    gather, losses = client._gather, []
 
-    def losing(futures, *args, **kwargs):
+    async def losing(futures, *args, **kwargs):
         if len(losses) < lose:
             losses.append(1)
             raise distributed.KilledWorker("a-task", "tcp://127.0.0.1:1", 3)
-        return gather(futures, *args, **kwargs)
+        return await gather(futures, *args, **kwargs)
 
-    monkeypatch.setattr(client, "gather", losing)
+    monkeypatch.setattr(client, "_gather", losing)
     plan = schedule(3, 4)
     lose = 2  # under STEP_ATTEMPTS: the step runs again and the count is right
     run = cluster_run.ClusterRun(client, parts=2)

@@ -159,9 +159,24 @@ class Watch:
     def gather(self, futures):
         """``client.gather(futures)``, waited for by ``wait``: a task's
         error, or Dask's on losing its work, raised as it is (the DP may run
-        the step again; ``translated`` makes one line of what is left)."""
-        self.wait(futures)
-        return self.client.gather(futures)
+        the step again; ``translated`` makes one line of what is left).
+
+        The gather itself is bounded too (``ASK_SECONDS``; what is gathered
+        is small: summaries, a partition file's name): a result lost
+        between the wait and the gather (its worker died after the task
+        finished) makes Dask's gather wait for a rerun, for ever if no
+        worker is left. Past the bound, the wait goes round again, looking
+        at the cluster between its slices."""
+        import asyncio
+
+        while True:
+            self.wait(futures)
+            try:
+                # Client.gather takes no timeout; its coroutine, run by the
+                # client's sync as Watch.workers's question is, does
+                return self.client.sync(self.client._gather, futures, callback_timeout=ASK_SECONDS)
+            except (TimeoutError, asyncio.TimeoutError):  # one class from Python 3.11, two before
+                self.check()
 
 
 def close(client):

@@ -17,7 +17,11 @@ moved by a quarter on another of the same kind with no change made (issue
    processes can sit apart for a whole run while its rounds agree (the same
    tree on both sides; a workload whose instructions had not moved:
    docs/measurements.md, "Two pairs of processes"); a slower kernel is
-   slower in every set, and the sets' offsets average out.
+   slower in every set, and the sets' offsets average out. A workload
+   whose time reads over the limit is timed again in as many fresh sets,
+   and decided on all of them (``retime_over_limit``): a 9 ms workload
+   read +26% in CI with its instructions unmoved, and a slower kernel stays
+   slower in the sets that follow.
 
 A row of the table is a workload and its twin: the same kernel and path.
 
@@ -303,6 +307,40 @@ def measure(base_tree, chosen, rounds, python):
         return timed, untimed, None, f"FAILED: {why}"
 
 
+def _over_limit(made):
+    return any(row.time_change is not None and row.time_change > TIME_THRESHOLD for row in made)
+
+
+def retime_over_limit(base_tree, chosen, timed, untimed, rounds, python):
+    """The workloads of ``chosen`` whose time reads over ``TIME_THRESHOLD``
+    (this tree against base, or the plant against this tree) timed again in
+    ``PROCESS_PAIRS`` more sets of fresh processes: ``(timed_for, keys)``,
+    ``timed_for(key)`` the sets a workload is decided on (all of them for
+    the keys re-timed) and the keys re-timed."""
+    over = [
+        search
+        for search, twin in chosen
+        if _over_limit(rows([(search, twin)], timed, None, untimed))
+        or (
+            search.key == TIME_PLANT
+            and _over_limit(rows([(search, twin)], timed, None, untimed, "planted", base_side="head"))
+        )
+    ]
+    if not over:
+        return lambda key: timed, []
+    more, _ = _time_sides(base_tree, over, rounds, python)
+    # a workload the second time could not run on some side is decided on the first sets alone
+    keys = sorted(
+        search.key for search in over if all(search.key in sides.get(side, {}) for sides in more for side in sides)
+    )
+    return (lambda key: timed + more if key in keys else timed), keys
+
+
+def decided_rows(chosen, timed_for, counted, untimed, **options):
+    """``rows`` of ``chosen``, each workload's time from ``timed_for(key)``."""
+    return [rows([pair], timed_for(pair[0].key), counted, untimed, **options)[0] for pair in chosen]
+
+
 def self_test(chosen, timed, counted, untimed):
     """Lines saying whether each plant was caught, and whether all were.
 
@@ -324,7 +362,7 @@ def self_test(chosen, timed, counted, untimed):
         lines.append(f"self-test, instructions: not run ({INSTRUCTION_PLANT} is not among the workloads chosen)")
     planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
     if planted:
-        (row,) = rows(planted, timed, None, untimed, head="planted", base_side="head")
+        (row,) = rows(planted, timed, None, untimed, "planted", base_side="head")
         found = row.time_change is not None and row.time_change > TIME_THRESHOLD
         caught &= found
         lines.append(_caught("time", f"{PLANTED_TIME:.0%} more CPU time", TIME_PLANT, row.time_change, found))
@@ -348,19 +386,22 @@ def run(base, chosen, rounds, python=sys.executable, summary=None):
     print(f"nodes checked ({time.perf_counter() - began:.0f} s)")
     with checkout(commit) as base_tree:
         timed, untimed, counted, uncounted = measure(base_tree, chosen, rounds, python)
+        timed_for, retimed = retime_over_limit(base_tree, chosen, timed, untimed, rounds, python)
     if uncounted:
         print(f"instructions not counted: {uncounted}; the time check alone decides")
-    made = rows(chosen, timed, counted, untimed)
+    made = decided_rows(chosen, timed_for, counted, untimed)
     print(table(made))
     print(
         f"cpu ms: medians of {PROCESS_PAIRS} sets of fresh processes x {rounds} interleaved rounds, "
         f"change the mean of the sets' median ratios, limit +{TIME_THRESHOLD:.0%}; "
         f"instr: medians of {instructions.REPEATS} counted calls under callgrind, limit +{INSTRUCTION_THRESHOLD:.0%}"
     )
+    if retimed:
+        print(f"over the time limit, timed again in {PROCESS_PAIRS} more sets and decided on all: {'; '.join(retimed)}")
     append_markdown(
         summary, markdown(made, f"Speed guard: this tree against {short} ({PROCESS_PAIRS} x {rounds} rounds)")
     )
-    lines, caught = self_test(chosen, timed, counted, untimed)
+    lines, caught = self_test(chosen, timed_for(TIME_PLANT), counted, untimed)
     print("\n".join(lines))
     failed = [row for row in made if row.verdict() in (paired.SLOWER, BROKEN)]
     problems = [f"{len(failed)} of {len(made)} workloads slower or broken"] if failed else []

@@ -136,3 +136,32 @@ def test_the_time_change_is_the_mean_of_the_sets_of_processes(monkeypatch):
     assert [ratios.median for ratios in row.time_ratios] == pytest.approx([1.4, 1.0, 0.9])
     assert row.time_change == pytest.approx(0.1) and row.verdict() == paired.OK
     assert row.milliseconds == (pytest.approx(1e3), pytest.approx(1e3))
+
+
+def test_a_workload_over_the_time_limit_is_timed_again_and_decided_on_all_sets(monkeypatch):
+    """Over the limit in the first sets (+40%, a noisy run), not in the sets
+    timed again: decided on all six, OK; a workload over in all six stays
+    SLOWER; one under the limit is not timed again."""
+    noisy, slower, calm = (pair for pair in base_check.PAIRS[1:4])
+    head_cpu = {noisy[0].key: [1.4] * 3 + [1.0] * 3, slower[0].key: [1.4] * 6, calm[0].key: [1.1] * 3}
+    asked = []
+
+    def interleaved(trees, pythons, searches, rounds, plants):
+        asked.append([search.key for search in searches])
+        made = len(asked) - 1
+        head = {s.key: _outcomes([head_cpu[s.key][made]] * rounds) for s in searches}
+        return {"base": {s.key: _outcomes([1.0] * rounds) for s in searches}, "head": head, "planted": head}, {}
+
+    monkeypatch.setattr(base_check, "interleaved", interleaved)
+    searches = [pair[0] for pair in (noisy, slower, calm)]
+    timed, untimed = base_check._time_sides("base-tree", searches, 3, "python")
+    asked.clear()
+    for key in head_cpu:  # the re-timed sets read from index 3 on
+        head_cpu[key] = head_cpu[key][3:]
+    timed_for, retimed = base_check.retime_over_limit("base-tree", [noisy, slower, calm], timed, untimed, 3, "python")
+    assert retimed == sorted([noisy[0].key, slower[0].key]) and len(asked) == base_check.PROCESS_PAIRS
+    assert all(keys == [noisy[0].key, slower[0].key] for keys in asked)
+    made = base_check.decided_rows([noisy, slower, calm], timed_for, None, untimed)
+    assert [len(row.time_ratios) for row in made] == [6, 6, 3]
+    assert [row.verdict() for row in made] == [paired.OK, paired.SLOWER, paired.OK]
+    assert made[0].time_change == pytest.approx(0.2)

@@ -68,12 +68,15 @@ TIME_THRESHOLD = THRESHOLD
 # the variance of one set's offset (docs/measurements.md)
 PROCESS_PAIRS = 3
 ROUNDS = 5
-# The self-test's plants, each in one kernel: 30% more time in the timed
+# The self-test's plants, each in one kernel: 40% more time in the timed
 # backtrack, and some 3% more instructions in its twin: 2.5% more nodes
 # searched, plus the set-up of the call that searches them (what the plant
-# reads: docs/measurements.md).
+# reads: docs/measurements.md). A 30% time plant read from under the 25%
+# limit to 8 points over it in CI (docs/measurements.md, "The time
+# plant's margin"): a plant within the noise of the limit fails the
+# self-test by chance.
 TIME_PLANT = WORKLOADS[0].key
-PLANTED_TIME = 0.30
+PLANTED_TIME = 0.40
 INSTRUCTION_PLANT = INSTRUCTION_WORKLOADS[0].key
 PLANTED_WORK = 0.025
 BASE_RECORD = repo_paths.BASELINE / "base.json"

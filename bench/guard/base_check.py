@@ -310,8 +310,14 @@ def measure(base_tree, chosen, rounds, python):
         return timed, untimed, None, f"FAILED: {why}"
 
 
-def _over_limit(made):
-    return any(row.time_change is not None and row.time_change > TIME_THRESHOLD for row in made)
+def _over_limit(row):
+    return row.time_change is not None and row.time_change > TIME_THRESHOLD
+
+
+def _plant_row(pair, timed, untimed):
+    """The time plant's row: the planted side read against this tree unplanted."""
+    (row,) = rows([pair], timed, None, untimed, head="planted", base_side="head")
+    return row
 
 
 def retime_over_limit(base_tree, chosen, timed, untimed, rounds, python):
@@ -321,21 +327,16 @@ def retime_over_limit(base_tree, chosen, timed, untimed, rounds, python):
     ``timed_for(key)`` the sets a workload is decided on (all of them for
     the keys re-timed) and the keys re-timed."""
     over = [
-        search
-        for search, twin in chosen
-        if _over_limit(rows([(search, twin)], timed, None, untimed))
-        or (
-            search.key == TIME_PLANT
-            and _over_limit(rows([(search, twin)], timed, None, untimed, "planted", base_side="head"))
-        )
+        pair[0]
+        for pair in chosen
+        if _over_limit(rows([pair], timed, None, untimed)[0])
+        or (pair[0].key == TIME_PLANT and _over_limit(_plant_row(pair, timed, untimed)))
     ]
     if not over:
         return lambda key: timed, []
     more, _ = _time_sides(base_tree, over, rounds, python)
     # a workload the second time could not run on some side is decided on the first sets alone
-    keys = sorted(
-        search.key for search in over if all(search.key in sides.get(side, {}) for sides in more for side in sides)
-    )
+    keys = sorted(search.key for search in over if all(search.key in side for sides in more for side in sides.values()))
     return (lambda key: timed + more if key in keys else timed), keys
 
 
@@ -365,8 +366,8 @@ def self_test(chosen, timed, counted, untimed):
         lines.append(f"self-test, instructions: not run ({INSTRUCTION_PLANT} is not among the workloads chosen)")
     planted = [pair for pair in chosen if pair[0].key == TIME_PLANT]
     if planted:
-        (row,) = rows(planted, timed, None, untimed, "planted", base_side="head")
-        found = row.time_change is not None and row.time_change > TIME_THRESHOLD
+        row = _plant_row(planted[0], timed, untimed)
+        found = _over_limit(row)
         caught &= found
         lines.append(_caught("time", f"{PLANTED_TIME:.0%} more CPU time", TIME_PLANT, row.time_change, found))
     else:

@@ -121,9 +121,9 @@ def _records(path):
 
 
 def _stopped_after(path, argv, records, sig):
-    """``knight count ARGV`` stopped by ``sig`` once ``path`` holds more
-    than ``records`` finished units: its exit status, stderr and the units
-    then recorded."""
+    """``knight count ARGV`` stopped by ``sig`` once ``path`` holds
+    ``records`` finished units or more: its exit status, stderr and the
+    units then recorded."""
     with _reaped(_count_process(*argv)) as process:
         deadline = time.monotonic() + 60
         while _records(path) < records and process.poll() is None and time.monotonic() < deadline:

@@ -33,8 +33,8 @@ def _install(wheel, python):
     if UV:
         command = [UV, "pip", "install", "-q", "--python", str(python), "--no-deps", "--offline", str(wheel)]
     else:
-        command = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index"]
-        command.append(str(wheel))
+        pip = [sys.executable, "-m", "pip", "--python", str(python)]
+        command = [*pip, "install", "-q", "--no-deps", "--no-index", str(wheel)]
     subprocess.run(command, check=True, capture_output=True, text=True)
 
 

@@ -172,8 +172,8 @@ class Watch:
         while True:
             self.wait(futures)
             try:
-                # Client.gather takes no timeout; its coroutine, run by the
-                # client's sync as Watch.workers's question is, does
+                # Client.gather takes no timeout: the coroutine behind it,
+                # run through client.sync as ``workers`` runs its question, does
                 return self.client.sync(self.client._gather, futures, callback_timeout=ASK_SECONDS)
             except (TimeoutError, asyncio.TimeoutError):  # one class from Python 3.11, two before
                 self.check()

@@ -610,56 +610,6 @@ def decoded_state(narrow, key, slots, old_size, forced_slot, rank, before):
     return state_pattern(key, slots, old_size, forced_slot, rank, before), np.uint64(0)
 
 
-@jit(inline="always")
-def option_successor(
-    narrow,
-    word,
-    slots,
-    work,
-    inserted,
-    first_slot,
-    second_slot,
-    kept_slots,
-    layout,
-    inserted_stays,
-    leaving_slots,
-    forced_slot,
-    inserted_forced,
-    final,
-    closed,
-):
-    """``(outcome, key)`` of one option of the state ``decoded_state``
-    gave: by ``word_successor`` (``layout``: ``word_layout``'s) or
-    ``successor``."""
-    if narrow:
-        return word_successor(
-            word,
-            inserted,
-            first_slot,
-            second_slot,
-            layout,
-            inserted_stays,
-            forced_slot,
-            inserted_forced,
-            final,
-            closed,
-        )
-    return successor(
-        slots,
-        work,
-        inserted,
-        first_slot,
-        second_slot,
-        kept_slots,
-        inserted_stays,
-        leaving_slots,
-        forced_slot,
-        inserted_forced,
-        final,
-        closed,
-    )
-
-
 @jit
 def first_malformed(keys, old_size, forced_slot, tour_ends, before):
     """The index of the first of ``keys`` that is not a state a step makes

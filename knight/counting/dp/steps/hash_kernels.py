@@ -32,6 +32,51 @@ def _part_of(pattern, parts):
 
 
 @jit
+def _insert_pending(table, entry, shift, salt, pending_keys, pending_states, n_pending, counts, held):
+    """Insert the ``n_pending`` successors waiting in ``pending_keys`` (their
+    parents' rows of ``counts`` in ``pending_states``) into ``table``
+    (``held`` keys), growing it once it holds more than 3/4. Returns
+    ``(table, shift, held, carry)``, ``carry`` 1 if a count carried out of
+    the top limb.
+
+    Called once a batch, and the insertions themselves a call deeper
+    (``_insert_run``): in a loop that may grow ``table``, Numba counts the
+    array in and out (atomic updates) on every pass."""
+    carry = 0
+    first = 0
+    while first < n_pending:
+        # the table grows once it holds more than 3/4: not before ``items`` more keys
+        items = min(n_pending - first, (3 * table.shape[0]) // (4 * entry) + 1 - held)
+        claimed, carried = _insert_run(table, entry, shift, salt, pending_keys, pending_states, first, items, counts)
+        held += claimed
+        carry |= carried
+        first += items
+        if 4 * entry * held > 3 * table.shape[0]:
+            table, shift = _grow(table, entry, shift, salt)
+    return table, shift, held, carry
+
+
+@jit
+def _insert_run(table, entry, shift, salt, pending_keys, pending_states, first, items, counts):
+    """``_insert_pending``'s successors ``first`` .. ``first + items - 1``,
+    for which ``table`` has room. Returns ``(claimed, carry)``: the keys
+    that were new, 1 if a count carried out of the top limb."""
+    limbs = counts.shape[1]
+    claimed = 0
+    carry = 0
+    for index in range(first, first + items):
+        source = pending_states[index]
+        at, new = _find(table, entry, shift, salt, pending_keys[index])
+        if new:
+            for limb in range(limbs):
+                table[at + 1 + limb] = counts[source, limb]
+        else:
+            carry |= add_count(table, at + 1, counts, source, limbs)
+        claimed += new
+    return claimed, carry
+
+
+@jit
 def frontier_step(
     keys,
     counts,
@@ -113,7 +158,7 @@ def frontier_step(
             if _part_of(codes[option], parts) != part:
                 continue  # another thread's successor
             first_slot, second_slot = np.intp(firsts[option]), np.intp(seconds[option])
-            # the paths are called apart, not through option_successor: the
+            # the paths are called apart: through one inlined helper, the
             # byte path's arrays, handed to it for every option, were
             # counted in and out (atomic updates) on the word path too
             if narrow:
@@ -157,17 +202,10 @@ def frontier_step(
         if n_pending >= _BATCH or state == keys.shape[0] - 1:
             # the batch's cache lines were requested as its keys were made:
             # inserting them now waits on memory once, not once per key
-            for index in range(n_pending):
-                source = pending_states[index]
-                at, new = _find(table, entry, shift, salt, pending_keys[index])
-                if new:
-                    for limb in range(limbs):
-                        table[at + 1 + limb] = counts[source, limb]
-                else:
-                    overflow |= add_count(table, at + 1, counts, source, limbs)
-                held += new
-                if 4 * entry * held > 3 * table.shape[0]:
-                    table, shift = _grow(table, entry, shift, salt)
+            table, shift, held, carry = _insert_pending(
+                table, entry, shift, salt, pending_keys, pending_states, n_pending, counts, held
+            )
+            overflow |= carry
             n_pending = 0
 
     # compact to a dense table: the next step reads it in order

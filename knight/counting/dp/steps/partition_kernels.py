@@ -23,7 +23,15 @@ chunk's, never a whole step's.
 import numpy as np
 
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
-from knight.counting.dp.model.states import _DEAD, _DONE, MAX_SLOTS, decoded_state, option_successor, word_layout
+from knight.counting.dp.model.states import (
+    _DEAD,
+    _DONE,
+    MAX_SLOTS,
+    decoded_state,
+    successor,
+    word_layout,
+    word_successor,
+)
 from knight.counting.dp.table_kernels import EMPTY, add_count, mixed_key
 from knight.runtime._bits import prefetch
 from knight.runtime._jit import jit
@@ -97,23 +105,39 @@ def emit_successors(
         done = 0  # options that complete a tour: each adds the state's count
         fits = True
         for option in range(starts[pattern], starts[pattern + 1]):
-            outcome, next_key = option_successor(
-                narrow,
-                word,
-                slots,
-                work,
-                inserted,
-                np.intp(firsts[option]),
-                np.intp(seconds[option]),
-                kept_slots,
-                layout,
-                inserted_stays,
-                leaving_slots,
-                forced_slot,
-                inserted_forced,
-                final,
-                closed,
-            )
+            first_slot, second_slot = np.intp(firsts[option]), np.intp(seconds[option])
+            # the paths are called apart, as in the hash step: through one
+            # inlined helper, the byte path's arrays were counted in and
+            # out (atomic updates, on arrays both threads share) around
+            # every option on the word path too
+            if narrow:
+                outcome, next_key = word_successor(
+                    word,
+                    inserted,
+                    first_slot,
+                    second_slot,
+                    layout,
+                    inserted_stays,
+                    forced_slot,
+                    inserted_forced,
+                    final,
+                    closed,
+                )
+            else:
+                outcome, next_key = successor(
+                    slots,
+                    work,
+                    inserted,
+                    first_slot,
+                    second_slot,
+                    kept_slots,
+                    inserted_stays,
+                    leaving_slots,
+                    forced_slot,
+                    inserted_forced,
+                    final,
+                    closed,
+                )
             if outcome == _DEAD:
                 state_dead += 1
             elif outcome == _DONE:
@@ -199,6 +223,29 @@ def _add_entry(target, at, source, start, limbs):
 
 
 @jit
+def _merge_items(tables, base, capacity_bits, entry, source, at, items, salt):
+    """Add the ``items`` entries of ``source`` from word ``at`` to the table
+    at word ``base`` (``2**capacity_bits`` entries), which has room for
+    them all. Returns ``(claimed, carry)``: the keys that were new, 1 if a
+    count carried out of the top limb.
+
+    A function of its own, called once for each partition of each thread's
+    buffer: in the loop that may regrow ``tables``, Numba counted the array
+    in and out (atomic updates) around every insertion."""
+    limbs = entry - 1
+    mask = np.intp((1 << capacity_bits) - 1)
+    claimed = 0
+    carry = 0
+    for item in range(items):
+        word = at + entry * item
+        key = source[word]
+        new, carried = _insert(tables, base, mask, entry, mixed_key(key, salt), key, source, word, limbs)
+        claimed += new
+        carry |= carried
+    return claimed, carry
+
+
+@jit
 def _regrown(tables, capacity_bits, entry, used, parts, salt):
     """The same ``parts`` tables at twice the capacity each (the entries of
     the first ``used``; the others are empty)."""
@@ -227,7 +274,6 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
     size.
 
     Returns ``(tables, capacity_bits, overflow)``."""
-    limbs = entry - 1
     parts = end_part - first_part
     overflow = 0
     for part in range(first_part, end_part):
@@ -244,22 +290,31 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
             for word in range(base, base + (entry << capacity_bits), _LINE_WORDS):
                 prefetch(tables, word)
         for thread in range(buffers.shape[0]):
-            source = buffers[thread]
             start = entry * part * region
-            for item in range(fills[thread, part]):
-                at = start + entry * item
-                key = source[at]
-                if 4 * (held[part] + 1) > 3 << capacity_bits:
+            done = 0
+            while done < fills[thread, part]:
+                # a load of 3/4 is reached after ``room`` more new keys at most
+                room = (3 << capacity_bits) // 4 - held[part]
+                if room <= 0:
                     # a fresh chunk has marked only the tables up to this one
                     tables, capacity_bits = _regrown(
                         tables, capacity_bits, entry, local + 1 if fresh else parts, parts, salt
                     )
-                mask = np.intp((1 << capacity_bits) - 1)
-                claimed, carry = _insert(
-                    tables, local * entry << capacity_bits, mask, entry, mixed_key(key, salt), key, source, at, limbs
+                    continue
+                items = min(fills[thread, part] - done, room)
+                claimed, carry = _merge_items(
+                    tables,
+                    local * entry << capacity_bits,
+                    capacity_bits,
+                    entry,
+                    buffers[thread],
+                    start + entry * done,
+                    items,
+                    salt,
                 )
                 held[part] += claimed
                 overflow |= carry
+                done += items
     return tables, capacity_bits, overflow
 
 

@@ -53,11 +53,12 @@ from knight.runtime._jit import jit
 
 # The small helpers are inlined into their callers (Numba IR inlining).
 # The two successor functions, ``successor`` (the byte path) and
-# ``word_successor``, are not: each is compiled once, and LLVM inlines it
-# into every step kernel that calls it (no call to either is left in their
-# IR). Inlined by Numba, each was typed and optimised again in every
+# ``word_successor``, are not: each is compiled once and called, not
+# inlined, by every step kernel that takes it (a profile shows
+# ``word_successor`` as a symbol of its own, and the kernels' IR keeps the
+# call). Inlined by Numba, each was typed and optimised again in every
 # kernel: almost half of the DP kernels' compile time on a fresh cache, for
-# no speed (docs/measurements.md, "The successors compiled once").
+# no speed measured (docs/measurements.md, "The successors compiled once").
 
 BARE = 0
 INTERIOR = 1

@@ -277,7 +277,13 @@ def option_lists(
     The step kernel looks a state's pattern up here (``rank`` and a
     popcount find ``r``) instead of trying every option on every state:
     options depend on the pattern alone, and a step's states share a few
-    thousand patterns (6 x 6 open: at most 21,000 for up to 363,000 states)."""
+    thousand patterns (6 x 6 open: at most 21,000 for up to 363,000 states).
+
+    The options are listed a call deeper (``_word_options``), a run of
+    words at a time, and the arrays grow between runs: in a loop that may
+    grow them, Numba counted the three arrays in and out (atomic updates)
+    on every pattern: 6 x 6 open's option lists took 0.056 s of its run,
+    0.022 s this way (6 x 8 open: 0.26 s, 0.13 s)."""
     words = before.shape[0]
     rank = np.empty(words + 1, dtype=np.int64)
     total = 0
@@ -288,16 +294,81 @@ def option_lists(
     patterns = np.empty(total, dtype=np.int64)
     starts = np.zeros(total + 1, dtype=np.int64)
     dropped = np.zeros(total, dtype=np.int64)
-    firsts = np.empty(4 * total + MOST_OPTIONS, dtype=np.int8)
+    firsts = np.empty(4 * total + _WORD_OPTIONS, dtype=np.int8)
     seconds = np.empty_like(firsts)
     codes = np.empty(firsts.shape[0], dtype=np.int64)
-    need = np.zeros(old_size + 1, dtype=np.int64)
-    candidates = np.zeros(8, dtype=np.intp)
     positions = slot_positions(old_size, kept_slots)
     weights = kept_weights(old_size, kept_slots)
-    inserted_need = 1 if inserted_forced else 2
     held = 0
-    for word in range(words):
+    word = 0
+    while word < words:
+        if held + _WORD_OPTIONS > firsts.shape[0]:
+            firsts, seconds, codes = _grown(firsts, held), _grown(seconds, held), _grown(codes, held)
+        word, held = _word_options(
+            before,
+            word,
+            rank,
+            old_size,
+            new_size,
+            neighbour_slots,
+            positions,
+            weights,
+            leaving_slots,
+            inserted_stays,
+            forced_slot,
+            inserted_forced,
+            tour_ends,
+            final,
+            after,
+            patterns,
+            starts,
+            dropped,
+            firsts,
+            seconds,
+            codes,
+            held,
+        )
+    return rank, patterns, starts, firsts[:held], seconds[:held], codes[:held], dropped
+
+
+# the most options one word of ``before`` can list: 64 patterns of at most
+# MOST_OPTIONS each
+_WORD_OPTIONS = _WORD_BITS * MOST_OPTIONS
+
+
+@jit
+def _word_options(
+    before,
+    word,
+    rank,
+    old_size,
+    new_size,
+    neighbour_slots,
+    positions,
+    weights,
+    leaving_slots,
+    inserted_stays,
+    forced_slot,
+    inserted_forced,
+    tour_ends,
+    final,
+    after,
+    patterns,
+    starts,
+    dropped,
+    firsts,
+    seconds,
+    codes,
+    held,
+):
+    """``option_lists``' options of the patterns in words ``word`` onwards
+    of ``before``, into ``firsts``/``seconds``/``codes`` from ``held`` on,
+    as long as a whole word's options fit. Returns ``(word, held)``: the
+    first word not listed and the options listed so far."""
+    need = np.zeros(old_size + 1, dtype=np.int64)
+    candidates = np.zeros(8, dtype=np.intp)
+    inserted_need = 1 if inserted_forced else 2
+    while word < before.shape[0] and held + _WORD_OPTIONS <= firsts.shape[0]:
         bits = before[word]
         while bits:
             low = bits & (~bits + np.uint64(1))
@@ -308,8 +379,6 @@ def option_lists(
             kept_code, ends = _decoded(code, old_size, weights, need)
             ends += 1 if inserted_forced else 0
             n_candidates = _candidates(need, neighbour_slots, candidates)
-            if held + MOST_OPTIONS > firsts.shape[0]:
-                firsts, seconds, codes = _grown(firsts, held), _grown(seconds, held), _grown(codes, held)
             for first in range(-1, n_candidates):
                 for second in range(-1 if first < 0 else first + 1, n_candidates):
                     edges = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
@@ -341,7 +410,8 @@ def option_lists(
                     codes[held] = successor
                     held += 1
             starts[pattern + 1] = held
-    return rank, patterns, starts, firsts[:held], seconds[:held], codes[:held], dropped
+        word += 1
+    return word, held
 
 
 @jit(inline="always")

@@ -280,10 +280,12 @@ def option_lists(
     thousand patterns (6 x 6 open: at most 21,000 for up to 363,000 states).
 
     The options are listed a call deeper (``_word_options``), a run of
-    words at a time, and the arrays grow between runs: in a loop that may
-    grow them, Numba counted the three arrays in and out (atomic updates)
-    on every pattern: 6 x 6 open's option lists took 0.056 s of its run,
-    0.022 s this way (6 x 8 open: 0.26 s, 0.13 s)."""
+    words at a time, and the arrays grow between runs, not in the loop over
+    patterns. With the growth in that loop (where Numba may count the
+    arrays in and out on every pass, as ``hash_kernels._insert_pending``
+    found for its table; not checked in this function's code), 6 x 6
+    open's option lists took 0.056 s of its run, 0.022 s this way (6 x 8
+    open: 0.26 s, 0.13 s)."""
     words = before.shape[0]
     rank = np.empty(words + 1, dtype=np.int64)
     total = 0

@@ -24,10 +24,11 @@ def _entries(keys, counts):
     return entries
 
 
-def _step_by_step(rows, cols, closed, forced, check):
-    """Run the hash step over every step of the board, calling
-    ``check(arguments, made)`` with each step's arguments and its result."""
-    for arguments, made in dp_steps(rows, cols, closed, forced):
+def _step_by_step(rows, cols, closed, forced, check, order=None):
+    """Run the hash step over every step of the board (its squares in
+    ``order``, default the DP's), calling ``check(arguments, made)`` with
+    each step's arguments and its result."""
+    for arguments, made in dp_steps(rows, cols, closed, forced, order):
         check(arguments, made)
 
 
@@ -118,3 +119,27 @@ def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed,
 
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 1_000)
     assert total_tours(rows, cols, closed, policy=StepPolicy(table="partitioned")) == published
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed"), [(5, 5, 10), (4, 6, 24)])
+def test_the_byte_path_matches_the_hash_step(rows, cols, seed):
+    """Squares in a shuffled order (the seed's: a frontier of 17 old slots
+    on one step or two, past the word path's 16): the emit kernel decodes a
+    byte-path state's slots at its turn, apart from the codes it reads
+    ahead. Tables equal the hash step's, chunk after chunk of a state or
+    two."""
+    from knight.counting.dp.model.states import word_layout
+
+    order = list(np.random.default_rng(seed).permutation(rows * cols))
+    byte_steps = 0
+
+    def check(arguments, made):
+        nonlocal byte_steps
+        old_size, kept_slots, leaving_slots = arguments.step_fields()[:3]
+        byte_steps += not word_layout(old_size, kept_slots, leaving_slots)[0]
+        split = partitioned_step.step_partitioned(arguments, 1, 2, parts=3, region=MOST_OPTIONS)
+        assert _entries(split[0], split[1]) == _entries(made[0], made[1])
+        assert split[2:] == made[2:]
+
+    _step_by_step(rows, cols, False, None, check, order)
+    assert byte_steps > 0

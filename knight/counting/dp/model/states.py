@@ -529,7 +529,7 @@ def _with_ends(code, ends, old_size, forced_slot, forced_value):
 
 
 @jit(inline="always")
-def _listed(code, rank, before):
+def listed_pattern(code, rank, before):
     """The number of pattern ``code`` in the step's option lists, -1 when
     it is not among them."""
     # the pattern's own bit says whether it is listed: the check against
@@ -550,7 +550,7 @@ def state_pattern(key, slots, old_size, forced_slot, rank, before):
     checks)."""
     code = pattern_code(key, slots, old_size, forced_slot)
     slots[old_size] = BARE
-    return _listed(code, rank, before)
+    return listed_pattern(code, rank, before)
 
 
 # The word path decodes a key three base-11 digits at a time: one division
@@ -589,6 +589,14 @@ def state_word(key, old_size, forced_slot, rank, before):
     """``state_pattern`` for the word path (``word_successor``): returns
     ``(pattern, word)``, the slots in the word's nibbles (the inserted
     square's bare)."""
+    code, word = word_code(key, old_size, forced_slot)
+    return listed_pattern(code, rank, before), word
+
+
+@jit(inline="always")
+def word_code(key, old_size, forced_slot):
+    """``state_word`` before the look-up: ``(code, word)``, the pattern's
+    code (``pattern_code``'s) and the slots in nibbles."""
     ends = np.int64(0)
     code = -_PAST_THE_END[old_size]
     word = np.uint64(0)
@@ -599,7 +607,7 @@ def state_word(key, old_size, forced_slot, rank, before):
         code += ((entry >> 12) & 31) * POWERS_OF_THREE[index]
         ends += entry >> 17
     forced_value = _nibble(word, forced_slot) if forced_slot >= 0 else np.uint64(BARE)
-    return _listed(_with_ends(code, ends, old_size, forced_slot, forced_value), rank, before), word
+    return _with_ends(code, ends, old_size, forced_slot, forced_value), word
 
 
 @jit(inline="always")

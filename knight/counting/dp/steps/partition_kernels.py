@@ -27,8 +27,11 @@ from knight.counting.dp.model.states import (
     _DEAD,
     _DONE,
     MAX_SLOTS,
-    decoded_state,
+    listed_pattern,
+    pattern_code,
+    state_pattern,
     successor,
+    word_code,
     word_layout,
     word_successor,
 )
@@ -93,9 +96,45 @@ def emit_successors(
     work = np.zeros(MAX_SLOTS + 1, dtype=np.uint8)
     pending_keys = np.empty(MOST_OPTIONS, dtype=np.uint64)
     pending_parts = np.empty(MOST_OPTIONS, dtype=np.intp)
+    # the look-ups of a state wait on memory in a chain: its pattern's bit
+    # and rank, then the pattern's option range, then its options. A ring
+    # of the states ahead takes each link _LEAD states before the next and
+    # asks for the line the next link reads, so that the waits of several
+    # states overlap. Written out here, not in helpers: an array handed to
+    # an inlined helper is counted in and out for every state
+    codes = np.empty(_RING, dtype=np.int64)
+    words = np.empty(_RING, dtype=np.uint64)
+    patterns = np.empty(_RING, dtype=np.intp)
     state = first_state
-    while state < end_state:
-        pattern, word = decoded_state(narrow, keys[state], slots, old_size, forced_slot, rank, before)
+    for tick in range(first_state - 3 * _LEAD, end_state):
+        ahead = tick + 3 * _LEAD
+        if ahead < end_state:
+            if narrow:
+                code, word = word_code(keys[ahead], old_size, forced_slot)
+            else:  # the byte path: the slots are decoded again when the state's turn comes
+                code, word = pattern_code(keys[ahead], slots, old_size, forced_slot), np.uint64(0)
+            codes[ahead & _RING_MASK], words[ahead & _RING_MASK] = code, word
+            prefetch(before, code >> 6)
+            prefetch(rank, code >> 6)
+        ahead = tick + 2 * _LEAD
+        if first_state <= ahead < end_state:
+            pattern = listed_pattern(codes[ahead & _RING_MASK], rank, before)
+            patterns[ahead & _RING_MASK] = pattern
+            if pattern >= 0:
+                prefetch(starts, pattern)
+                prefetch(dropped, pattern)
+        ahead = tick + _LEAD
+        if first_state <= ahead < end_state:
+            pattern = patterns[ahead & _RING_MASK]
+            if pattern >= 0:
+                prefetch(firsts, starts[pattern])
+                prefetch(seconds, starts[pattern])
+        if tick < first_state:
+            continue
+        state = tick
+        pattern, word = patterns[state & _RING_MASK], words[state & _RING_MASK]
+        if not narrow:
+            state_pattern(keys[state], slots, old_size, forced_slot, rank, before)
         if pattern < 0:
             strays += 1
             state += 1
@@ -164,6 +203,13 @@ def emit_successors(
             fill[part] += 1
         state += 1
     return state, completed, emitted, dead, overflow, strays
+
+
+# the ring of states ahead: each link of a state's chain of look-ups is
+# taken _LEAD states before the next
+_LEAD = 4
+_RING = 16
+_RING_MASK = _RING - 1
 
 
 def unmarked_tables(parts, capacity_bits, entry):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from knight.counting.dp import memory_model, run_loop
 from knight.counting.dp.model import cell_order, degree_relaxation
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.model.states import word_layout
 from knight.counting.dp.policy import TABLES, StepPolicy
 from knight.counting.dp.steps import hash_step, partition_kernels, partitioned_step
 from knight.counting.dp.steps.step_arguments import step_arguments
@@ -128,8 +129,6 @@ def test_the_byte_path_matches_the_hash_step(rows, cols, seed):
     byte-path state's slots at its turn, apart from the codes it reads
     ahead. Tables equal the hash step's, chunk after chunk of a state or
     two."""
-    from knight.counting.dp.model.states import word_layout
-
     order = list(np.random.default_rng(seed).permutation(rows * cols))
     byte_steps = 0
 

@@ -41,6 +41,12 @@ from knight.runtime._jit import jit
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
+# emit_successors' ring of states ahead: each link of a state's chain of
+# look-ups is taken _LEAD states before the next, so the ring holds the
+# 3 * _LEAD states ahead and the state at its turn (a power of two: masked)
+_LEAD = 4
+_RING = 1 << (3 * _LEAD).bit_length()
+_RING_MASK = _RING - 1
 
 
 @jit(inline="always")
@@ -203,13 +209,6 @@ def emit_successors(
             fill[part] += 1
         state += 1
     return state, completed, emitted, dead, overflow, strays
-
-
-# the ring of states ahead: each link of a state's chain of look-ups is
-# taken _LEAD states before the next
-_LEAD = 4
-_RING = 16
-_RING_MASK = _RING - 1
 
 
 def unmarked_tables(parts, capacity_bits, entry):

@@ -1,7 +1,8 @@
 """The packed table's byte code (knight.counting.dp.packed_kernels) against a
 plain-Python reference: random tables of sorted blocks, counts of 1..4
 limbs up to 2^256 - 1, packed to the reference's bytes and decoded back
-exactly; the merge of runs' pieces against a dictionary; a packed table
+exactly; the merge of runs' pieces against a dictionary; the radix sort
+of a block's keys against NumPy's stable argsort; a packed table
 read back a chunk at a time whatever the chunk."""
 
 import numpy as np
@@ -83,6 +84,24 @@ def test_packing_matches_the_reference_and_decodes_exactly(table):
         assert rows == keys.shape[0]
         decoded = list(zip(back_keys.tolist(), _counts_of(back_counts), strict=True))
         assert decoded == [entry for block in blocks for entry in sorted(block)]
+
+
+# keys of every width, few distinct digits (passes skipped) and many, repeats
+_sort_keys = st.lists(
+    st.one_of(st.integers(0, 2**64 - 1), st.integers(0, 3), st.sampled_from([0, 2**11, 2**63, 2**64 - 1])),
+    max_size=300,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_sort_keys)
+def test_the_radix_order_is_the_stable_sort(values):
+    """``ascending_order`` against NumPy's stable argsort: the same rows,
+    equal keys in row order, from scratch larger than the keys too."""
+    keys = np.array(values, dtype=np.uint64)
+    scratch = packed_kernels.sort_scratch(keys.shape[0] + 5)
+    order = packed_kernels.ascending_order(keys, *scratch)
+    assert order.tolist() == np.argsort(keys, kind="stable").tolist()
 
 
 @settings(max_examples=100, deadline=None)

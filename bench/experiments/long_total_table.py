@@ -1,0 +1,92 @@
+"""``python -m bench.experiments.long_total_table LOG``: the markdown table
+of a ``long_total`` run's log, a row a step: the states held after it, its
+wall seconds, its wall microseconds a state it made, the packed bytes a
+state of its table on disk, its peak anonymous memory (RssAnon) and the
+run's peak disk during it.
+
+A run killed and resumed appends to the same log: each start begins a
+*segment*, its clock and its disk figures from zero. A step's seconds are
+counted from the step before in its segment, or from the segment's start
+(so start-up, the pattern passes and compilation, is in them: the table
+marks such a step). The disk is the fall of the spill filesystem's free
+space since the segment's start, plus what the run held there when it
+started again: the last step's figure before it (its checkpoint's tables,
+which stay; the killed process's spill folder goes).
+"""
+
+import json
+import sys
+
+from bench.command import Parser
+
+_GIB = 2**30
+HEADER = (
+    "| step | states held after it | seconds | wall us a state made | packed bytes a state on disk "
+    "| peak RssAnon GiB | peak disk GiB |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+)
+RESUMED = "after a start: the pattern passes and compilation included"
+
+
+def read_steps(lines):
+    """The log's lines (JSON) as one dict a step, in order: ``step``,
+    ``held``, ``seconds`` (the step's own), ``after_start`` (the first step
+    of a segment), ``disk_bytes`` and ``ram_peak_bytes`` (its peaks,
+    ``disk_bytes`` the run's whole holding), ``spill_bytes``."""
+    steps = []
+    began = last = 0.0
+    offset = held_before = 0
+    for line in lines:
+        record = json.loads(line)
+        if "start" in record:
+            began = last = record["seconds"]
+            offset = held_before
+            fresh = True
+            continue
+        if "step" not in record:
+            continue
+        peaks = record["step_peaks"]
+        steps.append(
+            {
+                "step": record["step"],
+                "held": record["held"],
+                "seconds": record["seconds"] - (began if fresh else last),
+                "after_start": fresh,
+                "disk_bytes": offset + max(peaks["disk_bytes"], record["disk_bytes"]),
+                "ram_peak_bytes": max(peaks["ram_bytes"], record["ram_bytes"]),
+                "spill_bytes": record["spill_bytes"],
+            }
+        )
+        last, fresh = record["seconds"], False
+        held_before = offset + record["disk_bytes"]
+    return steps
+
+
+def table(steps, first_step=1):
+    """The markdown table of ``read_steps``' steps from ``first_step`` on."""
+    rows = [HEADER]
+    for step in (entry for entry in steps if entry["step"] >= first_step):
+        made = step["held"]
+        per_state = f"{1e6 * step['seconds'] / made:.2f}" if made else ""
+        on_disk = f"{step['spill_bytes'] / made:.2f}" if made and step["spill_bytes"] else "in memory"
+        seconds = f"{step['seconds']:.1f}" + (" *" if step["after_start"] else "")
+        rows.append(
+            f"| {step['step']} | {made:,} | {seconds} | {per_state} | {on_disk} "
+            f"| {step['ram_peak_bytes'] / _GIB:.1f} | {step['disk_bytes'] / _GIB:.1f} |"
+        )
+    if any(step["after_start"] for step in steps if step["step"] >= first_step):
+        rows.append(f"\n\\* {RESUMED}")
+    return "\n".join(rows)
+
+
+def main(argv=None):
+    parser = Parser(prog="python -m bench.experiments.long_total_table", description=__doc__.splitlines()[0])
+    parser.add_argument("log", help="a long_total run's JSON-lines log")
+    parser.add_argument("--from", dest="first", type=int, default=1, help="the first step to show")
+    args = parser.parse_args(argv)
+    with open(args.log) as lines:
+        print(table(read_steps(lines), args.first))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

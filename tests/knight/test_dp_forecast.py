@@ -15,6 +15,8 @@ from knight.errors import InvalidArgument
 from knight.runtime import machine
 
 HELD = step_curves.HELD
+# how far 8 x 8 open's run was measured (step_curves: a run stopped early)
+_OPEN_8X8_STEPS = len(HELD[(8, 8, False)])
 
 
 def _peak(short, long, closed):
@@ -78,9 +80,10 @@ def test_a_longer_board_grows_from_the_longest_measured_within_a_factor_of_1_5(s
 
 def test_8x8_open_is_its_measured_prefix_continued_by_8x8_closed():
     guess = memory_model.projection(8, 8)
-    assert "measured to step 33 of 64" in guess.how and "8x8 closed" in guess.how
-    # past the prefix's last figure, never below it
-    assert guess.states > max(HELD[(8, 8, False)])
+    assert f"measured to step {_OPEN_8X8_STEPS} of 64" in guess.how and "8x8 closed" in guess.how
+    # never below the measured prefix's peak (the steps the other kind
+    # continues fall below it now that the prefix passed 8 x 8's peak step)
+    assert guess.states >= max(HELD[(8, 8, False)])
     assert guess.disk_bytes == memory_model.step_disk_bytes(guess.states, guess.states)
 
 
@@ -109,12 +112,16 @@ def test_boards_that_fit_by_a_wide_margin_are_accepted(this_machine, rows, cols,
 
 
 def test_8x8_open_is_refused_before_it_starts_naming_both_budgets(this_machine, capsys):
-    status = cli.main(["count", "8", "8", "--total", "--memory", "16GiB", "--disk", "40GiB"])
+    # a disk budget below the least the projection takes, whatever the
+    # curves say: a fixed one that the projection later fitted started the
+    # whole count in the test (once, when the measured curve lowered the peak)
+    disk = memory_model.projection(8, 8).least_disk_bytes // 2**30 // 2
+    status = cli.main(["count", "8", "8", "--total", "--memory", "16GiB", "--disk", f"{disk}GiB"])
     assert status == exit_status.EXIT_USAGE
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Traceback" not in error
-    assert "memory budget" in error and "40.0 GiB disk budget (--disk)" in error
-    assert "16.0 GiB memory budget" in error and "measured to step 33" in error
+    assert "memory budget" in error and f"{disk}.0 GiB disk budget (--disk)" in error
+    assert "16.0 GiB memory budget" in error and f"measured to step {_OPEN_8X8_STEPS} of 64" in error
 
 
 def test_8x8_open_fits_60_gib_of_disk_with_its_runs_merged_early(this_machine):
@@ -179,13 +186,13 @@ def test_the_disk_peak_is_what_the_spill_folder_held(monkeypatch, tmp_path, spil
 
 
 def test_a_board_timed_at_its_scale_is_projected_at_its_own_rate():
-    """8 x 8 open's steps were timed out of core at five times the core
+    """8 x 8 open's steps were timed out of core at about twice the core
     seconds a state that the smaller boards' transitions give: its time is
-    projected from its own rate (hours, not the 2.1 once printed), and a
-    board with no such timing from the transitions."""
+    projected from its own rate, and a board with no such timing from the
+    transitions."""
     open_8x8 = memory_model.projection(8, 8)
     rate = memory_model.MEASURED_CORE_SECONDS_PER_STATE_STEP[(8, 8, False)]
     assert open_8x8.core_seconds == pytest.approx(state_forecast.forecast(8, 8, False).state_steps * rate)
-    assert open_8x8.core_seconds > 4 * open_8x8.transitions * memory_model.CORE_SECONDS_PER_TRANSITION
+    assert open_8x8.core_seconds > 1.5 * open_8x8.transitions * memory_model.CORE_SECONDS_PER_TRANSITION
     closed = memory_model.projection(8, 8, closed=True)
     assert closed.core_seconds == closed.transitions * memory_model.CORE_SECONDS_PER_TRANSITION

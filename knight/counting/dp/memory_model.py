@@ -35,9 +35,11 @@ _DISK_BYTES_PER_LIMB = 10
 # the runs of a step out of core, in entries a state it makes: chunks of
 # the input each reduce their own successors, so a state made from states
 # of several chunks is in several runs; with many chunks a step (8 x 8
-# open's, in a few GiB) they near the transitions a state made, the bound
-# taken here (docs/measurements.md, "Packed tables on disk")
-RUN_ENTRIES_PER_STATE = 2.5
+# open's, in a few GiB) they near the transitions a state made. 3.25: 8 x 8
+# open's peak steps under --memory 14GiB held on disk what 2.7 (step 42 of
+# its second run) and 3.0 (step 43 of its first) give at DISK_BYTES_PER_STATE,
+# where 2.5 fell short (docs/measurements.md, "8 x 8 open's second run")
+RUN_ENTRIES_PER_STATE = 3.25
 # where the disk runs short the step merges its runs early, each group's
 # pieces into one, each time they have grown by this share since the last
 # early merge (``steps.out_of_core_step``): then they hold at most this
@@ -100,13 +102,13 @@ TRANSITIONS_PER_STATE_STEP = 1.7
 FORCED_SHARE = 0.4
 CORE_SECONDS_PER_TRANSITION = 0.2e-6
 # a board whose run was timed at its scale takes its own measured core
-# seconds a state held after a step: 8 x 8 open's steps 29-35 out of core
-# (111 to 922 million states, the machine otherwise idle) took 0.61-1.14
-# wall microseconds a state on 2 cores, five times the figure above (more
-# transitions a state than 8 x 8 closed's, and slower ones: the 16-slot
-# frontier, tables of hundreds of millions; docs/measurements.md, "8 x 8
-# open's run")
-MEASURED_CORE_SECONDS_PER_STATE_STEP = {(8, 8, False): 1.8e-6}
+# seconds a state held after a step: 8 x 8 open's steps 28-43 out of core
+# (68 million to 1.95 billion states, alone, its second run; less step 38, which
+# held a resume's start-up, and 41, which a test shared) took 0.40 wall
+# microseconds a state on 2 cores, 0.79 of a core: twice the figure above
+# (more transitions a state than 8 x 8 closed's, and each through disk;
+# docs/measurements.md, "8 x 8 open's second run")
+MEASURED_CORE_SECONDS_PER_STATE_STEP = {(8, 8, False): 0.8e-6}
 
 
 @dataclass(frozen=True)

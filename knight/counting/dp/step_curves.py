@@ -10,9 +10,9 @@ as ``states_per_step``. 8 x 8 closed: steps 1-29 from such a run (stopped
 at step 36, its steps 30-36 those below to three figures), steps 30-57 as
 measurements.md's "8 x 8 closed, step by step" gives them (millions, three
 figures), steps 58-64 not measured. 8 x 8
-open, a run stopped at step 33 (the moonshot's): steps 1-23 from a run
-stopped at step 25 (whose steps 24 and 25 agree with the moonshot's), steps
-24-33 the moonshot's (millions, three figures). Boards whose run holds no
+open: steps 1-43 of its second run (``bench.experiments.long_total``, its
+log's states; stopped there), exact; its steps 27-43 equal those of its
+first run, state for state. Boards whose run holds no
 state past its first steps (no tour of that kind: 3 x 6, odd closed boards)
 are left out: the theorems answer them before any projection.
 """
@@ -201,8 +201,10 @@ HELD = {
     ),
     (8, 8, False): (
         1, 1, 1, 1, 1, 1, 1, 1, 2, 8, 32, 64, 256, 1_024, 1_984, 3_844, 13_576, 57_043, 181_800, 580_540,
-        2_023_280, 5_454_990, 7_814_470, 11_000_000, 15_800_000, 28_000_000, 50_200_000, 67_500_000,
-        111_300_000, 181_200_000, 210_400_000, 244_000_000, 349_600_000,
+        2_023_280, 5_454_990, 7_814_470, 11_007_030, 15_760_028, 28_007_904, 50_198_586, 67_521_211,
+        111_282_782, 181_247_846, 210_411_995, 244_016_912, 349_635_223, 619_902_579, 922_287_713,
+        1_148_890_179, 1_557_161_646, 1_786_092_819, 1_798_160_894, 1_682_729_503, 1_733_244_085, 1_939_434_123,
+        1_946_139_555,
     ),
     (8, 8, True): (
         1, 1, 1, 1, 1, 1, 1, 1, 2, 8, 16, 32, 128, 256, 480, 900, 1_860, 5_594, 13_370, 26_924, 73_286,

@@ -35,6 +35,7 @@ def read_steps(lines):
     steps = []
     began = last = 0.0
     offset = held_before = 0
+    fresh = True  # a log's first step counts from its start
     for line in lines:
         record = json.loads(line)
         if "start" in record:

@@ -60,3 +60,8 @@ def test_the_command_prints_the_table(tmp_path, capsys):
     assert long_total_table.main([str(log), "--from", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(long_total_table.HEADER) and "| 3 | 40 |" in out and "| 2 | 20 |" not in out
+
+
+def test_a_log_without_its_start_line_counts_its_first_step_from_zero():
+    steps = long_total_table.read_steps(_log()[1:3])
+    assert [step["seconds"] for step in steps] == [50.0, 10.0] and steps[0]["after_start"]

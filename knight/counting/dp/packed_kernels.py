@@ -244,12 +244,12 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
     total = np.zeros(limbs, dtype=np.uint64)
     overflow = 0
     at = 0
-    widest = 0
+    sizes = np.zeros(parts, dtype=np.int64)  # each partition's rows, all runs'
     for part in range(parts):
-        widest = max(widest, piece_states[:, part].sum())
-    scratch = sort_scratch(widest)
+        sizes[part] = piece_states[:, part].sum()
+    scratch = sort_scratch(sizes.max() if parts else 0)
     for part in range(parts):
-        rows = piece_states[:, part].sum()
+        rows = sizes[part]
         keys = np.empty(rows, dtype=np.uint64)
         counts = np.zeros((rows, limbs), dtype=np.uint64)
         decode_blocks(data, piece_starts[:, part], piece_states[:, part], keys, counts, 0)

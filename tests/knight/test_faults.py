@@ -5,6 +5,7 @@ point is covered without a new hand-written case."""
 
 import contextlib
 import errno
+import functools
 import io
 import json
 import os
@@ -556,6 +557,54 @@ def test_every_table_a_step_makes_passes_the_resume_check(rows, cols, closed, fo
                 )
                 == keys.size - 1
             )
+
+
+@functools.cache
+def _resumable_table():
+    """5 x 6 open's largest table before its last steps: ``(plan, step,
+    keys, counts, before)``, the step it goes into and that step's live
+    patterns before."""
+    from knight.counting.dp import run_loop
+    from knight.counting.dp.model import cell_order, degree_relaxation
+
+    plan = cell_order.schedule(5, 6)
+    live = degree_relaxation.live_patterns(plan, False)
+    tables = []
+    run_loop.count_hamiltonian(plan, False, on_step=lambda step, k, c, _: tables.append((step, k.copy(), c.copy())))
+    step, keys, counts = max(tables[:-1], key=lambda table: table[1].size)
+    return plan, step, keys, counts, live[step - 1]
+
+
+@FAULTS
+@given(
+    broken=st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+    threads=st.integers(1, 3),
+    packed=st.booleans(),
+    rows=st.sampled_from([64, 200, 1 << 18]),
+)
+def test_the_resume_check_names_the_first_bad_state_whatever_its_threads(broken, threads, packed, rows):
+    """check_resumed shares a table's chunks out to threads; whichever
+    finds a bad key first, the state it names is the table's first bad one
+    (one scan of the whole table), a packed table's as a dense one's."""
+    import tempfile
+    from unittest import mock
+
+    import numpy as np
+
+    from knight.counting.dp import packed_table, run_loop
+    from knight.counting.dp.model import states
+
+    plan, step, keys, counts, before = _resumable_table()
+    keys = keys.copy()
+    for position in broken:
+        keys[position % keys.size] = np.uint64(11) ** np.uint64(plan.old_sizes[step])
+    with tempfile.TemporaryDirectory() as folder, mock.patch.object(packed_table, "BLOCK_ROWS", rows):
+        table = packed_table.pack(keys, counts, folder) if packed else keys
+        order = packed_table.dense(table, counts)[0]  # a packed block is sorted: its own order
+        first = states.first_malformed(order, plan.old_sizes[step], plan.forced_place(step, None)[0], 2, before)
+        assert first >= 0
+        with pytest.raises(InvalidArgument, match=rf"^its table's state {first} \(key {int(order[first])}\) "):
+            run_loop.check_resumed(plan, step, table, False, None, before, threads)
 
 
 def test_a_signed_checkpoint_with_an_impossible_key_is_refused_not_crashed(tmp_path, partial_checkpoint):

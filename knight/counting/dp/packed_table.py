@@ -10,6 +10,7 @@ so ``keys.shape[0]`` and ``counts.shape[1]`` read as they do of arrays.
 """
 
 import contextlib
+import functools
 import os
 import re
 
@@ -65,6 +66,21 @@ class PackedTable:
             del data
         return keys, counts
 
+    def chunks(self, rows):
+        """``key_chunks``' chunks of this table: whole blocks, about
+        ``rows`` states each (at least one block)."""
+        states = self.index[:, 2]
+        made, first, block = [], 0, 0
+        while block < states.shape[0]:
+            end = _block_end(states, block, rows)
+            made.append((first, functools.partial(self._keys_of, block, end)))
+            first += int(states[block:end].sum())
+            block = end
+        return made
+
+    def _keys_of(self, first, end):
+        return self.decoded(first, end)[0]
+
     def remove(self):
         """Remove the files if they are the run's own (``disposable``)."""
         if self.disposable:
@@ -102,14 +118,36 @@ class Reader:
             self.read = min(self.states, first + max(rows, 1))
             return self.keys[first : self.read], self.counts[first : self.read]
         states = self.packed.index[:, 2]
-        end = self._block + 1
-        held = int(states[self._block]) if self._block < states.shape[0] else 0
-        while end < states.shape[0] and held + states[end] <= rows:
-            held += int(states[end])
-            end += 1
+        end = _block_end(states, self._block, rows)
         chunk = self.packed.decoded(self._block, end)
-        self._block, self.read = end, self.read + held
+        self._block, self.read = end, self.read + int(states[self._block : end].sum())
         return chunk
+
+
+def _block_end(states, block, rows):
+    """The end of the blocks from ``block`` on that hold at most ``rows``
+    states (``states``: each block's), at least one block."""
+    end = block + 1
+    held = int(states[block]) if block < states.shape[0] else 0
+    while end < states.shape[0] and held + states[end] <= rows:
+        held += int(states[end])
+        end += 1
+    return end
+
+
+def key_chunks(keys, rows):
+    """A table's keys (arrays, or a ``PackedTable``) in chunks of about
+    ``rows`` states, in order, as ``(first, read)``: ``read()`` gives the
+    chunk's keys, its first the table's state ``first``. A chunk is read
+    (a packed one decoded) only when asked, apart from the others: threads
+    can share them out."""
+    if isinstance(keys, PackedTable):
+        return keys.chunks(rows)
+    return [(first, functools.partial(_rows, keys, first, first + rows)) for first in range(0, keys.shape[0], rows)]
+
+
+def _rows(keys, first, end):
+    return keys[first:end]
 
 
 def next_prefix(folder):

@@ -1,8 +1,10 @@
 """``python -m bench.experiments.long_total_table LOG``: the markdown table
 of a ``long_total`` run's log, a row a step: the states held after it, its
 wall seconds, its wall microseconds a state it made, the packed bytes a
-state of its table on disk, its peak anonymous memory (RssAnon) and the
-run's peak disk during it.
+state of its table on disk, its peak anonymous memory (RssAnon), the
+run's peak disk during it, and its millions of transitions (successors
+emitted) a wall second where the log's last line gives them (a finished
+run's ``transitions_per_step``: the steps of its last segment).
 
 A run killed and resumed appends to the same log: each start begins a
 *segment*, its clock and its disk figures from zero. A step's seconds are
@@ -22,7 +24,8 @@ from bench.command import Parser
 _GIB = 2**30
 HEADER = (
     "| step | states held after it | seconds | wall us a state made | packed bytes a state on disk "
-    "| peak RssAnon GiB | peak disk GiB |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    "| peak RssAnon GiB | peak disk GiB | M transitions a second |\n"
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 )
 RESUMED = "after a start: the pattern passes and compilation included"
 
@@ -31,8 +34,10 @@ def read_steps(lines):
     """The log's lines (JSON) as one dict a step, in order: ``step``,
     ``held``, ``seconds`` (the step's own), ``after_start`` (the first step
     of a segment), ``disk_bytes`` and ``ram_peak_bytes`` (its peaks,
-    ``disk_bytes`` the run's whole holding), ``spill_bytes``."""
+    ``disk_bytes`` the run's whole holding), ``spill_bytes``, and
+    ``emitted`` (the step's transitions; None where the log has none)."""
     steps = []
+    segment = []  # the steps since the last start
     began = last = 0.0
     offset = held_before = 0
     fresh = True  # a log's first step counts from its start
@@ -42,8 +47,12 @@ def read_steps(lines):
             began = last = record["seconds"]
             offset = held_before
             fresh = True
+            segment = []
             continue
         if "step" not in record:
+            emitted = (record.get("work") or {}).get("transitions_per_step") or []
+            for step, count in zip(segment, emitted, strict=False):
+                step["emitted"] = count
             continue
         peaks = record["step_peaks"]
         steps.append(
@@ -55,8 +64,10 @@ def read_steps(lines):
                 "disk_bytes": offset + max(peaks["disk_bytes"], record["disk_bytes"]),
                 "ram_peak_bytes": max(peaks["ram_bytes"], record["ram_bytes"]),
                 "spill_bytes": record["spill_bytes"],
+                "emitted": None,
             }
         )
+        segment.append(steps[-1])
         last, fresh = record["seconds"], False
         held_before = offset + record["disk_bytes"]
     return steps
@@ -70,9 +81,10 @@ def table(steps, first_step=1):
         per_state = f"{1e6 * step['seconds'] / made:.2f}" if made else ""
         on_disk = f"{step['spill_bytes'] / made:.2f}" if made and step["spill_bytes"] else "in memory"
         seconds = f"{step['seconds']:.1f}" + (" *" if step["after_start"] else "")
+        rate = f"{step['emitted'] / step['seconds'] / 1e6:.1f}" if step["emitted"] and step["seconds"] else ""
         rows.append(
             f"| {step['step']} | {made:,} | {seconds} | {per_state} | {on_disk} "
-            f"| {step['ram_peak_bytes'] / _GIB:.1f} | {step['disk_bytes'] / _GIB:.1f} |"
+            f"| {step['ram_peak_bytes'] / _GIB:.1f} | {step['disk_bytes'] / _GIB:.1f} | {rate} |"
         )
     if any(step["after_start"] for step in steps if step["step"] >= first_step):
         rows.append(f"\n\\* {RESUMED}")

@@ -403,7 +403,7 @@ def total_measured(job, progress=None):
     """``total_prepared`` with its work: ``(tours, measures)``, the measures
     a dict of the run's ``seconds`` (wall, compilation excluded),
     ``transitions``, ``states_peak``, ``states_per_step`` (held after each
-    step), ``ram_peak_bytes`` (this process's anonymous memory at its
+    step), ``transitions_per_step`` (the successors each step emitted), ``ram_peak_bytes`` (this process's anonymous memory at its
     peak, sampled: ``peak_sampler``), ``rss_peak_bytes`` (its peak resident
     memory over its life, mapped tables and the interpreter included:
     ``VmHWM``) and ``disk_peak_bytes`` (its spill folders' bytes at their
@@ -427,7 +427,7 @@ def total_measured(job, progress=None):
     local = dict(ram_peak_bytes=peaks.ram, rss_peak_bytes=machine.peak_resident_memory(), disk_peak_bytes=peaks.disk)
     measures = dict(seconds=seconds, transitions=work.transitions, states_peak=work.states_peak)
     measures.update({name: None if on_cluster else value for name, value in local.items()})
-    return found, {**measures, "states_per_step": list(work.held)}
+    return found, {**measures, "states_per_step": list(work.held), "transitions_per_step": list(work.emitted)}
 
 
 def _check_unwritten_checkpoint(job, starts):

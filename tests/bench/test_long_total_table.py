@@ -30,7 +30,7 @@ def _log():
         {"seconds": 0.0, "start": [4, 4], "closed": False, "memory": None, "pid": 2},
         _step(45.0, 3, 40, 1 * _GIB, spill=200, peak_disk=4 * _GIB),
         _step(55.0, 4, 0, 0),
-        {"seconds": 56.0, "tours": 0, "peaks": {}, "work": {}},
+        {"seconds": 56.0, "tours": 0, "peaks": {}, "work": {"transitions_per_step": [90_000_000, 5_000_000]}},
     ]
     return [json.dumps(record) for record in records]
 
@@ -49,8 +49,10 @@ def test_the_table_has_a_row_a_step_and_marks_the_steps_after_a_start():
     text = long_total_table.table(long_total_table.read_steps(_log()), first_step=2)
     rows = [line for line in text.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert [row.split(" | ")[0] for row in rows] == ["| 2", "| 3", "| 4"]
-    assert "| 3 | 40 | 45.0 * | 1125000.00 | 5.00 | 1.0 | 6.0 |" in text
-    assert "| 2 | 20 | 10.0 | 500000.00 | 5.00 | 5.0 | 3.0 |" in text
+    assert "| 3 | 40 | 45.0 * | 1125000.00 | 5.00 | 1.0 | 6.0 | 2.0 |" in text
+    # the finished run's transitions are its last segment's: none for step 2
+    assert "| 2 | 20 | 10.0 | 500000.00 | 5.00 | 5.0 | 3.0 |  |" in text
+    assert "| 4 | 0 | 10.0 |  | in memory | 1.0 | 2.0 | 0.5 |" in text
     assert text.endswith(long_total_table.RESUMED)
 
 

@@ -33,6 +33,7 @@ def test_cli_total_is_one_line(capsys):
         "rss_peak_bytes",
         "disk_peak_bytes",
         "states_per_step",
+        "transitions_per_step",
     }
     assert cli.main(["count", "3", "4", "--total", "--method", "dp"]) == 0
     assert capsys.readouterr().out.split()[1] == "16"

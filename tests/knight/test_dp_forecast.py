@@ -166,6 +166,7 @@ def test_total_json_tells_the_work(capsys):
     tours, work = total_with_work(5, 6, False)
     assert record["tours"] == tours and text.split()[1] == str(tours)
     assert record["transitions"] == work.transitions and record["states_per_step"] == work.held
+    assert record["transitions_per_step"] == work.emitted and sum(work.emitted) == work.transitions
     assert record["states_peak"] == max(work.held) and record["seconds"] > 0
     assert 0 < record["ram_peak_bytes"] <= record["rss_peak_bytes"] and record["disk_peak_bytes"] == 0
 

@@ -403,7 +403,8 @@ def total_measured(job, progress=None):
     """``total_prepared`` with its work: ``(tours, measures)``, the measures
     a dict of the run's ``seconds`` (wall, compilation excluded),
     ``transitions``, ``states_peak``, ``states_per_step`` (held after each
-    step), ``transitions_per_step`` (the successors each step emitted), ``ram_peak_bytes`` (this process's anonymous memory at its
+    step), ``transitions_per_step`` (the successors each step emitted),
+    ``ram_peak_bytes`` (this process's anonymous memory at its
     peak, sampled: ``peak_sampler``), ``rss_peak_bytes`` (its peak resident
     memory over its life, mapped tables and the interpreter included:
     ``VmHWM``) and ``disk_peak_bytes`` (its spill folders' bytes at their

@@ -10,9 +10,11 @@ and the spill filesystem's bytes in use by the run (its free space at the
 start less its free space now: the checkpoint's linked tables count too),
 and the step's own peaks of the memory and that disk, sampled.
 A thread samples the same every ``--every`` seconds and the log's last
-line holds the peaks and the count's JSON. Killed, the count goes on from
+line holds the peaks and the count's JSON (with each step's transitions:
+``long_total_table`` makes them a rate). Killed, the count goes on from
 its checkpoint when run again with the same ``--resume``; the log is
-appended to.
+appended to. Without ``--resume`` there is no checkpoint (a run of
+minutes, timed step by step: 8x8 closed, with no step's save in its time).
 """
 
 import json
@@ -77,7 +79,7 @@ def main(argv=None):
     parser.add_argument("cols", type=int)
     parser.add_argument("--closed", action="store_true")
     parser.add_argument("--memory", help="the dp's memory budget (as knight count --memory takes it)")
-    parser.add_argument("--resume", required=True, help="the count's checkpoint file")
+    parser.add_argument("--resume", help="the count's checkpoint file (none: no checkpoint)")
     parser.add_argument("--log", required=True, help="the JSON-lines log, appended to")
     parser.add_argument("--every", type=float, default=SAMPLE_SECONDS, help="seconds between samples")
     args = parser.parse_args(argv)

@@ -9,6 +9,7 @@ import functools
 import io
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -169,18 +170,30 @@ def test_a_bug_keeps_its_traceback():
 
 
 @pytest.fixture(scope="module")
-def start_up_seconds():
-    """How long a Python process takes here to import knight's command line:
-    before that no code of knight's runs, so an interrupt is Python's own
-    (a traceback, death by SIGINT), whatever knight does."""
-    began = time.monotonic()
+def start_up_cpu_seconds():
+    """The CPU seconds a Python process takes here to import knight's command
+    line: before that no code of knight's runs, so an interrupt is Python's
+    own (a traceback, death by SIGINT), whatever knight does. CPU, not wall:
+    on a loaded machine a child's wall start-up stretches, its CPU does not."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-c", "import knight.cli"], check=True)
-    return time.monotonic() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def _cpu_seconds(pid):
+    """A live process's CPU seconds so far (``/proc/PID/stat``), 0 once gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @settings(max_examples=4, deadline=None, database=None)
 @given(st.floats(0.0, 1.3))
-def test_ctrl_c_at_any_moment_of_a_dp_count_is_one_line(start_up_seconds, delay):
+def test_ctrl_c_at_any_moment_of_a_dp_count_is_one_line(start_up_cpu_seconds, delay):
     """Signals land at random points once knight's code runs: in imports
     (Numba's, NumPy's: an interrupt there surfaces as an ImportError), in
     Python, in a compiled step, in the pattern passes' threads."""
@@ -190,9 +203,11 @@ def test_ctrl_c_at_any_moment_of_a_dp_count_is_one_line(start_up_seconds, delay)
         stderr=subprocess.PIPE,
         text=True,
     )
-    # at least 0.3 s: under a loaded test run the child starts slower than
-    # the quiet moment the start-up was timed in
-    time.sleep(max(0.3, 3 * start_up_seconds) + delay)
+    # twice the start-up's CPU spent: a wall-clock wait fell inside Python's
+    # own start-up when the machine was loaded (a "Fatal Python error")
+    while process.poll() is None and _cpu_seconds(process.pid) < 2 * start_up_cpu_seconds:
+        time.sleep(0.01)
+    time.sleep(delay)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     if process.returncode == 0:  # it finished first

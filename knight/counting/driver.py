@@ -396,7 +396,9 @@ def total_prepared(job, progress=None):
     if job.ruled_out:
         _check_unwritten_checkpoint(job, ())
         return 0  # as count_prepared answers it: no run
-    return total_tours(job.rows, job.cols, job.closed, progress, job.scheduler, job.memory, resume=job.resume)
+    return total_tours(
+        job.rows, job.cols, job.closed, progress, job.scheduler, job.memory, resume=job.resume, disk=job.disk
+    )
 
 
 def total_measured(job, progress=None):
@@ -423,7 +425,15 @@ def total_measured(job, progress=None):
                 report(step, steps, held, rates)
 
         found, work, seconds = total_timed(
-            job.rows, job.cols, job.closed, sampled, job.scheduler, job.memory, compile_first=True, resume=job.resume
+            job.rows,
+            job.cols,
+            job.closed,
+            sampled,
+            job.scheduler,
+            job.memory,
+            compile_first=True,
+            resume=job.resume,
+            disk=job.disk,
         )
     local = dict(ram_peak_bytes=peaks.ram, rss_peak_bytes=machine.peak_resident_memory(), disk_peak_bytes=peaks.disk)
     measures = dict(seconds=seconds, transitions=work.transitions, states_peak=work.states_peak)

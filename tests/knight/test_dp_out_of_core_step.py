@@ -5,7 +5,9 @@ the engine under a memory budget that sends every step to disk; carries
 between chunks caught; the run files gone after each step (each group's
 as soon as it is merged) and the spill folder after the run."""
 
+import dataclasses
 import itertools
+import os
 import pathlib
 import shutil
 
@@ -216,3 +218,43 @@ def test_a_carry_found_by_an_early_merge_widens_the_counts(tmp_path, monkeypatch
     spilled = out_of_core_step.step_out_of_core(arguments.with_table(keys, wide), 2, 1, 1, str(tmp_path))
     counts = packed_table.dense(spilled[0], spilled[1])[1]
     assert spilled[5] == 0 and (counts[:, 1] == 1).all() and (counts[:, 0] == 0).all()
+
+
+def test_a_disk_budget_merges_the_runs_early_and_counts_the_same(monkeypatch, spill_folders):
+    """--disk bounds a step's input and runs, not only the refusal before
+    the run: under a budget smaller than any step's runs, every step whose
+    runs grew merges them early, with the free space ample, and the count
+    is the one in memory."""
+    # small partitions: a packed table's blocks (one a partition) are
+    # small, so that a step takes many chunks (each a block at least)
+    monkeypatch.setattr(memory_model, "PARTITION_TABLE_BYTES", 4096)
+    compacted = []
+    real = out_of_core_step._Runs.compact
+    monkeypatch.setattr(out_of_core_step._Runs, "compact", lambda runs, *a: compacted.append(1) or real(runs, *a))
+    plan = cell_order.schedule(5, 6)
+    in_memory, _ = run_loop.count_hamiltonian(plan, False)
+    ample, _ = run_loop.count_hamiltonian(plan, False, policy=ALL_OUT_OF_CORE)
+    assert ample == in_memory and not compacted  # no budget: the free space decides
+    budgeted, _ = run_loop.count_hamiltonian(plan, False, policy=dataclasses.replace(ALL_OUT_OF_CORE, disk=1))
+    assert budgeted == in_memory and len(compacted) > 5
+
+
+class _FakeRuns:
+    def __init__(self, folder, sizes):
+        self.paths, self.sizes = [os.path.join(folder, "runs-0")], sizes
+
+
+@given(
+    sizes=st.lists(st.integers(0, 10**6), min_size=1, max_size=5),
+    written=st.integers(0, 10**6),
+    input_bytes=st.integers(0, 10**7),
+    disk=st.one_of(st.none(), st.integers(0, 2 * 10**7)),
+)
+@settings(max_examples=100, deadline=None)
+def test_the_disk_is_short_past_the_budget_or_the_free_space(tmp_path_factory, sizes, written, input_bytes, disk):
+    folder = str(tmp_path_factory.getbasetemp())
+    runs, threads = _FakeRuns(folder, sizes), 2
+    coming = out_of_core_step.SHORT_CHUNKS * written + sum(sorted(sizes)[-threads:])
+    free = shutil.disk_usage(folder).free
+    over_budget = disk is not None and input_bytes + sum(sizes) + coming > disk
+    assert out_of_core_step._disk_short(runs, written, threads, disk, input_bytes) == (over_budget or free < coming)

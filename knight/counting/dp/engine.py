@@ -44,14 +44,16 @@ def count_by_dp(job, progress=None, policy=None):
         with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
             return _count_runs(job, progress, run)
     compile_kernels()  # before the clock starts
-    return _count_runs(job, progress, functools.partial(count_hamiltonian, policy=_budgeted(policy, job.memory)))
+    policy = _budgeted(policy, job.memory, job.disk)
+    return _count_runs(job, progress, functools.partial(count_hamiltonian, policy=policy))
 
 
-def _budgeted(policy, memory):
+def _budgeted(policy, memory, disk=None):
     """``policy`` (None: the default ``StepPolicy``) under a budget of
-    ``memory`` bytes when one is given."""
+    ``memory`` bytes of memory and ``disk`` bytes of disk, each when given."""
     policy = StepPolicy() if policy is None else policy
-    return policy if memory is None else dataclasses.replace(policy, memory=memory)
+    policy = policy if memory is None else dataclasses.replace(policy, memory=memory)
+    return policy if disk is None else dataclasses.replace(policy, disk=disk)
 
 
 @contextlib.contextmanager
@@ -171,7 +173,7 @@ def _count_runs_into(job, progress, run, store):
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, resume=None):
+def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, resume=None, disk=None):
     """Directed tours from every start together, from one run with no
     forced end: open, each undirected path is two directed tours (from
     either end); closed, each cycle is two directed tours from each of its
@@ -180,12 +182,22 @@ def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, 
     ``scheduler`` when one is given; in at most ``memory`` bytes of memory
     (``run_loop.count_hamiltonian``) when not, its steps taken by ``policy``
     (``count_by_dp``'s); resumed from and saved into the checkpoint at
-    ``resume`` when it names one (a total's: its starts are none)."""
-    return total_timed(rows, cols, closed, progress, scheduler, memory, policy, resume=resume)[0]
+    ``resume`` when it names one (a total's: its starts are none); out of
+    core in at most ``disk`` bytes of disk when it is given."""
+    return total_timed(rows, cols, closed, progress, scheduler, memory, policy, resume=resume, disk=disk)[0]
 
 
 def total_timed(
-    rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, compile_first=False, resume=None
+    rows,
+    cols,
+    closed,
+    progress=None,
+    scheduler=None,
+    memory=None,
+    policy=None,
+    compile_first=False,
+    resume=None,
+    disk=None,
 ):
     """``total_tours`` as ``(total, work, seconds)``: its run's ``Work`` and
     its wall seconds, which exclude compilation with ``compile_first``
@@ -194,7 +206,7 @@ def total_timed(
         if scheduler is None:
             if compile_first:
                 compile_kernels()
-            run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory))
+            run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory, disk))
             began = time.perf_counter()
             return (*total_with_work(rows, cols, closed, progress, run, store), time.perf_counter() - began)
         with on_cluster(scheduler, rows, cols, closed) as run:

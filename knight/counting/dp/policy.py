@@ -29,12 +29,16 @@ class StepPolicy:
     some; the budget is then passed by this much). ``memory``: the bytes of
     anonymous memory (``RssAnon``) the run may hold, None for
     ``memory_model.FREE_SHARE`` of what is available at each step; steps
-    past it run out of core."""
+    past it run out of core. ``disk``: the bytes of disk a step out of
+    core may hold (its input and its runs), None for the spill
+    filesystem's free space alone; a step nearing either merges its runs
+    early (``steps.out_of_core_step``)."""
 
     table: str = "auto"
     partitioned_states: int = 1_000_000
     min_room: int = 32 << 20
     memory: int | None = None
+    disk: int | None = None
 
     def __post_init__(self):
         if self.table not in TABLES:

@@ -50,11 +50,13 @@ MAX_GROUPS = 1024
 SHORT_CHUNKS = 3
 
 
-def step_out_of_core(arguments, expected, threads, room, folder):
+def step_out_of_core(arguments, expected, threads, room, folder, disk=None):
     """One step (``StepArguments``, its table dense or a ``PackedTable``)
     that makes about ``expected`` states, in chunks whose tables fit in
     ``room`` bytes, through run files in ``folder`` (the run's spill
-    folder). Returns ``(table, table, found, emitted, dead, overflow)`` as
+    folder), its input and runs within ``disk`` bytes (None: the free
+    space alone bounds them; past either, the runs are merged early).
+    Returns ``(table, table, found, emitted, dead, overflow)`` as
     ``partitioned_step.step_partitioned`` does its arrays: the next
     table, packed in ``folder`` (a ``PackedTable`` stands for both), the
     input's files removed if they were the run's."""
@@ -65,7 +67,7 @@ def step_out_of_core(arguments, expected, threads, room, folder):
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     with naming(folder):
         try:
-            tallies = _write_runs(arguments, runs, parts, room, per_state, threads)
+            tallies = _write_runs(arguments, runs, parts, room, per_state, threads, disk)
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return (*_empty(limbs), *tallies)
@@ -187,12 +189,15 @@ class _Runs:
                 os.unlink(path)
 
 
-def _write_runs(arguments, runs, parts, room, per_state, threads):
+def _write_runs(arguments, runs, parts, room, per_state, threads, disk=None):
     """Step the input a chunk at a time, appending each chunk's partitions
     to the runs; a chunk as many states as make tables that fit ``room``
     at ``per_state`` states made a state read, for the first (half of
-    it: a trial) and then at the rate the chunks before made. Returns
-    the tallies ``[found, emitted, dead, overflow]``."""
+    it: a trial) and then at the rate the chunks before made; the runs
+    merged early where the disk runs short (``_disk_short``, ``disk``
+    its budget). Returns the tallies ``[found, emitted, dead, overflow]``."""
+    source = arguments.keys
+    input_bytes = source.disk_bytes() if isinstance(source, packed_table.PackedTable) else 0
     entry = 1 + arguments.counts.shape[1]
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     compacted = 0  # the runs' bytes after the last early merge
@@ -212,7 +217,7 @@ def _write_runs(arguments, runs, parts, room, per_state, threads):
         if (
             len(runs.starts) > 1
             and sum(runs.sizes) > memory_model.EARLY_RUN_ENTRIES * compacted
-            and _disk_short(runs, written, threads)
+            and _disk_short(runs, written, threads, disk, input_bytes)
         ):
             if runs.compact(arguments.counts.shape[1], threads):
                 tallies[3] = 1  # counts of two chunks added past the limbs: the step runs again, wider
@@ -225,13 +230,18 @@ def _write_runs(arguments, runs, parts, room, per_state, threads):
     return tallies
 
 
-def _disk_short(runs, written, threads):
-    """Whether the spill filesystem's free space is below ``SHORT_CHUNKS``
-    chunks of ``written`` bytes of runs and the final merge's first wave
-    (its ``threads`` largest groups' files, which it writes out before it
-    removes them)."""
+def _disk_short(runs, written, threads, disk=None, input_bytes=0):
+    """Whether the disk is short of ``SHORT_CHUNKS`` more chunks of
+    ``written`` bytes of runs and the final merge's first wave (its
+    ``threads`` largest groups' files, which it writes out before it
+    removes them): the spill filesystem's free space, or what is left of
+    ``disk`` (a budget in bytes; None: none) after the step's input
+    (``input_bytes``) and runs."""
     wave = sum(sorted(runs.sizes)[-threads:])
-    return shutil.disk_usage(os.path.dirname(runs.paths[0])).free < SHORT_CHUNKS * written + wave
+    coming = SHORT_CHUNKS * written + wave
+    if disk is not None and input_bytes + sum(runs.sizes) + coming > disk:
+        return True
+    return shutil.disk_usage(os.path.dirname(runs.paths[0])).free < coming
 
 
 def _merge_groups(runs, limbs, threads, take):

@@ -29,7 +29,8 @@ def run_step(arguments, expected, spill, policy, room, high=None):
         table = PARTITIONED if expected >= policy.partitioned_states else HASH
     limbs = arguments.counts.shape[1]
     if memory_model.step_bytes(high, limbs) > room and table != HASH:
-        return out_of_core_step.step_out_of_core(arguments, high, threads(arguments), room, spill()), OUT_OF_CORE
+        made = out_of_core_step.step_out_of_core(arguments, high, threads(arguments), room, spill(), policy.disk)
+        return made, OUT_OF_CORE
     source = arguments.keys
     arguments = arguments.with_table(*packed_table.dense(arguments.keys, arguments.counts))
     if table == HASH:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp import memory_model, packed_table, run_loop, table_format
+from knight.counting.dp import engine, memory_model, packed_table, run_loop, table_format
 from knight.counting.dp.model import cell_order
 from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import out_of_core_step, step_choice
@@ -258,3 +258,27 @@ def test_the_disk_is_short_past_the_budget_or_the_free_space(tmp_path_factory, s
     free = shutil.disk_usage(folder).free
     over_budget = disk is not None and input_bytes + sum(sizes) + coming > disk
     assert out_of_core_step._disk_short(runs, written, threads, disk, input_bytes) == (over_budget or free < coming)
+
+
+@pytest.mark.parametrize("count", ["count_total", "count_tours"])
+def test_the_disk_budget_reaches_every_step(monkeypatch, count):
+    """``disk=`` (``--disk``) goes from the public counts to each step."""
+    import knight
+
+    options = {"method": "dp"} if count == "count_tours" else {}
+
+    def counted(**budget):
+        answer = getattr(knight, count)(5, 5, **options, **budget)
+        return answer if isinstance(answer, int) else answer.tours.tolist()
+
+    expected = counted()
+    seen = set()
+    real = step_choice.run_step
+
+    def recorded(arguments, expected, spill, policy, room, *rest):
+        seen.add(policy.disk)
+        return real(arguments, expected, spill, policy, room, *rest)
+
+    monkeypatch.setattr(step_choice, "run_step", recorded)
+    monkeypatch.setattr(engine, "compile_kernels", lambda: None)  # its warm-up runs have no budget
+    assert counted(disk=10**9) == expected and seen == {10**9}

@@ -15,8 +15,6 @@ from knight.errors import InvalidArgument
 from knight.runtime import machine
 
 HELD = step_curves.HELD
-# how far 8 x 8 open's run was measured (step_curves: a run stopped early)
-_OPEN_8X8_STEPS = len(HELD[(8, 8, False)])
 
 
 def _peak(short, long, closed):
@@ -39,9 +37,9 @@ def test_a_measured_board_is_its_own_curve():
         guess = state_forecast.forecast(long, short, closed)  # either way round
         assert guess.measured and guess.peak == _peak(short, long, closed)
         assert guess.how == state_forecast.MEASURED
-    # 8 x 8 closed's last column was not measured, nor 8 x 8 open's to continue it
-    guess = state_forecast.forecast(8, 8, True)
-    assert guess.peak == _peak(8, 8, True) and "steps after not projected" in guess.how
+    # 8 x 8 open, counted: its whole run is its curve
+    guess = state_forecast.forecast(8, 8, False)
+    assert guess.measured and guess.peak == _peak(8, 8, False) and guess.how == state_forecast.MEASURED
 
 
 # held out: each way of projecting, on a measured board it is not given.
@@ -78,12 +76,14 @@ def test_a_longer_board_grows_from_the_longest_measured_within_a_factor_of_1_5(s
     assert 1 / 1.5 < guess.peak / _peak(short, long, False) < 1.5
 
 
-def test_8x8_open_is_its_measured_prefix_continued_by_8x8_closed():
-    guess = memory_model.projection(8, 8)
-    assert f"measured to step {_OPEN_8X8_STEPS} of 64" in guess.how and "8x8 closed" in guess.how
+def test_8x8_closed_is_its_measured_prefix_continued_by_8x8_open():
+    """8 x 8 closed's run was measured to step 57; 8 x 8 open's, whole,
+    continues it."""
+    guess = memory_model.projection(8, 8, closed=True)
+    assert f"measured to step {len(HELD[(8, 8, True)])} of 64" in guess.how and "8x8 open" in guess.how
     # never below the measured prefix's peak (the steps the other kind
-    # continues fall below it now that the prefix passed 8 x 8's peak step)
-    assert guess.states >= max(HELD[(8, 8, False)])
+    # continues fall below it: the prefix is past 8 x 8's peak step)
+    assert guess.states >= max(HELD[(8, 8, True)])
     assert guess.disk_bytes == memory_model.step_disk_bytes(guess.states, guess.states)
 
 
@@ -121,7 +121,7 @@ def test_8x8_open_is_refused_before_it_starts_naming_both_budgets(this_machine, 
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Traceback" not in error
     assert "memory budget" in error and f"{disk}.0 GiB disk budget (--disk)" in error
-    assert "16.0 GiB memory budget" in error and f"measured to step {_OPEN_8X8_STEPS} of 64" in error
+    assert "16.0 GiB memory budget" in error and "its own measured run" in error
 
 
 def test_8x8_open_fits_60_gib_of_disk_with_its_runs_merged_early(this_machine):

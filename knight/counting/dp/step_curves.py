@@ -10,9 +10,9 @@ as ``states_per_step``. 8 x 8 closed: steps 1-29 from such a run (stopped
 at step 36, its steps 30-36 those below to three figures), steps 30-57 as
 measurements.md's "8 x 8 closed, step by step" gives them (millions, three
 figures), steps 58-64 not measured. 8 x 8
-open: steps 1-44 of its second run (``bench.experiments.long_total``, its
-log's states; stopped there), exact; its steps 27-44 equal those of its
-first run, state for state. Boards whose run holds no
+open: every step of its second run (``bench.experiments.long_total``, its
+log's states, three processes resumed from its checkpoint), exact; its
+steps 27-44 equal those of its first run, state for state. Boards whose run holds no
 state past its first steps (no tour of that kind: 3 x 6, odd closed boards)
 are left out: the theorems answer them before any projection.
 """
@@ -200,11 +200,13 @@ HELD = {
         28, 3, 1, 0,
     ),
     (8, 8, False): (
-        1, 1, 1, 1, 1, 1, 1, 1, 2, 8, 32, 64, 256, 1_024, 1_984, 3_844, 13_576, 57_043, 181_800, 580_540,
+1, 1, 1, 1, 1, 1, 1, 1, 2, 8, 32, 64, 256, 1_024, 1_984, 3_844, 13_576, 57_043, 181_800, 580_540,
         2_023_280, 5_454_990, 7_814_470, 11_007_030, 15_760_028, 28_007_904, 50_198_586, 67_521_211,
         111_282_782, 181_247_846, 210_411_995, 244_016_912, 349_635_223, 619_902_579, 922_287_713,
         1_148_890_179, 1_557_161_646, 1_786_092_819, 1_798_160_894, 1_682_729_503, 1_733_244_085, 1_939_434_123,
-        1_946_139_555, 1_924_836_802,
+        1_946_139_555, 1_924_836_802, 1_963_828_989, 1_846_281_781, 1_836_275_033, 1_813_610_756, 1_539_844_258,
+        1_406_963_967, 1_346_186_141, 1_126_434_803, 1_000_200_122, 920_855_341, 831_131_072, 674_206_956,
+        105_380_369, 4_388_599, 104_961, 19_405, 1_179, 45, 6, 0,
     ),
     (8, 8, True): (
         1, 1, 1, 1, 1, 1, 1, 1, 2, 8, 16, 32, 128, 256, 480, 900, 1_860, 5_594, 13_370, 26_924, 73_286,

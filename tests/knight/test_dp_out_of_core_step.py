@@ -231,7 +231,7 @@ def test_a_disk_budget_merges_the_runs_early_and_counts_the_same(monkeypatch, sp
     compacted = []
     real = out_of_core_step._Runs.compact
     monkeypatch.setattr(out_of_core_step._Runs, "compact", lambda runs, *a: compacted.append(1) or real(runs, *a))
-    plan = cell_order.schedule(5, 6)
+    plan = cell_order.schedule(4, 6)
     in_memory, _ = run_loop.count_hamiltonian(plan, False)
     ample, _ = run_loop.count_hamiltonian(plan, False, policy=ALL_OUT_OF_CORE)
     assert ample == in_memory and not compacted  # no budget: the free space decides

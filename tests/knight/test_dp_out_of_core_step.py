@@ -6,6 +6,7 @@ between chunks caught; the run files gone after each step (each group's
 as soon as it is merged) and the spill folder after the run."""
 
 import dataclasses
+import functools
 import itertools
 import os
 import pathlib
@@ -282,3 +283,19 @@ def test_the_disk_budget_reaches_every_step(monkeypatch, count):
     monkeypatch.setattr(step_choice, "run_step", recorded)
     monkeypatch.setattr(engine, "compile_kernels", lambda: None)  # its warm-up runs have no budget
     assert counted(disk=10**9) == expected and seen == {10**9}
+
+
+def test_a_packed_input_decoded_whole_counts_in_the_room(tmp_path):
+    """A step in memory decodes a packed input whole: where its tables fit
+    the room but not with the dense input, the step runs out of core."""
+    arguments, made = max(dp_steps(5, 6, False, None), key=lambda step: step[0].keys.shape[0])
+    states, high = arguments.keys.shape[0], max(made[0].shape[0], 1)
+    tables, dense = memory_model.step_bytes(high, 1), memory_model.dense_bytes(states, 1)
+    policy = StepPolicy(partitioned_states=0)
+    for room, chosen in [(tables + dense, step_choice.PARTITIONED), (tables + dense // 2, step_choice.OUT_OF_CORE)]:
+        folder = str(tmp_path / chosen)
+        os.mkdir(folder)
+        packed = packed_table.pack(arguments.keys, arguments.counts, folder)
+        spill = functools.partial(str, folder)
+        stepped, engine_name = step_choice.run_step(arguments.with_table(packed, packed), high, spill, policy, room)
+        assert engine_name == chosen and _entries(stepped[0], stepped[1]) == _entries(made[0], made[1])

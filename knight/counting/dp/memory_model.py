@@ -283,6 +283,12 @@ MERGE_SHARE = 0.25
 ENTRIES_PER_STATE = 5
 
 
+def dense_bytes(states, limbs):
+    """The bytes of a dense table of ``states`` states of ``limbs`` limbs:
+    a key and its limbs, 64 bits each."""
+    return int(states * 8 * (1 + limbs))
+
+
 def step_bytes(expected, limbs):
     """Anonymous memory the in-memory partitioned step takes to make
     ``expected`` states of ``limbs`` limbs."""

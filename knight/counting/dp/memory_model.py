@@ -292,4 +292,4 @@ def dense_bytes(states, limbs):
 def step_bytes(expected, limbs):
     """Anonymous memory the in-memory partitioned step takes to make
     ``expected`` states of ``limbs`` limbs."""
-    return int(expected * 8 * (1 + limbs) * ENTRIES_PER_STATE)
+    return dense_bytes(expected, limbs) * ENTRIES_PER_STATE

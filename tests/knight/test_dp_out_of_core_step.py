@@ -156,9 +156,9 @@ def test_the_memory_is_judged_by_a_high_guess(monkeypatch):
     seen = []
     real = step_choice.run_step
 
-    def recorded(arguments, expected, spill, policy, room, high=None):
+    def recorded(arguments, expected, spill, policy, room, high=None, arrays=None):
         seen.append((expected, high))
-        return real(arguments, expected, spill, policy, room, high)
+        return real(arguments, expected, spill, policy, room, high, arrays)
 
     monkeypatch.setattr(step_choice, "run_step", recorded)
     run_loop.count_hamiltonian(cell_order.schedule(5, 6), False)

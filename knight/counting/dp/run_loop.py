@@ -26,6 +26,7 @@ from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.policy import StepPolicy
 from knight.counting.dp.steps import hash_step, step_choice
 from knight.counting.dp.steps.step_arguments import step_arguments
+from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.errors import InvalidArgument
 from knight.files import owned_files
 
@@ -224,6 +225,8 @@ class ProcessSteps:
         # a column's steps: the ratios repeat with it
         self.period = min(plan.rows, plan.cols)
         self.keys = self.counts = self.live = self.start_bits = self._folder = None
+        # what the partitioned steps in memory write over, held from step to step
+        self.arrays = StepArrays()
 
     def start(self, state):
         # a SIGKILLed run's spill folder goes now, not at the next run that spills
@@ -258,13 +261,16 @@ class ProcessSteps:
         before = live[step - 1] if step else self.start_bits
         if self.sweep is not None:
             self.sweep.before_step(step, keys, counts, before)
-        room = memory_model.step_room(policy)
+        arrays = self.arrays
+        # the arrays held that the step may write over are room, not memory taken
+        room = memory_model.step_room(policy) + arrays.room(keys)
         if step_choice.out_of_core(high, counts.shape[1], room, policy) and not table_format.is_mapped(keys):
             # the input too leaves memory (the held arrays are let go): the step's chunks get its room
             keys, counts = self.keys, self.counts = table_format.to_disk(keys, counts, self._spill())
+            arrays.release()
             room = memory_model.step_room(policy)
         arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
-        made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high)
+        made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high, arrays)
         keys, counts, found, emitted, dead, overflow = made
         if overflow:
             return None
@@ -296,6 +302,7 @@ class ProcessSteps:
         return self.keys, self.counts
 
     def close(self):
+        self.arrays.release()
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None

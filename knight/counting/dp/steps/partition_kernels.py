@@ -211,12 +211,6 @@ def emit_successors(
     return state, completed, emitted, dead, overflow, strays
 
 
-def unmarked_tables(parts, capacity_bits, entry):
-    """Room for ``parts`` tables, to be marked empty by the first
-    ``reduce_partitions`` (``fresh``)."""
-    return np.empty(parts * entry << capacity_bits, dtype=np.uint64)
-
-
 @jit
 def new_tables(parts, capacity_bits, entry):
     """``parts`` empty tables of ``2**capacity_bits`` entries, one array."""
@@ -314,8 +308,8 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
     buffer (``buffers[t]``, ``fills[t, p]`` entries in partition ``p``)
     into their tables: ``tables`` holds one per partition of the range,
     ``2**capacity_bits`` entries each, ``held[p]`` of them used; ``fresh``:
-    the step's first chunk, its tables not yet marked empty (``unmarked_tables``
-    made them). Tables past a load of 3/4 are all regrown at twice the
+    the step's first chunk, its tables not yet marked empty (they came
+    unset). Tables past a load of 3/4 are all regrown at twice the
     size.
 
     Returns ``(tables, capacity_bits, overflow)``."""

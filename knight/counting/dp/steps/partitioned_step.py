@@ -11,6 +11,7 @@ import numpy as np
 from knight.counting.dp import memory_model, table_kernels
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.steps import partition_kernels
+from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.runtime import machine
 
 MAX_PARTS = 1 << 14
@@ -32,22 +33,25 @@ def _region(expected, entry, parts, threads):
     return int(max(_MIN_REGION, chunk // (threads * parts) + 1))
 
 
-def step_partitioned(arguments, expected, threads, parts=None, region=None):
+def step_partitioned(arguments, expected, threads, parts=None, region=None, arrays=None):
     """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
     thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
-    as ``hash_step.step_in_parts``."""
-    out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region)
+    as ``hash_step.step_in_parts``. ``arrays``: the run's ``StepArrays``,
+    which its buffers, tables and next table are taken from (None: new
+    ones)."""
+    out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region, arrays)
     return (out_keys, out_counts, *tallies)
 
 
-def partition_tables(arguments, expected, threads, parts=None, region=None):
+def partition_tables(arguments, expected, threads, parts=None, region=None, arrays=None):
     """``step_partitioned``'s step, returning ``(keys, counts, held,
     tallies)``: the next table in partition order, ``held[p]`` the states
     of partition ``p`` in it (``out_of_core_step`` appends the partitions of
     every chunk to its runs), ``tallies`` = ``[found, emitted, dead,
-    overflow]``."""
+    overflow]``. The table lies in ``arrays`` (a ``StepArrays``; None: one
+    of the call's own), valid until the next step taking its slot."""
     keys, counts = arguments.keys, arguments.counts
     step_rest, salt = arguments.step_fields(), arguments.salt
     entry = 1 + counts.shape[1]
@@ -58,10 +62,15 @@ def partition_tables(arguments, expected, threads, parts=None, region=None):
     bounds = [keys.shape[0] * t // threads for t in range(threads + 1)]
     groups = [parts * g // threads for g in range(threads + 1)]
     cursors = bounds[:-1]
-    buffers = np.empty((threads, parts * region * entry), dtype=np.uint64)
+    arrays = StepArrays() if arrays is None else arrays
+    slot = arrays.free_slot(keys)
+    buffers = arrays.empty(slot, threads * parts * region * entry).reshape(threads, -1)
     fills = np.zeros((threads, parts), dtype=np.int64)
     held = np.zeros(parts, dtype=np.int64)
-    tables = [partition_kernels.unmarked_tables(groups[g + 1] - groups[g], bits, entry) for g in range(threads)]
+    # left unset: the first chunk's reduce marks them empty. Tables held
+    # past twice the size go: were the step to regrow them, it would hold
+    # the held and the regrown at once, past its peak made new
+    tables = [arrays.empty(f"tables-{g}", (groups[g + 1] - groups[g]) * entry << bits, most=2) for g in range(threads)]
     table_bits = [bits] * threads
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     chunks = [0]
@@ -116,12 +125,17 @@ def partition_tables(arguments, expected, threads, parts=None, region=None):
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return keys[:0], counts[:0], held[:0], tallies
-        # the buffers go before the dense copy is made: the step's peak
-        # holds the input, the tables and the output, not the buffers too
+        for group in range(threads):
+            if table_bits[group] != bits:
+                arrays.hold(f"tables-{group}", tables[group])  # regrown: the next step's may be as large
+        # the dense copy is made over the buffers, done with: the step's
+        # peak holds the input, the tables and the output, not the buffers too
         buffers = None
         total = int(held.sum())
-        out_keys = np.empty(total, dtype=np.uint64)
-        out_counts = np.empty((total, entry - 1), dtype=np.uint64)
+        table = arrays.empty(slot, total * entry)
+        arrays.trim(slot, total * entry)
+        out_keys = table[:total]
+        out_counts = table[total:].reshape(total, entry - 1)
         offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
         list(
             run(

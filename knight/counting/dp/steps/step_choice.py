@@ -15,7 +15,7 @@ def out_of_core(expected, limbs, room, policy):
     return expected >= policy.partitioned_states and memory_model.step_bytes(expected, limbs) > room
 
 
-def run_step(arguments, expected, spill, policy, room, high=None):
+def run_step(arguments, expected, spill, policy, room, high=None, arrays=None):
     """One step by ``policy.table`` in at most ``room`` bytes: the
     partitioned step in memory, or out of core when the tables of ``high``
     states (a high guess of those it makes; default ``expected``) would
@@ -25,7 +25,9 @@ def run_step(arguments, expected, spill, policy, room, high=None):
     (``packed_table``) is decoded whole for a step in memory, so its dense
     arrays count in the room that step takes: on 8 x 8 open, step 57 made
     105 million states in memory from 674 million decoded (12.1 GiB held,
-    the tables alone judged)."""
+    the tables alone judged). ``arrays``: the run's ``StepArrays``, which
+    a partitioned step in memory writes in; let go before a step out of
+    core, whose room they are."""
     high = expected if high is None else high
     table = policy.table
     if table == "auto":
@@ -34,6 +36,8 @@ def run_step(arguments, expected, spill, policy, room, high=None):
     packed = isinstance(arguments.keys, packed_table.PackedTable)
     decoded = memory_model.dense_bytes(arguments.keys.shape[0], limbs) if packed else 0
     if memory_model.step_bytes(high, limbs) + decoded > room and table != HASH:
+        if arrays is not None:
+            arrays.release()
         made = out_of_core_step.step_out_of_core(arguments, high, threads(arguments), room, spill(), policy.disk)
         return made, OUT_OF_CORE
     source = arguments.keys
@@ -41,7 +45,7 @@ def run_step(arguments, expected, spill, policy, room, high=None):
     if table == HASH:
         made = hash_step.step_in_parts(arguments, expected, spill)
     else:
-        made = partitioned_step.step_partitioned(arguments, expected, threads(arguments))
+        made = partitioned_step.step_partitioned(arguments, expected, threads(arguments), arrays=arrays)
     if packed and not made[-1]:
         source.remove()  # the step's input, decoded: its files are done with (but on an overflow, read again)
     return made, table

@@ -1,0 +1,123 @@
+"""The arrays a run's partitioned steps in memory write over, held from
+step to step (``StepArrays``).
+
+Why: the pages of a new array are new to the process, and the kernel
+zeroes each one at its first touch (on this project's virtual machines,
+slowly: the host backs the page too). Made new each step, the emit
+buffers, partition tables and next table of 7 x 7 open's run spent a fifth
+of its CPU samples in the kernel's ``clear_page``
+(docs/measurements.md, "Arrays a run holds from step to step"). Held, a
+run takes most of its pages once.
+
+What is held, and why the run's peak stays what fresh arrays gave:
+
+- two *slots* take turns. A step's emit buffers are carved from the slot
+  its input does not lie in; once they are emptied, its next table is
+  carved from the same slot, over them, and the slot's pages past the
+  table are given back (``trim``): the next step, which reads that table
+  and writes in the other slot, holds no more than the table there;
+- each thread's partition tables, the largest a step regrew them to; a
+  step that asks for less than half of them lets them go first (were it
+  to regrow them, it would hold the old and the regrown at once).
+
+An array is made with headroom over what was asked: the pages of it not
+yet touched take no memory, and a growing run's next step, a little
+larger, finds its array big enough. ``room`` counts only the bytes a step
+has touched, which the process's resident memory holds.
+"""
+
+import mmap
+
+import numpy as np
+
+# an array made is this much larger than asked: a growing run's next step
+# (1.1 to 1.5 times the last's states at their peak) then fits the pages
+# the last touched and the untouched ones beyond
+_HEADROOM = 1.5
+_SLOTS = ("slot-a", "slot-b")
+# what the kernel hands and takes back in one piece: a huge page (a
+# release inside one would split it)
+_PAGE = 1 << 21
+
+
+class StepArrays:
+    """Arrays held by name, handed out as views (``empty``) that stay
+    valid until the next ``empty`` of that name."""
+
+    def __init__(self):
+        self._held = {}
+        self._touched = {}
+
+    def empty(self, name, words, most=None):
+        """A uint64 array of ``words`` entries, its contents undefined: the
+        front of the one held as ``name``, or a new one, with headroom,
+        where that one is smaller, or has touched more than ``most`` times
+        ``words`` (the one held goes first)."""
+        words = int(words)
+        held = self._held.pop(name, None)
+        if held is None or held.shape[0] < words or (most and self._touched[name] > most * 8 * words):
+            held = None
+            held = _mapped(max(int(words * _HEADROOM), 1))
+            self._touched[name] = 0
+        self._held[name] = held
+        self._touched[name] = max(self._touched[name], 8 * words)
+        return held[:words]
+
+    def trim(self, name, words):
+        """Give back the pages of the array held as ``name`` past its first
+        ``words`` entries: a slot that held a step's emit buffers keeps no
+        more than the table made over them, which the next step reads
+        (resident, its pages would sit under that step's peak)."""
+        held = self._held[name]
+        start = -(-8 * words // _PAGE) * _PAGE
+        if start < self._touched[name]:
+            _mapping(held).madvise(mmap.MADV_DONTNEED, start, held.nbytes - start)
+            self._touched[name] = start
+
+    def hold(self, name, array):
+        """Hold ``array`` (written whole) as ``name`` where it is larger
+        than the one held: a partition table a step regrew past the one it
+        was handed."""
+        if name not in self._held or array.nbytes > self._held[name].nbytes:
+            self._held[name] = array
+            self._touched[name] = array.nbytes
+
+    def free_slot(self, keys):
+        """The slot a step reading ``keys`` writes in: one ``keys`` does not
+        lie in."""
+        for name in _SLOTS:
+            if not _lies_in(keys, self._held.get(name)):
+                return name
+        raise AssertionError("a table lies in both slots")
+
+    def room(self, keys):
+        """The bytes held that a step reading ``keys`` may write over: those
+        it has touched (resident) of every array ``keys`` does not lie in."""
+        return sum(self._touched[name] for name, held in self._held.items() if not _lies_in(keys, held))
+
+    def release(self):
+        """Hold nothing (a view handed out keeps its own array)."""
+        self._held.clear()
+        self._touched.clear()
+
+
+def _mapped(words):
+    """``words`` uint64 entries in a private anonymous mapping of their own
+    (whose pages ``trim`` can give back; numpy's allocator cannot), huge
+    pages asked for as numpy asks for its own."""
+    size = -(-8 * words // _PAGE) * _PAGE
+    mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        mapping.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(mapping, dtype=np.uint64)[:words]
+
+
+def _mapping(array):
+    """The ``mmap`` under ``array`` (a view of ``_mapped``'s)."""
+    while isinstance(array, np.ndarray):
+        array = array.base
+    return array.obj  # the memoryview numpy took of the mapping
+
+
+def _lies_in(keys, held):
+    return held is not None and isinstance(keys, np.ndarray) and np.may_share_memory(keys, held)

@@ -1,0 +1,107 @@
+"""The arrays a run's partitioned steps hold from step to step
+(knight.counting.dp.steps.step_arrays): views that never overlap another
+name's, a step's table never written in the slot its input lies in, the
+room counted, pages given back; and the counts of runs that hold them equal
+those of runs that do not."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knight.counting.dp import run_loop
+from knight.counting.dp.model.cell_order import schedule
+from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.steps import partitioned_step
+from knight.counting.dp.steps.step_arrays import StepArrays
+
+_NAMES = ("slot-a", "slot-b", "tables-0", "tables-1")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 1 << 16), st.sampled_from([None, 2])), max_size=30))
+def test_each_name_s_view_keeps_its_contents_until_its_next_request(requests):
+    arrays = StepArrays()
+    latest = {}
+    for mark, (name, words, most) in enumerate(requests):
+        view = arrays.empty(name, words, most=most)
+        assert view.shape == (words,) and view.dtype == np.uint64
+        view[:] = mark
+        latest[name] = (view, mark)
+        for other, (held, value) in latest.items():
+            assert (held == value).all(), f"{other}'s view was written over by {name}'s"
+
+
+def test_a_step_writes_in_the_slot_its_input_does_not_lie_in():
+    arrays = StepArrays()
+    assert arrays.free_slot(np.zeros(4, dtype=np.uint64)) == "slot-a"
+    table = arrays.empty("slot-a", 100)
+    assert arrays.free_slot(table[10:20]) == "slot-b"
+    other = arrays.empty("slot-b", 100)
+    assert arrays.free_slot(other[:5]) == "slot-a"
+
+
+def test_room_is_the_touched_bytes_of_the_arrays_the_input_is_not_in():
+    arrays = StepArrays()
+    table = arrays.empty("slot-a", 1000)
+    arrays.empty("slot-b", 300)
+    arrays.empty("tables-0", 200)
+    assert arrays.room(table[:10]) == 8 * (300 + 200)
+    assert arrays.room(np.zeros(3, dtype=np.uint64)) == 8 * (1000 + 300 + 200)
+    arrays.empty("slot-b", 100)  # a smaller request touches no fewer
+    assert arrays.room(table) == 8 * (300 + 200)
+    arrays.release()
+    assert arrays.room(table) == 0
+    assert (table == table).all()  # a view handed out outlives the release
+
+
+def test_trim_gives_back_the_pages_past_a_table_and_keeps_the_table():
+    arrays = StepArrays()
+    words = 3 << 20  # 24 MiB: pages past the first 2 MiB boundary after 8 MiB
+    view = arrays.empty("slot-a", words)
+    view[:] = 7
+    arrays.trim("slot-a", 1 << 20)
+    assert (view[: 1 << 20] == 7).all()
+    # given back: read again as the kernel's zero pages
+    assert (view[2 << 20 :] == 0).all()
+    assert arrays.room(np.zeros(1, dtype=np.uint64)) == 8 << 20
+
+
+def test_a_regrown_table_is_held_only_when_larger():
+    arrays = StepArrays()
+    arrays.empty("tables-0", 100)
+    larger = np.ones(1000, dtype=np.uint64)
+    arrays.hold("tables-0", larger)
+    assert arrays.empty("tables-0", 1000).base is larger
+    arrays.hold("tables-0", np.ones(10, dtype=np.uint64))
+    assert np.may_share_memory(arrays.empty("tables-0", 1000), larger)
+
+
+def test_a_table_held_far_past_the_request_is_let_go():
+    arrays = StepArrays()
+    big = arrays.empty("tables-0", 1000)
+    assert np.may_share_memory(arrays.empty("tables-0", 400, most=3), big)
+    assert not np.may_share_memory(arrays.empty("tables-0", 400, most=2), big)
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 6, False), (6, 6, True), (4, 9, False)])
+def test_runs_holding_their_arrays_count_as_runs_that_do_not(monkeypatch, rows, cols, closed):
+    """Every step partitioned, each reading the table the last wrote in a
+    held slot: the same tables' sizes and tours as the hash step's, and no
+    step's table written where its input lies."""
+    plan = schedule(rows, cols)
+    hashed_tours, hashed = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(table="hash"))
+    step = partitioned_step.step_partitioned
+    slots_used = set()
+
+    def checked(arguments, expected, threads, parts=None, region=None, arrays=None):
+        made = step(arguments, expected, threads, parts, region, arrays)
+        assert not np.may_share_memory(made[0], arguments.keys)
+        assert not np.may_share_memory(made[1], arguments.counts)
+        slots_used.add(arrays.free_slot(made[0]))  # the slot the next step takes
+        return made
+
+    monkeypatch.setattr(partitioned_step, "step_partitioned", checked)
+    tours, work = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(partitioned_states=0))
+    assert (tours, work.held) == (hashed_tours, hashed.held)
+    assert slots_used == {"slot-a", "slot-b"}

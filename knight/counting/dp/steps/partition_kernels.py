@@ -41,6 +41,7 @@ from knight.runtime._jit import jit
 
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
+_STREAM_AHEAD = 2 * _LINE_WORDS
 # emit_successors' ring of states ahead: each link of a state's chain of
 # look-ups is taken _LEAD states before the next, so the ring holds the
 # 3 * _LEAD states ahead and the state at its turn (a power of two: masked)
@@ -207,6 +208,11 @@ def emit_successors(
             for limb in range(limbs):
                 buffer[at + 1 + limb] = counts[state, limb]
             fill[part] += 1
+            # the line this partition's stream writes after the next: it
+            # is written about ``parts`` successors from now, too many
+            # streams for the hardware to follow, and each new line was a
+            # wait on memory at the store
+            prefetch(buffer, at + _STREAM_AHEAD)
         state += 1
     return state, completed, emitted, dead, overflow, strays
 

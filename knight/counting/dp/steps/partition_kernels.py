@@ -42,6 +42,9 @@ from knight.runtime._jit import jit
 _LOW_HALF = np.uint64(0xFFFFFFFF)
 _LINE_WORDS = 8  # 64-bit words in a 64-byte cache line
 _STREAM_AHEAD = 2 * _LINE_WORDS
+_MERGE_AHEAD = 8
+_MERGE_RING = 16  # a power of two past _MERGE_AHEAD: masked
+_MERGE_RING_MASK = _MERGE_RING - 1
 # emit_successors' ring of states ahead: each link of a state's chain of
 # look-ups is taken _LEAD states before the next, so the ring holds the
 # 3 * _LEAD states ahead and the state at its turn (a power of two: masked)
@@ -281,10 +284,22 @@ def _merge_items(tables, base, capacity_bits, entry, source, at, items, salt):
     mask = np.intp((1 << capacity_bits) - 1)
     claimed = 0
     carry = 0
-    for item in range(items):
+    # each item's bucket is asked for _MERGE_AHEAD items before its turn:
+    # a partition's table shares the core's cache with the buffers
+    # streaming through it, and a probe that missed it waited (half of
+    # this function's samples were on that one load)
+    mixes = np.empty(_MERGE_RING, dtype=np.uint64)
+    for item in range(-_MERGE_AHEAD, items):
+        ahead = item + _MERGE_AHEAD
+        if ahead < items:
+            mixed = mixed_key(source[at + entry * ahead], salt)
+            mixes[ahead & _MERGE_RING_MASK] = mixed
+            prefetch(tables, base + entry * (np.intp(mixed & _LOW_HALF) & mask))
+        if item < 0:
+            continue
         word = at + entry * item
         key = source[word]
-        new, carried = _insert(tables, base, mask, entry, mixed_key(key, salt), key, source, word, limbs)
+        new, carried = _insert(tables, base, mask, entry, mixes[item & _MERGE_RING_MASK], key, source, word, limbs)
         claimed += new
         carry |= carried
     return claimed, carry

@@ -105,3 +105,12 @@ def test_runs_holding_their_arrays_count_as_runs_that_do_not(monkeypatch, rows, 
     tours, work = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(partitioned_states=0))
     assert (tours, work.held) == (hashed_tours, hashed.held)
     assert slots_used == {"slot-a", "slot-b"}
+
+
+def test_small_arrays_are_numpy_s_and_trim_leaves_them():
+    arrays = StepArrays()
+    view = arrays.empty("slot-a", 100)
+    view[:] = 3
+    arrays.trim("slot-a", 0)
+    assert (view == 3).all()
+    assert arrays.room(np.zeros(1, dtype=np.uint64)) == 800

@@ -67,9 +67,10 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     buffers = arrays.empty(slot, threads * parts * region * entry).reshape(threads, -1)
     fills = np.zeros((threads, parts), dtype=np.int64)
     held = np.zeros(parts, dtype=np.int64)
-    # left unset: the first chunk's reduce marks them empty. Tables held
-    # past twice the size go: were the step to regrow them, it would hold
-    # the held and the regrown at once, past its peak made new
+    # left unset: the first chunk's reduce marks them empty. A table held
+    # that has touched more than twice what this step asks goes first:
+    # were the step to regrow it, it would hold the held and the regrown
+    # at once, past the peak that new arrays gave
     tables = [arrays.empty(f"tables-{g}", (groups[g + 1] - groups[g]) * entry << bits, most=2) for g in range(threads)]
     table_bits = [bits] * threads
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow

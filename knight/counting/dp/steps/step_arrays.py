@@ -70,8 +70,9 @@ class StepArrays:
         (resident, its pages would sit under that step's peak)."""
         held = self._held[name]
         start = -(-8 * words // _PAGE) * _PAGE
-        if start < self._touched[name]:
-            _mapping(held).madvise(mmap.MADV_DONTNEED, start, held.nbytes - start)
+        mapping = _mapping(held)
+        if start < self._touched[name] and mapping is not None:
+            mapping.madvise(mmap.MADV_DONTNEED, start, held.nbytes - start)
             self._touched[name] = start
 
     def hold(self, name, array):
@@ -104,7 +105,10 @@ class StepArrays:
 def _mapped(words):
     """``words`` uint64 entries in a private anonymous mapping of their own
     (whose pages ``trim`` can give back; numpy's allocator cannot), huge
-    pages asked for as numpy asks for its own."""
+    pages asked for as numpy asks for its own; under a huge page, numpy's
+    (a small step's: a mapping's first touch would zero a whole huge page)."""
+    if 8 * words < _PAGE:
+        return np.empty(words, dtype=np.uint64)
     size = -(-8 * words // _PAGE) * _PAGE
     mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hasattr(mmap, "MADV_HUGEPAGE"):
@@ -113,10 +117,12 @@ def _mapped(words):
 
 
 def _mapping(array):
-    """The ``mmap`` under ``array`` (a view of ``_mapped``'s)."""
+    """The ``mmap`` under ``array`` (a view of ``_mapped``'s), None under
+    numpy's own."""
     while isinstance(array, np.ndarray):
         array = array.base
-    return array.obj  # the memoryview numpy took of the mapping
+    # a mapping's: the memoryview numpy took of it
+    return array.obj if isinstance(array, memoryview) and isinstance(array.obj, mmap.mmap) else None
 
 
 def _lies_in(keys, held):

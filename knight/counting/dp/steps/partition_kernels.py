@@ -61,6 +61,14 @@ def partition_of(mixed, parts):
     return np.intp(((mixed >> np.uint64(32)) * np.uint64(parts)) >> np.uint64(32))
 
 
+@jit(inline="always")
+def _bucket_of(mixed, mask):
+    """The first bucket a key whose hash is ``mixed`` probes in its
+    partition's table of ``mask + 1`` entries: the low 32 bits, which
+    ``partition_of`` leaves free."""
+    return np.intp(mixed & _LOW_HALF) & mask
+
+
 @jit
 def emit_successors(
     keys,
@@ -239,7 +247,7 @@ def _insert(tables, base, mask, entry, mixed, key, source, at, limbs):
     """Add the entry at ``source[at:]`` (a key and its limbs) to the table
     at word ``base`` (``mask + 1`` entries). Returns ``(claimed, carry)``:
     1 if ``key`` was new, 1 if its count carried out of the top limb."""
-    index = np.intp(mixed & _LOW_HALF) & mask
+    index = _bucket_of(mixed, mask)
     while True:
         word = base + entry * index
         held = tables[word]
@@ -294,7 +302,7 @@ def _merge_items(tables, base, capacity_bits, entry, source, at, items, salt):
         if ahead < items:
             mixed = mixed_key(source[at + entry * ahead], salt)
             mixes[ahead & _MERGE_RING_MASK] = mixed
-            prefetch(tables, base + entry * (np.intp(mixed & _LOW_HALF) & mask))
+            prefetch(tables, base + entry * _bucket_of(mixed, mask))
         if item < 0:
             continue
         word = at + entry * item

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import python_source
+
 ROOT = Path(__file__).resolve().parents[1]
 DATE = re.compile(
     r"\b20\d\d-\d\d-\d\d\b"
@@ -117,7 +119,7 @@ def prose(source):
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT:
             found.append((token.start[0], token.string))
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(python_source.parse(source)):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             docstring = ast.get_docstring(node, clean=False)
             if docstring:

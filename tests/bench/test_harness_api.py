@@ -9,6 +9,7 @@ import pytest
 import knight
 from bench import repo_paths
 from knight import harness_api
+from tests import python_source
 
 BENCH = repo_paths.ROOT / "bench"
 # run beside any revision of knight (bench/ab_worker.py), old ones
@@ -19,7 +20,7 @@ WORKER_FILES = ("ab_worker.py", "instruction_worker.py", "named_search.py")
 def _knight_imports(path):
     """``(line, what)`` for every import of knight or of a part of it in ``path``."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(python_source.parse_file(path)):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name, None) for alias in node.names if alias.name.split(".")[0] == "knight"]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module.split(".")[0] == "knight":

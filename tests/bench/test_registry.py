@@ -14,6 +14,7 @@ from bench.studies import registry
 from bench.studies.corners import corners_study
 from bench.studies.registry import PACKAGES, STUDIES
 from bench.studies.study import Study
+from tests import python_source
 
 STUDIES_FOLDER = repo_paths.ROOT / "bench" / "studies"
 
@@ -125,7 +126,7 @@ def test_the_registry_is_the_only_list_of_studies():
         name = _module_name(path)
         if name == "bench.studies.registry":
             continue
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(python_source.parse_file(path)):
             if not isinstance(node, ast.ImportFrom | ast.Import):
                 continue
             for imported in _imported(node):

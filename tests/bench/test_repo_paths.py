@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from bench import repo_paths
+from tests import python_source
 
 
 def test_the_paths_are_the_repository_roots_not_the_working_directorys():
@@ -20,7 +21,7 @@ def test_no_other_bench_module_spells_where_results_live():
     for path in sorted((repo_paths.ROOT / "bench").rglob("*.py")):
         if path.name == "repo_paths.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(python_source.parse_file(path)):
             # a path built from the folder's name: Path("results"), ... / "results"
             if isinstance(node, ast.Constant) and node.value in ("results", "results/baseline"):
                 spelled.append(f"{path.relative_to(repo_paths.ROOT)}:{node.lineno}")

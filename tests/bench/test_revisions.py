@@ -9,6 +9,7 @@ import pytest
 
 from bench import revisions
 from bench.named_search import Search
+from tests import python_source
 
 GOOD = Search("greedy", 8, 8, (0, 0), closed=False, budget=1_000)
 UNKNOWN = Search("no-such-method", 8, 8, (0, 0), closed=False, budget=1_000)
@@ -51,7 +52,7 @@ def test_the_worker_and_its_search_module_import_only_each_other_and_the_standar
     nothing of knight but ``import knight``, done inside a function."""
     folder = revisions.WORKER.parent
     for path in (revisions.WORKER, folder / "named_search.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(python_source.parse_file(path)):
             names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom):
                 names = [node.module]

@@ -2,7 +2,6 @@
 one-line errors with exit status 2 in every command, interrupts, the
 console script, no Numba for the commands that do not search."""
 
-import ast
 import subprocess
 import sys
 
@@ -11,6 +10,7 @@ from cli_run import run
 
 from knight import exit_status, validate
 from knight.runtime import machine
+from tests import python_source
 
 
 @pytest.mark.parametrize(
@@ -115,12 +115,10 @@ def test_console_script_runs():
 def test_the_driver_is_the_command_lines_only_door_into_counting():
     """No module of knight/cli/ imports past ``knight.counting.driver``
     (the projection once read ``dp_memory`` and ``tree_estimate`` itself)."""
-    import pathlib
-
     from test_import_graph import MODULES, imported_names
 
     for name, path in MODULES.items():
         if name == "knight.cli" or name.startswith("knight.cli."):
-            tree = ast.parse(pathlib.Path(path).read_text())
+            tree = python_source.parse_file(path)
             reached = {n for n in imported_names(tree) if n.startswith("knight.counting")}
             assert reached <= {"knight.counting.driver"}, (name, reached)

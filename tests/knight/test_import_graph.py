@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import knight
+from tests import python_source
 
 PACKAGE = Path(knight.__file__).parent
 ROOT = PACKAGE.parent
@@ -60,7 +61,7 @@ def import_graph(modules):
     ours = {name.split(".")[0] for name in modules}
     graph = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = python_source.parse_file(path)
         targets = set()
         for imported in imported_names(tree):
             if imported.split(".")[0] not in ours:
@@ -184,7 +185,7 @@ def test_the_scan_sees_every_way_of_importing():
             "knight.scanned",
         ]
     )
-    names = imported_names(ast.parse(source))
+    names = imported_names(python_source.parse(source))
     found = {name if name in modules else _target(name.rpartition(".")[0], modules) for name in names}
     assert {
         "knight.geometry.board",
@@ -201,7 +202,7 @@ def test_a_cycle_is_found():
 
 def test_nothing_in_knight_imports_bench():
     for name, path in MODULES.items():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = python_source.parse_file(path)
         assert not [i for i in imported_names(tree) if i.split(".")[0] == "bench"], name
 
 

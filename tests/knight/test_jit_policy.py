@@ -12,6 +12,7 @@ import pytest
 
 import knight
 from knight.runtime import _jit
+from tests import python_source
 
 PACKAGE = Path(knight.__file__).parent
 # Numba's ways to compile a function; only knight/runtime/_jit.py may use them
@@ -45,7 +46,7 @@ def _numba_compilers_used(tree):
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(PACKAGE)))
 def test_only_the_policy_module_calls_numba_compilers(path):
-    used = _numba_compilers_used(ast.parse(path.read_text(), str(path)))
+    used = _numba_compilers_used(python_source.parse_file(path))
     if path == PACKAGE / "runtime" / "_jit.py":
         assert used, "knight/runtime/_jit.py no longer compiles anything: update this test"
     else:
@@ -62,7 +63,7 @@ def test_the_walk_reaches_every_module_of_every_subpackage():
 
 def test_the_scan_sees_each_way_of_writing_it():
     source = "import numba\nfrom numba import njit\n@numba.njit\ndef f(): pass\ng = numba.core.decorators.jit(f)\n"
-    assert [name for _, name in _numba_compilers_used(ast.parse(source))] == ["njit", "njit", "jit"]
+    assert [name for _, name in _numba_compilers_used(python_source.parse(source))] == ["njit", "njit", "jit"]
 
 
 def _dispatchers():

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from knight.counting.dp import engine, memory_model, packed_table, run_loop, table_format
 from knight.counting.dp.model import cell_order
 from knight.counting.dp.policy import StepPolicy
-from knight.counting.dp.steps import out_of_core_step, step_choice
+from knight.counting.dp.steps import out_of_core_step, partitioned_step, step_arrays, step_choice
+from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.runtime import machine
 from tests.conftest import dp_steps
 
@@ -105,6 +106,60 @@ def test_the_groups_of_the_runs_cover_every_partition_in_order(parts, expected, 
     assert bounds[0] == 0 and bounds[-1] == parts and (np.diff(bounds) > 0).all()
     assert len(bounds) - 1 <= out_of_core_step.MAX_GROUPS
     assert len(out_of_core_step._group_bounds(parts, expected, limbs, threads, room // 2)) >= len(bounds)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 4096), max_size=4), st.lists(st.integers(1, 600), max_size=4))
+def test_buffers_are_carved_from_the_held_arrays_or_all_new(needs, held_words):
+    """The packing and merge buffers: one a need, as large, never two on
+    one array; all carved from the arrays held (the largest to the
+    largest need) where they can give every one, else all new, the held
+    arrays let go (new ones beside them would pass the room)."""
+    arrays = StepArrays()
+    held = [arrays.empty(f"held-{index}", words) for index, words in enumerate(held_words)]
+    buffers = out_of_core_step._buffers(needs, arrays)
+    assert [buffer.nbytes for buffer in buffers] == needs and all(buffer.dtype == np.uint8 for buffer in buffers)
+    under = [
+        next((i for i, array in enumerate(held) if np.may_share_memory(buffer, array)), None) for buffer in buffers
+    ]
+    room = sorted((8 * words for words in held_words), reverse=True)
+    fits = len(room) >= len(needs) and all(r >= n for r, n in zip(room, sorted(needs, reverse=True), strict=False))
+    if fits:
+        carved = [index for index, buffer in zip(under, buffers, strict=True) if buffer.nbytes]
+        assert None not in carved and len(set(carved)) == len(carved)
+        assert arrays.room(None) == sum(room)
+    else:
+        assert set(under) <= {None} and arrays.room(None) == 0
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_step_s_chunks_write_over_the_arrays_of_the_chunks_before(tmp_path, monkeypatch, packed):
+    """The chunks' decoded input, buffers, tables and table are made new
+    once a step (twice where a chunk outgrows the headroom), not once a
+    chunk: each new array's pages are zeroed by the kernel at first touch."""
+    made_new, chunks = [], []
+    mapped, tables = step_arrays._mapped, partitioned_step.partition_tables
+
+    def counted_mapped(words):
+        made_new.append(words)
+        return mapped(words)
+
+    def counted_tables(*arguments, **keywords):
+        chunks.append(keywords["arrays"])
+        return tables(*arguments, **keywords)
+
+    monkeypatch.setattr(step_arrays, "_mapped", counted_mapped)
+    monkeypatch.setattr(partitioned_step, "partition_tables", counted_tables)
+    arguments, made = list(dp_steps(5, 6, False, None))[20]
+    if packed:
+        monkeypatch.setattr(packed_table, "BLOCK_ROWS", 64)  # blocks the size of the chunks
+        table = packed_table.pack(arguments.keys, arguments.counts, str(tmp_path))
+        arguments = arguments.with_table(table, table)
+    spilled = out_of_core_step.step_out_of_core(arguments, 200_000, 1, 200_000, str(tmp_path))
+    assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
+    assert len(chunks) >= 6 and len({id(arrays) for arrays in chunks}) == 1
+    # a slot and one thread's tables (and the decoded input), each made new at most twice
+    assert len(made_new) <= 2 * (2 + packed)
 
 
 def test_each_groups_runs_go_as_soon_as_it_is_merged(tmp_path, monkeypatch):

@@ -67,6 +67,18 @@ def test_trim_gives_back_the_pages_past_a_table_and_keeps_the_table():
     assert arrays.room(np.zeros(1, dtype=np.uint64)) == 8 << 20
 
 
+def test_spare_arrays_are_those_the_table_is_not_in_cut_to_their_touched_bytes():
+    arrays = StepArrays()
+    table = arrays.empty("slot-a", 1000)
+    arrays.empty("tables-0", 300)
+    arrays.empty("tables-1", 200)
+    arrays.empty("tables-1", 50)  # a smaller request touches no fewer
+    spare = arrays.spare(table[:10])
+    assert sorted(array.shape[0] for array in spare) == [200, 300]
+    assert not any(np.may_share_memory(array, table) for array in spare)
+    assert len(arrays.spare(np.zeros(3, dtype=np.uint64))) == 3
+
+
 def test_a_regrown_table_is_held_only_when_larger():
     arrays = StepArrays()
     arrays.empty("tables-0", 100)

@@ -50,12 +50,19 @@ class PackedTable:
     def disk_bytes(self):
         return sum(os.path.getsize(path) for path in self.files)
 
-    def decoded(self, first, end):
-        """Blocks ``first`` .. ``end`` - 1 as dense ``(keys, counts)``."""
+    def decoded(self, first, end, arrays=None):
+        """Blocks ``first`` .. ``end`` - 1 as dense ``(keys, counts)``, in
+        new arrays or over the one ``arrays`` (a ``StepArrays``) holds as
+        ``"input"``."""
         blocks = self.index[first:end]
         states = int(blocks[:, 2].sum())
-        keys = np.empty(states, dtype=np.uint64)
-        counts = np.zeros((states, self.limbs), dtype=np.uint64)
+        if arrays is None:
+            keys = np.empty(states, dtype=np.uint64)
+            counts = np.zeros((states, self.limbs), dtype=np.uint64)
+        else:
+            held = arrays.empty("input", states * (1 + self.limbs))
+            keys, counts = held[:states], held[states:].reshape(states, self.limbs)
+            counts[:] = 0
         row = 0
         for number in np.unique(blocks[:, 0]).tolist():
             mine = blocks[blocks[:, 0] == number]
@@ -111,15 +118,17 @@ class Reader:
     def done(self):
         return self.read >= self.states
 
-    def take(self, rows):
-        """About ``rows`` states (dense: exactly, up to the end)."""
+    def take(self, rows, arrays=None):
+        """About ``rows`` states (dense: exactly, up to the end); a packed
+        table's decoded over the ``"input"`` that ``arrays`` holds (None:
+        into new arrays), valid until the next ``take``."""
         if self.packed is None:
             first = self.read
             self.read = min(self.states, first + max(rows, 1))
             return self.keys[first : self.read], self.counts[first : self.read]
         states = self.packed.index[:, 2]
         end = _block_end(states, self._block, rows)
-        chunk = self.packed.decoded(self._block, end)
+        chunk = self.packed.decoded(self._block, end, arrays)
         self._block, self.read = end, self.read + int(states[self._block : end].sum())
         return chunk
 

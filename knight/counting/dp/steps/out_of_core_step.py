@@ -33,12 +33,17 @@ import numpy as np
 
 from knight.counting.dp import memory_model, packed_kernels, packed_table
 from knight.counting.dp.steps import partitioned_step
+from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.exit_status import naming
 
 # a chunk's states made a state read vary from chunk to chunk (the input
 # is in hash order, so less than from step to step): the next chunk is
 # sized for this much more than the last made
 _CHUNK_MARGIN = 1.25
+# the arrays a step's chunks hold are made this much larger than the
+# first asks: the first chunk is half the size of those after it (a trial),
+# and the pages it leaves untouched take no memory
+_TRIAL_HEADROOM = 2.5
 # the runs' files: at most this many (a group of partitions each), fewer
 # where a group's merge buffers would pass a share of the room
 MAX_GROUPS = 1024
@@ -64,14 +69,20 @@ def step_out_of_core(arguments, expected, threads, room, folder, disk=None):
     parts = partitioned_step.partition_count(expected, 1 + limbs)
     runs = _Runs(folder, _group_bounds(parts, expected, limbs, threads, room), parts)
     per_state = max(expected / max(arguments.keys.shape[0], 1), 0.5)
+    # the chunks' decoded input, emit buffers, tables and table, held from
+    # chunk to chunk and, as the merge's buffers, through the merge (their
+    # pages zeroed once a step, not once a chunk and a group: at 8 x 8
+    # open's GiBs a quarter of the CPU went to it), with the headroom that
+    # the chunks after the trial chunk (half their size) need
+    arrays = StepArrays(headroom=_TRIAL_HEADROOM)
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     with naming(folder):
         try:
-            tallies = _write_runs(arguments, runs, parts, room, per_state, threads, disk)
+            tallies = _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays)
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
                 return (*_empty(limbs), *tallies)
-            table, tallies[3] = _merge_runs(runs, limbs, threads, packed_table.next_prefix(folder))
+            table, tallies[3] = _merge_runs(runs, limbs, threads, packed_table.next_prefix(folder), arrays)
             if tallies[3]:
                 # counts of two chunks added past the limbs: the same
                 table.remove()
@@ -109,28 +120,33 @@ class _Runs:
         self.starts, self.states = [], []
         self.parts = parts
 
-    def append(self, keys, counts, held, threads=1):
+    def append(self, keys, counts, held, threads, arrays):
         """One chunk's table (partition after partition, ``held[p]`` states
         in partition ``p``), packed into its pieces, ``threads`` runs of
-        groups at once (each its own buffer); returns their bytes."""
+        groups at once, each in its own buffer (``_buffers``: over the
+        arrays ``arrays`` holds but the table's); returns their bytes."""
         rows = np.concatenate(([0], np.cumsum(held))).astype(np.int64)
         count = len(self.paths)
         spans = [(count * t // threads, count * (t + 1) // threads) for t in range(threads)]
+        spans = [span for span in spans if span[0] < span[1]]
+        needs = [
+            packed_kernels.most_bytes(rows[self.bounds[end]] - rows[self.bounds[first]], counts.shape[1])
+            for first, end in spans
+        ]
+        buffers = _buffers(needs, arrays, keys)
 
-        def encode(span):
+        def encode(span, data):
             # the groups' partitions' rows, packed from byte 0 of a buffer of their own
             first, end = int(self.bounds[span[0]]), int(self.bounds[span[1]])
             low, high = int(rows[first]), int(rows[end])
-            data = np.empty(packed_kernels.most_bytes(high - low, counts.shape[1]), dtype=np.uint8)
             ends = packed_kernels.encode_blocks(keys[low:high], counts[low:high], rows[first : end + 1] - low, data)
             return data, np.concatenate(([0], ends[:-1])), ends
 
-        spans = [span for span in spans if span[0] < span[1]]
         if len(spans) > 1:
             with ThreadPoolExecutor(len(spans)) as pool:
-                encoded = list(pool.map(encode, spans))
+                encoded = list(pool.map(encode, spans, buffers))
         else:
-            encoded = [encode(span) for span in spans]
+            encoded = [encode(span, data) for span, data in zip(spans, buffers, strict=True)]
         starts = np.empty(self.parts, dtype=np.int64)
         written = 0
         for (first_group, end_group), (data, begins, ends) in zip(spans, encoded, strict=True):
@@ -147,11 +163,12 @@ class _Runs:
         self.states.append(np.asarray(held, dtype=np.int64))
         return written
 
-    def compact(self, limbs, threads):
+    def compact(self, limbs, threads, arrays):
         """Merge each group's pieces into one piece a partition, its file
         rewritten in turn (``threads`` groups at once, as ``_merge_runs``
-        merges them): the runs then hold each state made so far once, its
-        counts added. Returns 1 if a count carried out of the top limb."""
+        merges them, over ``arrays``): the runs then hold each state made
+        so far once, its counts added. Returns 1 if a count carried out of
+        the top limb."""
         starts = np.zeros(self.parts, dtype=np.int64)
         states = np.zeros(self.parts, dtype=np.int64)
 
@@ -166,9 +183,14 @@ class _Runs:
             states[first:end] = held
             self.sizes[group] = size
 
-        carried = _merge_groups(self, limbs, threads, rewrite)
+        carried = _merge_groups(self, limbs, threads, rewrite, arrays)
         self.starts, self.states = [starts], [states]
         return carried
+
+    def group_states(self, group):
+        """The states of group ``group``'s pieces, every run's."""
+        first, end = int(self.bounds[group]), int(self.bounds[group + 1])
+        return sum(int(row[first:end].sum()) for row in self.states)
 
     def group(self, group):
         """Group ``group``'s runs: its file's bytes and its pieces' starts and
@@ -189,13 +211,35 @@ class _Runs:
                 os.unlink(path)
 
 
-def _write_runs(arguments, runs, parts, room, per_state, threads, disk=None):
+def _buffers(needs, arrays, keys=None):
+    """A byte buffer for each of ``needs`` bytes, carved from the arrays
+    ``arrays`` (a ``StepArrays``) holds that ``keys`` does not lie in:
+    the largest left to the largest need, their pages already the
+    process's (nothing for the kernel to zero). Where they cannot give
+    every buffer, ``arrays`` lets them go and the buffers are new: new
+    buffers beside the held arrays would pass the room the chunks were
+    sized for."""
+    spare = sorted(arrays.spare(keys), key=lambda array: array.nbytes, reverse=True)
+    order = sorted(range(len(needs)), key=lambda index: -needs[index])
+    if len(spare) < len(needs) or any(spare[rank].nbytes < needs[index] for rank, index in enumerate(order)):
+        del spare
+        arrays.release()
+        return [np.empty(need, dtype=np.uint8) for need in needs]
+    buffers = [None] * len(needs)
+    for rank, index in enumerate(order):
+        buffers[index] = spare[rank].view(np.uint8)[: needs[index]]
+    return buffers
+
+
+def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
     """Step the input a chunk at a time, appending each chunk's partitions
     to the runs; a chunk as many states as make tables that fit ``room``
     at ``per_state`` states made a state read, for the first (half of
     it: a trial) and then at the rate the chunks before made; the runs
     merged early where the disk runs short (``_disk_short``, ``disk``
-    its budget). Returns the tallies ``[found, emitted, dead, overflow]``."""
+    its budget); each chunk written over the arrays of the one before
+    (``arrays``, a ``StepArrays``). Returns the tallies ``[found,
+    emitted, dead, overflow]``."""
     source = arguments.keys
     input_bytes = source.disk_bytes() if isinstance(source, packed_table.PackedTable) else 0
     entry = 1 + arguments.counts.shape[1]
@@ -205,21 +249,23 @@ def _write_runs(arguments, runs, parts, room, per_state, threads, disk=None):
     chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)) // 2)
     # one chunk at least, even of no states
     while not reader.done() or not runs.starts:
-        part = arguments.with_table(*reader.take(chunk))
+        part = arguments.with_table(*reader.take(chunk, arrays))
         expected = int(part.keys.shape[0] * per_state) + 1
-        made_keys, made_counts, held, made = partitioned_step.partition_tables(part, expected, threads, parts)
+        made_keys, made_counts, held, made = partitioned_step.partition_tables(
+            part, expected, threads, parts, arrays=arrays
+        )
         for index in range(4):
             tallies[index] += made[index]
         if tallies[3]:
             break
-        written = runs.append(made_keys, made_counts, held, threads)
-        del made_keys, made_counts  # not held while the next chunk is made
+        written = runs.append(made_keys, made_counts, held, threads, arrays)
+        del made_keys, made_counts  # a view of the arrays, which the next chunk writes over
         if (
             len(runs.starts) > 1
             and sum(runs.sizes) > memory_model.EARLY_RUN_ENTRIES * compacted
             and _disk_short(runs, written, threads, disk, input_bytes)
         ):
-            if runs.compact(arguments.counts.shape[1], threads):
+            if runs.compact(arguments.counts.shape[1], threads, arrays):
                 tallies[3] = 1  # counts of two chunks added past the limbs: the step runs again, wider
                 break
             compacted = sum(runs.sizes)
@@ -244,15 +290,16 @@ def _disk_short(runs, written, threads, disk=None, input_bytes=0):
     return shutil.disk_usage(os.path.dirname(runs.paths[0])).free < coming
 
 
-def _merge_groups(runs, limbs, threads, take):
+def _merge_groups(runs, limbs, threads, take, arrays):
     """Merge each group across the runs, in order, ``threads`` groups at
     once, ``take(group, out, ends, held)`` given each merged group
-    (its packed bytes, each partition's block end and states) in order.
-    Returns 1 if a count carried out of the top limb (0 if none)."""
+    (its packed bytes, each partition's block end and states) in order;
+    each wave's groups packed over the arrays ``arrays`` holds where they
+    can hold all of them (``_buffers``). Returns 1 if a count carried out
+    of the top limb (0 if none)."""
 
-    def merge(group):
+    def merge(group, out):
         data, starts, states = runs.group(group)
-        out = np.empty(packed_kernels.most_bytes(int(states.sum()), limbs), dtype=np.uint8)
         return (out, *packed_kernels.merge_pieces(data, starts, states, limbs, out))
 
     carried = 0
@@ -261,22 +308,24 @@ def _merge_groups(runs, limbs, threads, take):
         for wave in range(0, count, threads):
             # a wave at a time, in order: at most ``threads`` groups held
             groups = range(wave, min(wave + threads, count))
-            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, groups), strict=True):
+            outs = _buffers([packed_kernels.most_bytes(runs.group_states(g), limbs) for g in groups], arrays)
+            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, groups, outs), strict=True):
                 carried |= int(overflow)
                 take(group, out, ends, held)
+            del outs
     return carried
 
 
-def _merge_runs(runs, limbs, threads, prefix):
+def _merge_runs(runs, limbs, threads, prefix, arrays):
     """Merge every group across the runs into one file each of the next
-    table (``prefix``), each group's runs removed once its file is
-    written. Returns ``(table, overflow)``: overflow 1 if a count carried
-    out of the top limb (0 if none)."""
+    table (``prefix``), over ``arrays`` (``_merge_groups``), each group's
+    runs removed once its file is written. Returns ``(table, overflow)``:
+    overflow 1 if a count carried out of the top limb (0 if none)."""
     writer = packed_table.Writer(prefix, limbs)
 
     def write(group, out, ends, held):
         writer.add(out, ends, held)
         runs.remove(group)
 
-    carried = _merge_groups(runs, limbs, threads, write)
+    carried = _merge_groups(runs, limbs, threads, write, arrays)
     return writer.finish(), carried

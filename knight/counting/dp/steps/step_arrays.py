@@ -20,6 +20,11 @@ What is held, and why the run's peak stays what fresh arrays gave:
   step that asks for less than half of them lets them go first (were it
   to regrow them, it would hold the old and the regrown at once).
 
+A step out of core holds its own (``out_of_core_step``), from chunk to
+chunk and through its merge: its chunks' decoded input (``"input"``), a
+slot and the tables, and the packing and the merge written over those
+done with (``spare``).
+
 An array is made with headroom over what was asked: the pages of it not
 yet touched take no memory, and a growing run's next step, a little
 larger, finds its array big enough. ``room`` counts only the bytes a step
@@ -42,11 +47,13 @@ _PAGE = 1 << 21
 
 class StepArrays:
     """Arrays held by name, handed out as views (``empty``) that stay
-    valid until the next ``empty`` of that name."""
+    valid until the next ``empty`` of that name; each made ``headroom``
+    times the words first asked."""
 
-    def __init__(self):
+    def __init__(self, headroom=_HEADROOM):
         self._held = {}
         self._touched = {}
+        self._headroom = headroom
 
     def empty(self, name, words, most=None):
         """A uint64 array of ``words`` entries, its contents undefined: the
@@ -57,7 +64,7 @@ class StepArrays:
         held = self._held.pop(name, None)
         if held is None or held.shape[0] < words or (most and self._touched[name] > most * 8 * words):
             held = None
-            held = _mapped(max(int(words * _HEADROOM), 1))
+            held = _mapped(max(int(words * self._headroom), 1))
             self._touched[name] = 0
         self._held[name] = held
         self._touched[name] = max(self._touched[name], 8 * words)
@@ -95,6 +102,14 @@ class StepArrays:
         """The bytes held that a step reading ``keys`` may write over: those
         it has touched (resident) of every array ``keys`` does not lie in."""
         return sum(self._touched[name] for name, held in self._held.items() if not _lies_in(keys, held))
+
+    def spare(self, keys):
+        """The arrays held that ``keys`` does not lie in, each cut to the
+        bytes it has touched: scratch for a caller done with them that
+        still reads ``keys`` (a step out of core packs a chunk's table into
+        the chunk's partition tables), whose writes there take no new
+        pages."""
+        return [held[: self._touched[name] // 8] for name, held in self._held.items() if not _lies_in(keys, held)]
 
     def release(self):
         """Hold nothing (a view handed out keeps its own array)."""

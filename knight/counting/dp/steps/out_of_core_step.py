@@ -14,8 +14,8 @@ hold each state made so far once, not once for each chunk that made it.
 Why this shape (Yang and Du's disk buckets, the sort-and-reduce variants
 of Knuth's DYNAHAM): every byte goes to disk and back once, in long
 sequential writes and reads, and what the step holds in anonymous memory
-at once is one chunk's tables and a few groups' merge, set by the room
-it is given, not by the step's size. The files are page cache, which the
+is one chunk's arrays, which its packing and the merge's groups are
+written over, set by the room it is given, not by the step's size. The files are page cache, which the
 kernel reclaims under pressure. Equal keys have equal partitions (the
 key's hash, with the step's salt, as in memory), so a partition merged
 across the runs holds each of its states once, with every count added

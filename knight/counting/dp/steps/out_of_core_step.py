@@ -129,24 +129,23 @@ class _Runs:
         count = len(self.paths)
         spans = [(count * t // threads, count * (t + 1) // threads) for t in range(threads)]
         spans = [span for span in spans if span[0] < span[1]]
-        needs = [
-            packed_kernels.most_bytes(rows[self.bounds[end]] - rows[self.bounds[first]], counts.shape[1])
-            for first, end in spans
-        ]
+        # each span's partitions and its rows of the table
+        partitions = [(int(self.bounds[first]), int(self.bounds[end])) for first, end in spans]
+        extents = [(int(rows[first]), int(rows[end])) for first, end in partitions]
+        needs = [packed_kernels.most_bytes(high - low, counts.shape[1]) for low, high in extents]
         buffers = _buffers(needs, arrays, keys)
 
-        def encode(span, data):
-            # the groups' partitions' rows, packed from byte 0 of a buffer of their own
-            first, end = int(self.bounds[span[0]]), int(self.bounds[span[1]])
-            low, high = int(rows[first]), int(rows[end])
+        def encode(span_partitions, extent, data):
+            # the span's rows, packed from byte 0 of a buffer of their own
+            (first, end), (low, high) = span_partitions, extent
             ends = packed_kernels.encode_blocks(keys[low:high], counts[low:high], rows[first : end + 1] - low, data)
             return data, np.concatenate(([0], ends[:-1])), ends
 
         if len(spans) > 1:
             with ThreadPoolExecutor(len(spans)) as pool:
-                encoded = list(pool.map(encode, spans, buffers))
+                encoded = list(pool.map(encode, partitions, extents, buffers))
         else:
-            encoded = [encode(span, data) for span, data in zip(spans, buffers, strict=True)]
+            encoded = [encode(*span) for span in zip(partitions, extents, buffers, strict=True)]
         starts = np.empty(self.parts, dtype=np.int64)
         written = 0
         for (first_group, end_group), (data, begins, ends) in zip(spans, encoded, strict=True):
@@ -186,11 +185,6 @@ class _Runs:
         carried = _merge_groups(self, limbs, threads, rewrite, arrays)
         self.starts, self.states = [starts], [states]
         return carried
-
-    def group_states(self, group):
-        """The states of group ``group``'s pieces, every run's."""
-        first, end = int(self.bounds[group]), int(self.bounds[group + 1])
-        return sum(int(row[first:end].sum()) for row in self.states)
 
     def group(self, group):
         """Group ``group``'s runs: its file's bytes and its pieces' starts and
@@ -298,8 +292,8 @@ def _merge_groups(runs, limbs, threads, take, arrays):
     can hold all of them (``_buffers``). Returns 1 if a count carried out
     of the top limb (0 if none)."""
 
-    def merge(group, out):
-        data, starts, states = runs.group(group)
+    def merge(pieces, out):
+        data, starts, states = pieces
         return (out, *packed_kernels.merge_pieces(data, starts, states, limbs, out))
 
     carried = 0
@@ -308,11 +302,12 @@ def _merge_groups(runs, limbs, threads, take, arrays):
         for wave in range(0, count, threads):
             # a wave at a time, in order: at most ``threads`` groups held
             groups = range(wave, min(wave + threads, count))
-            outs = _buffers([packed_kernels.most_bytes(runs.group_states(g), limbs) for g in groups], arrays)
-            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, groups, outs), strict=True):
+            pieces = [runs.group(group) for group in groups]
+            outs = _buffers([packed_kernels.most_bytes(int(states.sum()), limbs) for _, _, states in pieces], arrays)
+            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, pieces, outs), strict=True):
                 carried |= int(overflow)
                 take(group, out, ends, held)
-            del outs
+            del pieces, outs
     return carried
 
 

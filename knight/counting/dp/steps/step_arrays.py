@@ -101,13 +101,13 @@ class StepArrays:
     def room(self, keys):
         """The bytes held that a step reading ``keys`` may write over: those
         it has touched (resident) of every array ``keys`` does not lie in."""
-        return sum(self._touched[name] for name, held in self._held.items() if not _lies_in(keys, held))
+        return sum(array.nbytes for array in self.spare(keys))
 
     def spare(self, keys):
         """The arrays held that ``keys`` does not lie in, each cut to the
         bytes it has touched: scratch for a caller done with them that
-        still reads ``keys`` (a step out of core packs a chunk's table into
-        the chunk's partition tables), whose writes there take no new
+        still reads ``keys`` (a step out of core packs a chunk's table, and
+        its merge each group, over them), whose writes there take no new
         pages."""
         return [held[: self._touched[name] // 8] for name, held in self._held.items() if not _lies_in(keys, held)]
 

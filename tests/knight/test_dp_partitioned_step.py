@@ -15,6 +15,7 @@ from knight.counting.dp.model.states import word_layout
 from knight.counting.dp.policy import TABLES, StepPolicy
 from knight.counting.dp.steps import hash_step, partition_kernels, partitioned_step
 from knight.counting.dp.steps.step_arguments import step_arguments
+from knight.counting.dp.steps.step_arrays import StepArrays
 from tests.conftest import dp_steps
 
 
@@ -54,6 +55,71 @@ def test_partitioned_tables_equal_the_hash_tables(rows, cols, closed, forced, pa
         assert split[2:] == made[2:]
 
     _step_by_step(rows, cols, closed, forced, check)
+
+
+class _Touched:
+    """A ``StepArrays`` stand-in that has touched ``touched[g]`` bytes of
+    ``tables-g``."""
+
+    def __init__(self, touched):
+        self._touched = touched
+
+    def touched(self, name):
+        return self._touched[int(name.rsplit("-", 1)[1])]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 10**8),
+    st.floats(0.1, 100),
+    st.integers(1, 2000),
+    st.integers(1, 4),
+    st.integers(2, 5),
+    st.data(),
+)
+def test_tables_are_raised_toward_the_high_guess_only_into_pages_held(expected, times, parts, threads, entry, data):
+    high = expected * times
+    groups = [parts * g // threads for g in range(threads + 1)]
+    touched = data.draw(st.lists(st.integers(0, 1 << 34), min_size=threads, max_size=threads))
+    bits, high_bits = partitioned_step._table_bits(expected, high, groups, entry, _Touched(touched))
+    least = partitioned_step.table_kernels.capacity_bits(expected / parts, partitioned_step._MIN_CAPACITY_BITS)
+    wanted = partitioned_step.table_kernels.capacity_bits(high / parts, partitioned_step._MIN_CAPACITY_BITS)
+    assert least <= bits <= high_bits == min(max(wanted, least), least + partitioned_step._MOST_RAISED_BITS)
+
+    def fit(b):
+        return all(8 * ((groups[g + 1] - groups[g]) * entry << b) <= touched[g] for g in range(threads))
+
+    # raised only into pages held, and as far as they go
+    assert bits == least or fit(bits)
+    assert bits == high_bits or not fit(bits + 1)
+    assert partitioned_step._table_bits(expected, None, groups, entry, _Touched(touched)) == (least, least)
+
+
+def test_a_step_guessed_low_writes_in_the_tables_held_and_counts_the_same():
+    """Tables held from a larger step, and a high guess that they hold:
+    the step's tables are raised into them, none regrown or made anew,
+    and its table is the one the step guessed right makes."""
+    steps = list(dp_steps(5, 6, False, None))
+    arguments, made = max(steps, key=lambda step: step[1][0].shape[0])
+    states = made[0].shape[0]
+    arrays = StepArrays()
+    partitioned_step.step_partitioned(arguments, states, 2, arrays=arrays)  # holds tables for ``states``
+    held = [arrays.empty(f"tables-{g}", 1) for g in range(2)]
+    bits = []
+    reduce = partition_kernels.reduce_partitions
+
+    def reduced(*args):
+        made = reduce(*args)
+        bits.append((args[7], made[1]))  # the tables' bits before and after
+        return made
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(partition_kernels, "reduce_partitions", reduced)
+        low = partitioned_step.step_partitioned(arguments, states // 3, 2, arrays=arrays, high=states)
+    assert bits and all(before == after for before, after in bits), "a table was regrown"
+    for g in range(2):
+        assert np.may_share_memory(arrays.empty(f"tables-{g}", 1), held[g])
+    assert _entries(low[0], low[1]) == _entries(made[0], made[1]) and low[2:] == made[2:]
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True), (6, 5, False)])

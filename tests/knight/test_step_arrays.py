@@ -89,6 +89,14 @@ def test_a_regrown_table_is_held_only_when_larger():
     assert np.may_share_memory(arrays.empty("tables-0", 1000), larger)
 
 
+def test_touched_is_the_most_bytes_asked_of_a_name():
+    arrays = StepArrays()
+    assert arrays.touched("tables-0") == 0
+    arrays.empty("tables-0", 300)
+    arrays.empty("tables-0", 100)
+    assert arrays.touched("tables-0") == 8 * 300
+
+
 def test_a_table_held_far_past_the_request_is_let_go():
     arrays = StepArrays()
     big = arrays.empty("tables-0", 1000)
@@ -106,8 +114,8 @@ def test_runs_holding_their_arrays_count_as_runs_that_do_not(monkeypatch, rows, 
     step = partitioned_step.step_partitioned
     slots_used = set()
 
-    def checked(arguments, expected, threads, parts=None, region=None, arrays=None):
-        made = step(arguments, expected, threads, parts, region, arrays)
+    def checked(arguments, expected, threads, parts=None, region=None, arrays=None, high=None):
+        made = step(arguments, expected, threads, parts, region, arrays, high)
         assert not np.may_share_memory(made[0], arguments.keys)
         assert not np.may_share_memory(made[1], arguments.counts)
         slots_used.add(arrays.free_slot(made[0]))  # the slot the next step takes

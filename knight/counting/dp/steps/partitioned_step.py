@@ -17,6 +17,9 @@ from knight.runtime import machine
 MAX_PARTS = 1 << 14
 _MIN_REGION = 4 * MOST_OPTIONS
 _MIN_CAPACITY_BITS = 4
+# how far a step's tables may be raised past what its expected states ask,
+# in doublings, where the tables held have the pages (``_table_bits``)
+_MOST_RAISED_BITS = 2
 
 
 def partition_count(expected, entry):
@@ -33,35 +36,64 @@ def _region(expected, entry, parts, threads):
     return int(max(_MIN_REGION, chunk // (threads * parts) + 1))
 
 
-def step_partitioned(arguments, expected, threads, parts=None, region=None, arrays=None):
+def step_partitioned(arguments, expected, threads, parts=None, region=None, arrays=None, high=None):
     """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
     thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
     as ``hash_step.step_in_parts``. ``arrays``: the run's ``StepArrays``,
     which its buffers, tables and next table are taken from (None: new
-    ones)."""
-    out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region, arrays)
+    ones); ``high``: a high guess of the states it makes, which its tables
+    are sized for as far as the tables held have the pages."""
+    out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region, arrays, high)
     return (out_keys, out_counts, *tallies)
 
 
-def partition_tables(arguments, expected, threads, parts=None, region=None, arrays=None):
+def _table_bits(expected, high, groups, entry, arrays):
+    """``(bits, high_bits)``: log2 of the entries of each partition's
+    table, and of those ``high`` states would want (by at most
+    ``_MOST_RAISED_BITS`` more). ``bits`` is enough for ``expected``
+    states, raised toward ``high_bits`` while every thread's tables still
+    fit the pages its tables held have touched.
+
+    Why: a table that passes a load of 3/4 is regrown, into pages new to
+    the process, which the kernel zeroes at first touch (slowly on this
+    project's virtual machines). ``expected`` comes from the last step's
+    ratio, and a column's steps rise and fall: on 7 x 7 open a step made
+    4 times the states guessed after a step that halved them, and its
+    tables were made anew and regrown twice, though the tables of the
+    run's peak, held, had the pages. Raised, a table is only emptier."""
+    parts = groups[-1]
+    bits = table_kernels.capacity_bits(expected / parts, _MIN_CAPACITY_BITS)
+    if high is None or arrays is None:
+        return bits, bits
+    high_bits = min(max(table_kernels.capacity_bits(high / parts, _MIN_CAPACITY_BITS), bits), bits + _MOST_RAISED_BITS)
+    while bits < high_bits and all(
+        8 * ((groups[g + 1] - groups[g]) * entry << (bits + 1)) <= arrays.touched(f"tables-{g}")
+        for g in range(len(groups) - 1)
+    ):
+        bits += 1
+    return bits, high_bits
+
+
+def partition_tables(arguments, expected, threads, parts=None, region=None, arrays=None, high=None):
     """``step_partitioned``'s step, returning ``(keys, counts, held,
     tallies)``: the next table in partition order, ``held[p]`` the states
     of partition ``p`` in it (``out_of_core_step`` appends the partitions of
     every chunk to its runs), ``tallies`` = ``[found, emitted, dead,
     overflow]``. The table lies in ``arrays`` (a ``StepArrays``; None: one
-    of the call's own), valid until the next step taking its slot."""
+    of the call's own), valid until the next step taking its slot;
+    ``high``: as ``step_partitioned``'s."""
     keys, counts = arguments.keys, arguments.counts
     step_rest, salt = arguments.step_fields(), arguments.salt
     entry = 1 + counts.shape[1]
     parts = partition_count(expected, entry) if parts is None else parts
     threads = max(1, min(threads, parts))
     region = _region(expected, entry, parts, threads) if region is None else region
-    bits = table_kernels.capacity_bits(expected / parts, _MIN_CAPACITY_BITS)
     bounds = [keys.shape[0] * t // threads for t in range(threads + 1)]
     groups = [parts * g // threads for g in range(threads + 1)]
     cursors = bounds[:-1]
+    bits, high_bits = _table_bits(expected, high, groups, entry, arrays)
     arrays = StepArrays() if arrays is None else arrays
     slot = arrays.free_slot(keys)
     buffers = arrays.empty(slot, threads * parts * region * entry).reshape(threads, -1)
@@ -70,8 +102,12 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     # left unset: the first chunk's reduce marks them empty. A table held
     # that has touched more than twice what this step asks goes first:
     # were the step to regrow it, it would hold the held and the regrown
-    # at once, past the peak that new arrays gave
-    tables = [arrays.empty(f"tables-{g}", (groups[g + 1] - groups[g]) * entry << bits, most=2) for g in range(threads)]
+    # at once. With a high guess, more than 4 times what it would ask: at
+    # twice, 7 x 7 open let its peak's tables go at a step that halved
+    # the states, and the next step, which doubled them, made them anew
+    # (3.5 of its 6.5 GB of new tables)
+    most = 2 if high is None else 4 << (high_bits - bits)
+    tables = [arrays.empty(f"tables-{g}", (groups[g + 1] - groups[g]) * entry << bits, most) for g in range(threads)]
     table_bits = [bits] * threads
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     chunks = [0]

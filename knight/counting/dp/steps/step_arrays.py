@@ -16,9 +16,11 @@ What is held, and why the run's peak stays what fresh arrays gave:
   carved from the same slot, over them, and the slot's pages past the
   table are given back (``trim``): the next step, which reads that table
   and writes in the other slot, holds no more than the table there;
-- each thread's partition tables, the largest a step regrew them to; a
-  step that asks for less than half of them lets them go first (were it
-  to regrow them, it would hold the old and the regrown at once).
+- each thread's partition tables, the largest a step regrew them to. A
+  step sizes its tables for a high guess of its states as far as the
+  tables held have the pages (``partitioned_step._table_bits``), and lets
+  them go first only where it would ask for less than a quarter of them
+  (were it to regrow them, it would hold the old and the regrown at once).
 
 A step out of core holds its own (``out_of_core_step``), from chunk to
 chunk and through its merge: its chunks' decoded input (``"input"``), a
@@ -89,6 +91,12 @@ class StepArrays:
         if name not in self._held or array.nbytes > self._held[name].nbytes:
             self._held[name] = array
             self._touched[name] = array.nbytes
+
+    def touched(self, name):
+        """The bytes of the array held as ``name`` that steps have written
+        (0 if none is held): what a step may write there and take no new
+        pages."""
+        return self._touched.get(name, 0)
 
     def free_slot(self, keys):
         """The slot a step reading ``keys`` writes in: one ``keys`` does not

@@ -45,7 +45,7 @@ def run_step(arguments, expected, spill, policy, room, high=None, arrays=None):
     if table == HASH:
         made = hash_step.step_in_parts(arguments, expected, spill)
     else:
-        made = partitioned_step.step_partitioned(arguments, expected, threads(arguments), arrays=arrays)
+        made = partitioned_step.step_partitioned(arguments, expected, threads(arguments), arrays=arrays, high=high)
     if packed and not made[-1]:
         source.remove()  # the step's input, decoded: its files are done with (but on an overflow, read again)
     return made, table

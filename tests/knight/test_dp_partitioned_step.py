@@ -58,14 +58,14 @@ def test_partitioned_tables_equal_the_hash_tables(rows, cols, closed, forced, pa
 
 
 class _Touched:
-    """A ``StepArrays`` stand-in that has touched ``touched[g]`` bytes of
-    ``tables-g``."""
+    """A ``StepArrays`` stand-in whose thread ``g``'s tables have touched
+    ``touched[g]`` bytes."""
 
     def __init__(self, touched):
-        self._touched = touched
+        self._touched = {partitioned_step._tables_name(g): held for g, held in enumerate(touched)}
 
     def touched(self, name):
-        return self._touched[int(name.rsplit("-", 1)[1])]
+        return self._touched[name]
 
 
 @settings(max_examples=200, deadline=None)
@@ -104,7 +104,8 @@ def test_a_step_guessed_low_writes_in_the_tables_held_and_counts_the_same():
     states = made[0].shape[0]
     arrays = StepArrays()
     partitioned_step.step_partitioned(arguments, states, 2, arrays=arrays)  # holds tables for ``states``
-    held = [arrays.empty(f"tables-{g}", 1) for g in range(2)]
+    names = [partitioned_step._tables_name(g) for g in range(2)]
+    held = [arrays.empty(name, 1) for name in names]
     bits = []
     reduce = partition_kernels.reduce_partitions
 
@@ -117,8 +118,8 @@ def test_a_step_guessed_low_writes_in_the_tables_held_and_counts_the_same():
         patch.setattr(partition_kernels, "reduce_partitions", reduced)
         low = partitioned_step.step_partitioned(arguments, states // 3, 2, arrays=arrays, high=states)
     assert bits and all(before == after for before, after in bits), "a table was regrown"
-    for g in range(2):
-        assert np.may_share_memory(arrays.empty(f"tables-{g}", 1), held[g])
+    for name, tables in zip(names, held, strict=True):
+        assert np.may_share_memory(arrays.empty(name, 1), tables)
     assert _entries(low[0], low[1]) == _entries(made[0], made[1]) and low[2:] == made[2:]
 
 

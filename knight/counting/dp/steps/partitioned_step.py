@@ -49,6 +49,17 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None, arra
     return (out_keys, out_counts, *tallies)
 
 
+def _tables_name(group):
+    """The name thread ``group``'s partition tables are held by in a ``StepArrays``."""
+    return f"tables-{group}"
+
+
+def _tables_words(groups, group, entry, bits):
+    """The words of thread ``group``'s tables: one of ``2**bits`` entries
+    for each of its partitions (``groups[group]`` .. ``groups[group + 1]`` - 1)."""
+    return (groups[group + 1] - groups[group]) * entry << bits
+
+
 def _table_bits(expected, high, groups, entry, arrays):
     """``(bits, high_bits)``: log2 of the entries of each partition's
     table, and of those ``high`` states would want (by at most
@@ -69,8 +80,7 @@ def _table_bits(expected, high, groups, entry, arrays):
         return bits, bits
     high_bits = min(max(table_kernels.capacity_bits(high / parts, _MIN_CAPACITY_BITS), bits), bits + _MOST_RAISED_BITS)
     while bits < high_bits and all(
-        8 * ((groups[g + 1] - groups[g]) * entry << (bits + 1)) <= arrays.touched(f"tables-{g}")
-        for g in range(len(groups) - 1)
+        8 * _tables_words(groups, g, entry, bits + 1) <= arrays.touched(_tables_name(g)) for g in range(len(groups) - 1)
     ):
         bits += 1
     return bits, high_bits
@@ -107,7 +117,7 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     # the states, and the next step, which doubled them, made them anew
     # (3.5 of its 6.5 GB of new tables)
     most = 2 if high is None else 4 << (high_bits - bits)
-    tables = [arrays.empty(f"tables-{g}", (groups[g + 1] - groups[g]) * entry << bits, most) for g in range(threads)]
+    tables = [arrays.empty(_tables_name(g), _tables_words(groups, g, entry, bits), most) for g in range(threads)]
     table_bits = [bits] * threads
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     chunks = [0]
@@ -164,7 +174,7 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
                 return keys[:0], counts[:0], held[:0], tallies
         for group in range(threads):
             if table_bits[group] != bits:
-                arrays.hold(f"tables-{group}", tables[group])  # regrown: the next step's may be as large
+                arrays.hold(_tables_name(group), tables[group])  # regrown: the next step's may be as large
         # the dense copy is made over the buffers, done with: the step's
         # peak holds the input, the tables and the output, not the buffers too
         buffers = None

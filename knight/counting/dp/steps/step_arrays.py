@@ -19,8 +19,9 @@ What is held, and why the run's peak stays what fresh arrays gave:
 - each thread's partition tables, the largest a step regrew them to. A
   step sizes its tables for a high guess of its states as far as the
   tables held have the pages (``partitioned_step._table_bits``), and lets
-  them go first only where it would ask for less than a quarter of them
-  (were it to regrow them, it would hold the old and the regrown at once).
+  them go first only where that guess would ask for less than a quarter
+  of them (a chunk out of core, with no guess: less than half), since
+  were it to regrow them it would hold the old and the regrown at once.
 
 A step out of core holds its own (``out_of_core_step``), from chunk to
 chunk and through its merge: its chunks' decoded input (``"input"``), a

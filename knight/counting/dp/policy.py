@@ -13,8 +13,8 @@ from knight.errors import InvalidArgument
 # (steps.hash_step: one hash table per thread, the step before it), or
 # "auto": partitioned for a step expected to make at least
 # ``partitioned_states`` states, hash below. Both stay callable so that one
-# run can compare them: where the tables fit in cache the hash step was a
-# little faster, past them the partitioned one (docs/measurements.md). Past
+# run can compare them: where the tables fit in a core's L2 the hash step
+# was faster, past them the partitioned one (docs/measurements.md). Past
 # memory, steps go to disk either way
 TABLES = ("auto", "partitioned", "hash")
 
@@ -23,8 +23,10 @@ TABLES = ("auto", "partitioned", "hash")
 class StepPolicy:
     """``table``: one of ``TABLES``. ``partitioned_states``: the states a
     step is expected to make from which ``auto`` takes the partitioned step
-    and a step may run out of core (a million: 16-32 MB of tables at one
-    limb, past any core's L2). ``min_room``: the room in bytes a step is
+    and a step may run out of core (50,000: 1.6 MB of tables at one limb,
+    past a core's L2; from there the partitioned step was as fast or
+    faster on every board measured, docs/measurements.md, "The partitioned
+    step from 50,000 states"). ``min_room``: the room in bytes a step is
     given however little is left of the budget (its chunks' tables need
     some; the budget is then passed by this much). ``memory``: the bytes of
     anonymous memory (``RssAnon``) the run may hold, None for
@@ -35,7 +37,7 @@ class StepPolicy:
     early (``steps.out_of_core_step``)."""
 
     table: str = "auto"
-    partitioned_states: int = 1_000_000
+    partitioned_states: int = 50_000
     min_room: int = 32 << 20
     memory: int | None = None
     disk: int | None = None

@@ -16,10 +16,11 @@ script stays for what the study does not show: where the time goes (kernel,
 merges, the busiest worker, the bytes moved) and boards past the study's.
 """
 
-import argparse
+import sys
 import time
 
-from knight import harness_api
+from bench import command
+from knight import InvalidArgument, harness_api
 
 
 def _single(rows, cols, closed):
@@ -50,18 +51,28 @@ def _on_cluster(client, rows, cols, closed, parts):
     }
 
 
+def _boards(texts):
+    """``6x6 6x8c`` as ``[(6, 6, False), (6, 8, True)]``: a trailing ``c`` is closed."""
+    boards = []
+    for text in texts:
+        closed = text.endswith("c")
+        try:
+            ((rows, cols),) = command.parse_boards(text[:-1] if closed else text)
+        except ValueError:
+            raise InvalidArgument(f"a board is RxC (open) or RxCc (closed), like 6x8c, got {text!r}") from None
+        boards.append((rows, cols, closed))
+    return boards
+
+
+@command.ends_in_one_line
 def main(argv=None):
     import distributed
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command.Parser(prog="python -m bench.experiments.dp_cluster_overhead", description=__doc__.splitlines()[0])
     parser.add_argument("boards", nargs="+", help="RxC, open; RxCc closed")
     args = parser.parse_args(argv)
+    boards = _boards(args.boards)
     harness_api.total_with_work(3, 4, False)  # compiled before the clock starts
-    boards = []
-    for text in args.boards:
-        closed = text.endswith("c")
-        rows, cols = (int(side) for side in text.rstrip("c").split("x"))
-        boards.append((rows, cols, closed))
     print("| board | engine | seconds | x single | kernel s | merge s | busiest worker s | moved MB |")
     print("|---|---|---|---|---|---|---|---|")
     for rows, cols, closed in boards:
@@ -87,4 +98,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 
-from bench.command import Parser
+from bench import command
 from knight.harness_api import validate
 
 SAMPLE_SECONDS = 2.0
@@ -73,8 +73,9 @@ def _sample(watch, stop, every):
         watch.now()
 
 
+@command.ends_in_one_line
 def main(argv=None):
-    parser = Parser(prog="python -m bench.experiments.long_total", description=__doc__.splitlines()[0])
+    parser = command.Parser(prog="python -m bench.experiments.long_total", description=__doc__.splitlines()[0])
     parser.add_argument("rows", type=int)
     parser.add_argument("cols", type=int)
     parser.add_argument("--closed", action="store_true")

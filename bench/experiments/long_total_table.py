@@ -19,7 +19,8 @@ which stay; the killed process's spill folder goes).
 import json
 import sys
 
-from bench.command import Parser
+from bench import command
+from knight import InvalidArgument
 
 _GIB = 2**30
 HEADER = (
@@ -28,6 +29,24 @@ HEADER = (
     "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 )
 RESUMED = "after a start: the pattern passes and compilation included"
+
+
+# what a step's record holds, as long_total writes it
+_STEP_FIELDS = ("step", "held", "seconds", "ram_bytes", "spill_bytes", "disk_bytes")
+_PEAK_FIELDS = ("ram_bytes", "disk_bytes")
+_NUMBER = (int, float)
+
+
+def _record(line, number):
+    """Line ``number`` of a log as its JSON object; InvalidArgument, naming
+    the line, where it is none (not a long_total log, or a line cut short)."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict) or not isinstance(record.get("seconds"), _NUMBER):
+        raise InvalidArgument(f"line {number} of the log is not a long_total record: {line[:60]!r}")
+    return record
 
 
 def read_steps(lines):
@@ -41,8 +60,8 @@ def read_steps(lines):
     began = last = 0.0
     offset = held_before = 0
     fresh = True  # a log's first step counts from its start
-    for line in lines:
-        record = json.loads(line)
+    for number, line in enumerate(lines, 1):
+        record = _record(line, number)
         if "start" in record:
             began = last = record["seconds"]
             offset = held_before
@@ -50,11 +69,18 @@ def read_steps(lines):
             segment = []
             continue
         if "step" not in record:
-            emitted = (record.get("work") or {}).get("transitions_per_step") or []
-            for step, count in zip(segment, emitted, strict=False):
-                step["emitted"] = count
+            work = record.get("work")
+            emitted = work.get("transitions_per_step") if isinstance(work, dict) else None
+            for step, count in zip(segment, emitted if isinstance(emitted, list) else [], strict=False):
+                step["emitted"] = count if isinstance(count, _NUMBER) else None
             continue
-        peaks = record["step_peaks"]
+        peaks = record.get("step_peaks")
+        if not (
+            all(isinstance(record.get(name), _NUMBER) for name in _STEP_FIELDS)
+            and isinstance(peaks, dict)
+            and all(isinstance(peaks.get(name), _NUMBER) for name in _PEAK_FIELDS)
+        ):
+            raise InvalidArgument(f"line {number} of the log is a step's record without its fields")
         steps.append(
             {
                 "step": record["step"],
@@ -91,8 +117,9 @@ def table(steps, first_step=1):
     return "\n".join(rows)
 
 
+@command.ends_in_one_line
 def main(argv=None):
-    parser = Parser(prog="python -m bench.experiments.long_total_table", description=__doc__.splitlines()[0])
+    parser = command.Parser(prog="python -m bench.experiments.long_total_table", description=__doc__.splitlines()[0])
     parser.add_argument("log", help="a long_total run's JSON-lines log")
     parser.add_argument("--from", dest="first", type=int, default=1, help="the first step to show")
     args = parser.parse_args(argv)

@@ -3,7 +3,11 @@ one row a step, each step's seconds and disk counted within its segment."""
 
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from bench.experiments import long_total_table
+from knight.harness_api import exit_status
 
 _GIB = 2**30
 
@@ -19,6 +23,10 @@ def _step(seconds, step, held, disk, spill=0, ram=1 << 30, peak_disk=0, peak_ram
         "disk_bytes": disk,
         "step_peaks": {"ram_bytes": peak_ram, "disk_bytes": peak_disk},
     }
+
+
+# the keys of long_total's records, drawn as often as any: the fields a step's record needs
+_KEYS = ("seconds", "start", "step", "held", "ram_bytes", "spill_bytes", "disk_bytes", "step_peaks", "work", "x")
 
 
 def _log():
@@ -67,3 +75,57 @@ def test_the_command_prints_the_table(tmp_path, capsys):
 def test_a_log_without_its_start_line_counts_its_first_step_from_zero():
     steps = long_total_table.read_steps(_log()[1:3])
     assert [step["seconds"] for step in steps] == [50.0, 10.0] and steps[0]["after_start"]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(_KEYS), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+_GONE = object()
+
+
+def _damaged(line, key, value):
+    """A record of the log with ``key`` set to ``value`` (its peaks' too), or gone."""
+    record = json.loads(line)
+    for fields in (record, record.get("step_peaks") or {}):
+        if value is _GONE:
+            fields.pop(key, None)
+        else:
+            fields[key] = value
+    return json.dumps(record)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_log()),
+            st.builds(_damaged, st.sampled_from(_log()), st.sampled_from(_KEYS), _JSON | st.just(_GONE)),
+            st.builds(json.dumps, _JSON),
+            st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=20),
+        ),
+        max_size=8,
+    )
+)
+def test_any_log_is_a_table_or_one_line_naming_the_line(tmp_path, capsys, lines):
+    """A log of long_total's records, other JSON, or text cut anywhere (a
+    run killed mid-write): the table, or exit status 2 and one line."""
+    log = tmp_path / "any.log"
+    log.write_text("".join(line + "\n" for line in lines))
+    status = long_total_table.main([str(log)])
+    err = capsys.readouterr().err
+    assert status in (0, exit_status.EXIT_USAGE)
+    if status:
+        assert err.count("\n") == 1 and "line " in err and "of the log" in err
+    else:
+        assert err == ""
+
+
+def test_a_missing_log_is_one_line_naming_it(tmp_path, capsys):
+    missing = tmp_path / "no.log"
+    assert long_total_table.main([str(missing)]) == exit_status.EXIT_IO
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(missing) in err

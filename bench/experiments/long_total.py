@@ -80,6 +80,7 @@ def main(argv=None):
     parser.add_argument("cols", type=int)
     parser.add_argument("--closed", action="store_true")
     parser.add_argument("--memory", help="the dp's memory budget (as knight count --memory takes it)")
+    parser.add_argument("--disk", help="its disk budget out of core (as knight count --disk takes it)")
     parser.add_argument("--resume", help="the count's checkpoint file (none: no checkpoint)")
     parser.add_argument("--log", required=True, help="the JSON-lines log, appended to")
     parser.add_argument("--every", type=float, default=SAMPLE_SECONDS, help="seconds between samples")
@@ -87,9 +88,14 @@ def main(argv=None):
     from knight.harness_api import prepare, total_measured
 
     memory = None if args.memory is None else validate.memory_text(args.memory)
-    job = prepare(args.rows, args.cols, None, args.closed, method="dp", resume=args.resume, memory=memory, total=True)
+    disk = None if args.disk is None else validate.disk_text(args.disk)
+    job = prepare(
+        args.rows, args.cols, None, args.closed, method="dp", resume=args.resume, memory=memory, disk=disk, total=True
+    )
     watch = Watch(args.log)
-    watch.write({"start": [args.rows, args.cols], "closed": args.closed, "memory": memory, "pid": os.getpid()})
+    watch.write(
+        {"start": [args.rows, args.cols], "closed": args.closed, "memory": memory, "disk": disk, "pid": os.getpid()}
+    )
     stop = threading.Event()
     sampler = threading.Thread(target=_sample, args=(watch, stop, args.every), daemon=True)
     sampler.start()

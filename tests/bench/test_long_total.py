@@ -35,3 +35,19 @@ def test_a_run_with_a_checkpoint_is_not_counted_again(tmp_path, capsys):
     assert (
         first["transitions"] > 0 and second["transitions"] == 0
     )  # the finished run's count read back from its checkpoint
+
+
+def test_a_run_takes_a_disk_budget_and_logs_it(tmp_path, capsys):
+    log = tmp_path / "run.log"
+    assert long_total.main(["4", "5", "--log", str(log), "--memory", "256MiB", "--disk", "1GiB"]) == 0
+    records = _records(log)
+    assert records[0]["disk"] == 1 << 30 and records[0]["memory"] == 256 << 20
+    assert records[-1]["tours"] == count_total(4, 5) == json.loads(capsys.readouterr().out)["tours"]
+
+
+def test_a_disk_budget_it_cannot_read_is_one_line_before_any_log(tmp_path, capsys):
+    log = tmp_path / "run.log"
+    assert long_total.main(["4", "5", "--log", str(log), "--disk", "lots"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--disk" in err
+    assert not log.exists()

@@ -20,6 +20,8 @@ The package by concept:
   they need), read a chunk at a time;
 * ``table_kernels``: the open-addressing table and the carry-checked counts
   every step shares;
+* ``worker_threads``: the threads every pass and step runs on, one pool a
+  process, kept;
 * ``model/``: what is counted: the state encoding (``states``), the degree
   relaxation (``degree_relaxation``), the square order (``cell_order``);
 * ``steps/``: the step engines: hash (``hash_step``, ``hash_kernels``),

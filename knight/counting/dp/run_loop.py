@@ -14,13 +14,12 @@ What the DP computes, and why it is exact, is in
 """
 
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from knight.counting.dp import memory_model, packed_table, table_format
+from knight.counting.dp import memory_model, packed_table, table_format, worker_threads
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.policy import StepPolicy
@@ -325,13 +324,12 @@ def check_resumed(plan, step, keys, closed, forced, before, threads=1):
 
     chunks = packed_table.key_chunks(keys, packed_table.BLOCK_ROWS)
     batch = 4 * threads  # chunks in flight: each is decoded, a few MiB
-    with ThreadPoolExecutor(threads) as pool:
-        for start in range(0, len(chunks), batch):
-            for found in pool.map(first_bad, chunks[start : start + batch]):
-                if found is not None:
-                    raise InvalidArgument(
-                        f"its table's state {found[0]} (key {found[1]}) is not one that step {step} makes"
-                    )
+    for start in range(0, len(chunks), batch):
+        for found in worker_threads.map_all(first_bad, chunks[start : start + batch], threads=threads):
+            if found is not None:
+                raise InvalidArgument(
+                    f"its table's state {found[0]} (key {found[1]}) is not one that step {step} makes"
+                )
 
 
 def wider_counts(counts, limbs):

@@ -5,9 +5,7 @@ there harvested from the table (``WidthSweep``, the hook
 ``run_loop.count_hamiltonian`` calls). Why it is exact:
 ``model.sweep_relaxation``."""
 
-from concurrent.futures import ThreadPoolExecutor
-
-from knight.counting.dp import packed_table
+from knight.counting.dp import packed_table, worker_threads
 from knight.counting.dp.model import degree_relaxation, sweep_relaxation
 from knight.counting.dp.run_loop import widened_limbs, wider_counts
 from knight.counting.dp.steps import hash_step
@@ -96,8 +94,5 @@ def _harvest(arguments):
             raise AssertionError("a harvest made states, or met a pattern the relaxation calls dead")
         return sum(int(limb) << (64 * place) for place, limb in enumerate(made[2])), int(made[5])
 
-    if threads == 1:
-        return one(0)
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(one, range(threads)))
+    parts = worker_threads.map_all(one, range(threads), threads=threads)
     return sum(found for found, _ in parts), max(overflow for _, overflow in parts)

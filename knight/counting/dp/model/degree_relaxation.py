@@ -31,10 +31,9 @@ turns a step's live sets into the options of each pattern, which the step
 kernel looks up per state.
 """
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
+from knight.counting.dp import worker_threads
 from knight.runtime._bits import popcount
 from knight.runtime._jit import jit
 
@@ -699,11 +698,7 @@ def pattern_pass(plan, step, before, after, closed, forced, threads, backward):
         )
         return target
 
-    if threads == 1:
-        one(0)
-        return
-    with ThreadPoolExecutor(threads) as pool:
-        marked = list(pool.map(one, range(threads)))
-    if not backward:
+    marked = worker_threads.map_all(one, range(threads), threads=threads)
+    if not backward and threads > 1:
         for bits in marked:
             after |= bits

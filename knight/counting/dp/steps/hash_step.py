@@ -5,11 +5,10 @@ to disk and read back mapped."""
 
 import contextlib
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight.counting.dp import memory_model, table_format, table_kernels
+from knight.counting.dp import memory_model, table_format, table_kernels, worker_threads
 from knight.counting.dp.steps import hash_kernels
 from knight.exit_status import naming
 from knight.runtime import machine
@@ -74,11 +73,11 @@ def step_in_parts(arguments, expected, spill):
         key_path, count_path = os.path.join(folder, "keys.next"), os.path.join(folder, "counts.next")
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     named = naming(folder) if on_disk else contextlib.nullcontext()
-    with named, ThreadPoolExecutor(threads) as pool, contextlib.ExitStack() as files:
+    with named, contextlib.ExitStack() as files:
         if on_disk:
             key_file, count_file = (files.enter_context(open(path, "wb")) for path in (key_path, count_path))
         for first in range(0, shards, threads):
-            for result in pool.map(part, range(first, first + threads)):
+            for result in worker_threads.map_all(part, range(first, first + threads), threads=threads):
                 for index in range(4):
                     tallies[index] += int(result[2 + index])
                 if on_disk:

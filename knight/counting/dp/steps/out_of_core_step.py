@@ -27,11 +27,10 @@ a step whose counts carry out of their limbs runs again, wider, from it
 import contextlib
 import os
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight.counting.dp import memory_model, packed_kernels, packed_table
+from knight.counting.dp import memory_model, packed_kernels, packed_table, worker_threads
 from knight.counting.dp.steps import partitioned_step
 from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.exit_status import naming
@@ -141,11 +140,7 @@ class _Runs:
             ends = packed_kernels.encode_blocks(keys[low:high], counts[low:high], rows[first : end + 1] - low, data)
             return data, np.concatenate(([0], ends[:-1])), ends
 
-        if len(spans) > 1:
-            with ThreadPoolExecutor(len(spans)) as pool:
-                encoded = list(pool.map(encode, partitions, extents, buffers))
-        else:
-            encoded = [encode(*span) for span in zip(partitions, extents, buffers, strict=True)]
+        encoded = worker_threads.map_all(encode, partitions, extents, buffers, threads=threads)
         starts = np.empty(self.parts, dtype=np.int64)
         written = 0
         for (first_group, end_group), (data, begins, ends) in zip(spans, encoded, strict=True):
@@ -298,16 +293,16 @@ def _merge_groups(runs, limbs, threads, take, arrays):
 
     carried = 0
     count = len(runs.paths)
-    with ThreadPoolExecutor(threads) as pool:
-        for wave in range(0, count, threads):
-            # a wave at a time, in order: at most ``threads`` groups held
-            groups = range(wave, min(wave + threads, count))
-            pieces = [runs.group(group) for group in groups]
-            outs = _buffers([packed_kernels.most_bytes(int(states.sum()), limbs) for _, _, states in pieces], arrays)
-            for group, (out, ends, held, overflow) in zip(groups, pool.map(merge, pieces, outs), strict=True):
-                carried |= int(overflow)
-                take(group, out, ends, held)
-            del pieces, outs
+    for wave in range(0, count, threads):
+        # a wave at a time, in order: at most ``threads`` groups held
+        groups = range(wave, min(wave + threads, count))
+        pieces = [runs.group(group) for group in groups]
+        outs = _buffers([packed_kernels.most_bytes(int(states.sum()), limbs) for _, _, states in pieces], arrays)
+        merged = worker_threads.map_all(merge, pieces, outs, threads=threads)
+        for group, (out, ends, held, overflow) in zip(groups, merged, strict=True):
+            carried |= int(overflow)
+            take(group, out, ends, held)
+        del pieces, outs, merged
     return carried
 
 

@@ -4,11 +4,9 @@ partition buffers; the buffers reduced, partition by partition, with the
 partitions split between threads; chunk after chunk until the input is
 done. Threads never share a buffer or a table, so nothing is locked."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
-from knight.counting.dp import memory_model, table_kernels
+from knight.counting.dp import memory_model, table_kernels, worker_threads
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.steps import partition_kernels
 from knight.counting.dp.steps.step_arrays import StepArrays
@@ -152,44 +150,45 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
         )
         return overflow
 
-    with ThreadPoolExecutor(threads) as pool:
-        run = pool.map if threads > 1 else map
-        # one chunk at least, even of no states: the first marks the tables empty
-        while chunks[0] == 0 or any(cursors[t] < bounds[t + 1] for t in range(threads)):
-            fills[:] = 0
-            for thread, made in enumerate(run(emit, range(threads))):
-                cursors[thread], found, emitted, dead, overflow, strays = made
-                if strays:
-                    raise AssertionError(f"{strays} dp states have a pattern the relaxation calls dead")
-                # the tours completed, from limbs (least significant first) to an int
-                tallies[0] += sum(int(limb) << (64 * place) for place, limb in enumerate(found))
-                tallies[1] += int(emitted)
-                tallies[2] += int(dead)
-                tallies[3] |= int(overflow)
-            for overflow in run(reduce, range(threads)):
-                tallies[3] |= int(overflow)
-            chunks[0] += 1
-            if tallies[3]:
-                # a count wrapped: the driver widens the limbs and runs the step again
-                return keys[:0], counts[:0], held[:0], tallies
-        for group in range(threads):
-            if table_bits[group] != bits:
-                arrays.hold(_tables_name(group), tables[group])  # regrown: the next step's may be as large
-        # the dense copy is made over the buffers, done with: the step's
-        # peak holds the input, the tables and the output, not the buffers too
-        buffers = None
-        total = int(held.sum())
-        table = arrays.empty(slot, total * entry)
-        arrays.trim(slot, total * entry)
-        out_keys = table[:total]
-        out_counts = table[total:].reshape(total, entry - 1)
-        offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
-        list(
-            run(
-                lambda g: partition_kernels.compact_partitions(
-                    tables[g], table_bits[g], entry, out_keys, out_counts, offsets[g]
-                ),
-                range(threads),
-            )
+    def run(fn, items):
+        return worker_threads.map_all(fn, items, threads=threads)
+
+    # one chunk at least, even of no states: the first marks the tables empty
+    while chunks[0] == 0 or any(cursors[t] < bounds[t + 1] for t in range(threads)):
+        fills[:] = 0
+        for thread, made in enumerate(run(emit, range(threads))):
+            cursors[thread], found, emitted, dead, overflow, strays = made
+            if strays:
+                raise AssertionError(f"{strays} dp states have a pattern the relaxation calls dead")
+            # the tours completed, from limbs (least significant first) to an int
+            tallies[0] += sum(int(limb) << (64 * place) for place, limb in enumerate(found))
+            tallies[1] += int(emitted)
+            tallies[2] += int(dead)
+            tallies[3] |= int(overflow)
+        for overflow in run(reduce, range(threads)):
+            tallies[3] |= int(overflow)
+        chunks[0] += 1
+        if tallies[3]:
+            # a count wrapped: the driver widens the limbs and runs the step again
+            return keys[:0], counts[:0], held[:0], tallies
+    for group in range(threads):
+        if table_bits[group] != bits:
+            arrays.hold(_tables_name(group), tables[group])  # regrown: the next step's may be as large
+    # the dense copy is made over the buffers, done with: the step's
+    # peak holds the input, the tables and the output, not the buffers too
+    buffers = None
+    total = int(held.sum())
+    table = arrays.empty(slot, total * entry)
+    arrays.trim(slot, total * entry)
+    out_keys = table[:total]
+    out_counts = table[total:].reshape(total, entry - 1)
+    offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
+    list(
+        run(
+            lambda g: partition_kernels.compact_partitions(
+                tables[g], table_bits[g], entry, out_keys, out_counts, offsets[g]
+            ),
+            range(threads),
         )
+    )
     return out_keys, out_counts, held, tallies

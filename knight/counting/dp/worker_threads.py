@@ -1,9 +1,9 @@
 """The DP's worker threads: one pool a process for each thread count,
 kept from pass to pass and step to step.
 
-Why kept: a pool made and shut down around each pass and step costs
-hundreds of microseconds more than handing the work to threads already
-running, and a small board's total made some fifty such pools
+Why kept: a pool made and shut down around a pass cost about 190
+microseconds more than handing the pass to threads already running, and
+a small board's total made fifty or more such pools
 (docs/measurements.md, "Worker threads kept for the run"). The kernels
 release the GIL, so the threads run them side by side.
 """

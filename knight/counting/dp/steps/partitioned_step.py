@@ -183,12 +183,11 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     out_keys = table[:total]
     out_counts = table[total:].reshape(total, entry - 1)
     offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
-    list(
-        run(
-            lambda g: partition_kernels.compact_partitions(
-                tables[g], table_bits[g], entry, out_keys, out_counts, offsets[g]
-            ),
-            range(threads),
+
+    def compact(group):
+        return partition_kernels.compact_partitions(
+            tables[group], table_bits[group], entry, out_keys, out_counts, offsets[group]
         )
-    )
+
+    run(compact, range(threads))
     return out_keys, out_counts, held, tallies

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from knight.counting.dp import engine, memory_model, packed_table, run_loop, table_format
 from knight.counting.dp.model import cell_order
 from knight.counting.dp.policy import StepPolicy
-from knight.counting.dp.steps import out_of_core_step, partitioned_step, step_arrays, step_choice
+from knight.counting.dp.steps import out_of_core_step, partition_kernels, partitioned_step, step_arrays, step_choice
 from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.runtime import machine
 from tests.conftest import dp_steps
@@ -160,6 +160,63 @@ def test_a_step_s_chunks_write_over_the_arrays_of_the_chunks_before(tmp_path, mo
     assert len(chunks) >= 6 and len({id(arrays) for arrays in chunks}) == 1
     # a slot and one thread's tables (and the decoded input), each made new at most twice
     assert len(made_new) <= 2 * (2 + packed)
+
+
+@functools.cache
+def _peak_steps_6x6():
+    """6 x 6 open's steps about its peak (300,000 states; made 0.9 to 1.6
+    states a state read), ``(arguments, states made)`` each."""
+    return [(arguments, made[0].shape[0]) for arguments, made in list(dp_steps(6, 6, False, None))[23:30]]
+
+
+class _HeldBytes(StepArrays):
+    """A ``StepArrays`` that tells the bytes it holds touched."""
+
+    def held(self):
+        return sum(self._touched.values())
+
+
+@settings(max_examples=12, deadline=None)
+@given(step=st.integers(0, 6), guess=st.sampled_from([1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8]))
+def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factory, step, guess):
+    """However far the step's guess of its states is from what it makes,
+    its chunks' arrays stay well within the room, their tables regrown
+    only in the trial chunk: a thread's tables regrown are held beside the
+    old ones, so a chunk that makes far more states than its tables were
+    sized for passes its room (8 x 8 open's first trial chunks, sized for
+    half a chunk at the step's own ratio, took the run 3.4 GiB past its
+    budget)."""
+    arguments, made = _peak_steps_6x6()[step]
+    room = 2_000_000
+    peaks, chunk, arrays = [], [-1], []
+    real_reduce, real_tables = partition_kernels.reduce_partitions, partitioned_step.partition_tables
+
+    def reduce(*call):
+        tables, bits, overflow = real_reduce(*call)
+        regrown = bits != call[7]
+        # a regrown table is held beside the one it replaced until the step holds it
+        peaks.append((chunk[0], regrown, arrays[0].held() + (tables.nbytes if regrown else 0)))
+        return tables, bits, overflow
+
+    def tables(*call, **keywords):
+        chunk[0] += 1
+        return real_tables(*call, **keywords)
+
+    def held_bytes(headroom):
+        arrays.append(_HeldBytes(headroom=headroom))
+        return arrays[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(partition_kernels, "reduce_partitions", reduce)
+        patch.setattr(partitioned_step, "partition_tables", tables)
+        patch.setattr(out_of_core_step, "StepArrays", held_bytes)
+        folder = str(tmp_path_factory.mktemp("runs"))
+        spilled = out_of_core_step.step_out_of_core(arguments, max(int(made * guess), 1), 2, room, folder)
+    assert spilled[0].shape[0] == made
+    spilled[0].remove()
+    assert chunk[0] >= 4
+    assert max(held for _, _, held in peaks) <= 0.75 * room
+    assert not [index for index, regrown, _ in peaks if regrown and index > 0]
 
 
 def test_each_groups_runs_go_as_soon_as_it_is_merged(tmp_path, monkeypatch):

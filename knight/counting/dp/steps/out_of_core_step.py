@@ -39,10 +39,18 @@ from knight.exit_status import naming
 # is in hash order, so less than from step to step): the next chunk is
 # sized for this much more than the last made
 _CHUNK_MARGIN = 1.25
+# the first chunk (a trial) reads this share of what the step's guess
+# would have a chunk read. The guess is the states the whole step makes a
+# state read, and a chunk, which merges only its own successors, makes
+# more, several times more on a step of many transitions a state read.
+# Such a trial's tables regrow, all of a thread's at once, the old held
+# beside the new: at half a chunk, past the budget (docs/measurements.md,
+# "A chunk's tables regrown past the budget"). An eighth stays well inside
+_TRIAL_SHARE = 1 / 8
 # the arrays a step's chunks hold are made this much larger than the
-# first asks: the first chunk is half the size of those after it (a trial),
-# and the pages it leaves untouched take no memory
-_TRIAL_HEADROOM = 2.5
+# trial asks: the chunks after it then fit them at the same rate of
+# states made, and the pages left untouched take no memory
+_TRIAL_HEADROOM = _CHUNK_MARGIN / _TRIAL_SHARE
 # the runs' files: at most this many (a group of partitions each), fewer
 # where a group's merge buffers would pass a share of the room
 MAX_GROUPS = 1024
@@ -72,7 +80,7 @@ def step_out_of_core(arguments, expected, threads, room, folder, disk=None):
     # chunk to chunk and, as the merge's buffers, through the merge (their
     # pages zeroed once a step, not once a chunk and a group: at 8 x 8
     # open's GiBs a quarter of the CPU went to it), with the headroom that
-    # the chunks after the trial chunk (half their size) need
+    # the chunks after the trial chunk need
     arrays = StepArrays(headroom=_TRIAL_HEADROOM)
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     with naming(folder):
@@ -223,8 +231,9 @@ def _buffers(needs, arrays, keys=None):
 def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
     """Step the input a chunk at a time, appending each chunk's partitions
     to the runs; a chunk as many states as make tables that fit ``room``
-    at ``per_state`` states made a state read, for the first (half of
-    it: a trial) and then at the rate the chunks before made; the runs
+    at ``per_state`` states made a state read, for the first (a share
+    of it: a trial, ``_TRIAL_SHARE``) and then at the rate the chunk
+    before made; the runs
     merged early where the disk runs short (``_disk_short``, ``disk``
     its budget); each chunk written over the arrays of the one before
     (``arrays``, a ``StepArrays``). Returns the tallies ``[found,
@@ -235,7 +244,7 @@ def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
     tallies = [0, 0, 0, 0]  # found, emitted, dead, overflow
     compacted = 0  # the runs' bytes after the last early merge
     reader = packed_table.Reader(arguments.keys, arguments.counts)
-    chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)) // 2)
+    chunk = max(1, int(_chunk_states(room, per_state, entry) * _TRIAL_SHARE))
     # one chunk at least, even of no states
     while not reader.done() or not runs.starts:
         part = arguments.with_table(*reader.take(chunk, arrays))
@@ -260,9 +269,20 @@ def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
             compacted = sum(runs.sizes)
         # the next chunk at the rate this one made states, with a margin
         per_state = max(_CHUNK_MARGIN * int(held.sum()) / max(part.keys.shape[0], 1), 0.5)
-        chunk = max(1, int(room / (per_state * 8 * entry * memory_model.ENTRIES_PER_STATE)))
+        chunk = max(1, _chunk_states(room, per_state, entry))
+        # the chunk's input goes before the next is decoded: were that one
+        # larger, both would be held at once
+        del part
     tallies[3] = int(bool(tallies[3]))
     return tallies
+
+
+def _chunk_states(room, per_state, entry):
+    """The states a chunk may read in ``room`` bytes, making ``per_state``
+    states a state read, ``entry`` words a state: the step's arrays a state
+    made (``memory_model.ENTRIES_PER_STATE``) and its decoded input, which
+    outweighs them where a chunk makes fewer states than it reads."""
+    return int(room / (8 * entry * (per_state * memory_model.ENTRIES_PER_STATE + 1)))
 
 
 def _disk_short(runs, written, threads, disk=None, input_bytes=0):

@@ -183,9 +183,9 @@ def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factor
     its chunks' arrays stay well within the room, their tables regrown
     only in the trial chunk: a thread's tables regrown are held beside the
     old ones, so a chunk that makes far more states than its tables were
-    sized for passes its room (8 x 8 open's first trial chunks, sized for
-    half a chunk at the step's own ratio, took the run 3.4 GiB past its
-    budget)."""
+    sized for passes its room (with trial chunks of half a chunk at the
+    step's own ratio, 8 x 8 open passed its budget at its two steps of
+    most transitions a state read)."""
     arguments, made = _peak_steps_6x6()[step]
     room = 2_000_000
     peaks, chunk, arrays = [], [-1], []
@@ -193,7 +193,7 @@ def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factor
 
     def reduce(*call):
         tables, bits, overflow = real_reduce(*call)
-        regrown = bits != call[7]
+        regrown = bits != call[7]  # the tables' capacity bits it was given
         # a regrown table is held beside the one it replaced until the step holds it
         peaks.append((chunk[0], regrown, arrays[0].held() + (tables.nbytes if regrown else 0)))
         return tables, bits, overflow

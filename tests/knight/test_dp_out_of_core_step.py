@@ -180,8 +180,8 @@ class _HeldBytes(StepArrays):
 @given(step=st.integers(0, 6), guess=st.sampled_from([1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8]))
 def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factory, step, guess):
     """However far the step's guess of its states is from what it makes,
-    its chunks' arrays stay well within the room, their tables regrown
-    only in the trial chunk: a thread's tables regrown are held beside the
+    its chunks' arrays stay well within the room, none made larger than
+    the room, their tables regrown only in the trial chunk: a thread's tables regrown are held beside the
     old ones, so a chunk that makes far more states than its tables were
     sized for passes its room (with trial chunks of half a chunk at the
     step's own ratio, 8 x 8 open passed its budget at its two steps of
@@ -202,11 +202,18 @@ def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factor
         chunk[0] += 1
         return real_tables(*call, **keywords)
 
-    def held_bytes(headroom):
-        arrays.append(_HeldBytes(headroom=headroom))
+    def held_bytes(**keywords):
+        arrays.append(_HeldBytes(**keywords))
         return arrays[-1]
 
+    mapped, real_mapped = [], step_arrays._mapped
+
+    def recorded_mapped(words):
+        mapped.append(8 * words)
+        return real_mapped(words)
+
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(step_arrays, "_mapped", recorded_mapped)
         patch.setattr(partition_kernels, "reduce_partitions", reduce)
         patch.setattr(partitioned_step, "partition_tables", tables)
         patch.setattr(out_of_core_step, "StepArrays", held_bytes)
@@ -217,6 +224,9 @@ def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factor
     assert chunk[0] >= 4
     assert max(held for _, _, held in peaks) <= 0.75 * room
     assert not [index for index, regrown, _ in peaks if regrown and index > 0]
+    # no array is made past the room, touched or not: the kernel refuses
+    # a mapping past the machine's memory
+    assert max(mapped) <= room
 
 
 def test_each_groups_runs_go_as_soon_as_it_is_merged(tmp_path, monkeypatch):

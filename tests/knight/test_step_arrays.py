@@ -19,6 +19,29 @@ _NAMES = ("slot-a", "slot-b", "tables-0", "tables-1")
 
 
 @settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 1 << 18)), max_size=12),
+    st.sampled_from([1.5, 2.5, 10.0]),
+    st.one_of(st.none(), st.integers(1, 1 << 21)),
+)
+def test_an_array_is_made_with_headroom_but_never_past_the_bound(requests, headroom, most_bytes):
+    """Every array made holds its ask, with headroom, but takes no more
+    than ``most_bytes`` of address space unless the ask does (a mapping
+    past the machine's memory is refused, touched or not)."""
+    arrays = StepArrays(headroom=headroom, most_bytes=most_bytes)
+    for name, words in requests:
+        before = arrays._held.get(name)
+        arrays.empty(name, words)
+        made = arrays._held[name].shape[0]
+        assert words <= made
+        if arrays._held[name] is before:
+            continue  # the one held, large enough
+        assert made <= max(int(words * headroom), 1)
+        if most_bytes is not None:
+            assert 8 * made <= max(most_bytes, 8 * words, 8)
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 1 << 16), st.sampled_from([None, 2])), max_size=30))
 def test_each_name_s_view_keeps_its_contents_until_its_next_request(requests):
     arrays = StepArrays()

@@ -81,7 +81,7 @@ def step_out_of_core(arguments, expected, threads, room, folder, disk=None):
     # pages zeroed once a step, not once a chunk and a group: at 8 x 8
     # open's GiBs a quarter of the CPU went to it), with the headroom that
     # the chunks after the trial chunk need
-    arrays = StepArrays(headroom=_TRIAL_HEADROOM)
+    arrays = StepArrays(headroom=_TRIAL_HEADROOM, most_bytes=room)
     # a full disk names the spill folder (exit status 74); the run's finally removes it
     with naming(folder):
         try:

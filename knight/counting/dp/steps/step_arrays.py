@@ -51,12 +51,20 @@ _PAGE = 1 << 21
 class StepArrays:
     """Arrays held by name, handed out as views (``empty``) that stay
     valid until the next ``empty`` of that name; each made ``headroom``
-    times the words first asked."""
+    times the words asked, but not past ``most_bytes`` (None: no bound)
+    unless the ask itself is larger.
 
-    def __init__(self, headroom=_HEADROOM):
+    Why the bound: the untouched pages take no memory, but the kernel's
+    default overcommit refuses a mapping past the machine's memory
+    (``ENOMEM``), whatever is touched: a step out of core, whose trial
+    chunk asks for an eighth of what the next asks, mapped that next
+    chunk's arrays 10 times over on 8 x 8 open and failed."""
+
+    def __init__(self, headroom=_HEADROOM, most_bytes=None):
         self._held = {}
         self._touched = {}
         self._headroom = headroom
+        self._most_words = None if most_bytes is None else int(most_bytes) // 8
 
     def empty(self, name, words, most=None):
         """A uint64 array of ``words`` entries, its contents undefined: the
@@ -67,11 +75,18 @@ class StepArrays:
         held = self._held.pop(name, None)
         if held is None or held.shape[0] < words or (most and self._touched[name] > most * 8 * words):
             held = None
-            held = _mapped(max(int(words * self._headroom), 1))
+            held = _mapped(max(self._made_words(words), 1))
             self._touched[name] = 0
         self._held[name] = held
         self._touched[name] = max(self._touched[name], 8 * words)
         return held[:words]
+
+    def _made_words(self, words):
+        """The words to make for an ask of ``words``: with headroom, within the bound."""
+        made = int(words * self._headroom)
+        if self._most_words is not None:
+            made = min(made, max(self._most_words, words))
+        return made
 
     def trim(self, name, words):
         """Give back the pages of the array held as ``name`` past its first

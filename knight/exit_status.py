@@ -23,6 +23,7 @@ a Ctrl-C reads the same from either.
 
 import argparse
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -131,8 +132,8 @@ def naming(path):
     try:
         yield
     except OSError as error:
-        if error.filename is not None:
-            raise
+        if error.filename is not None or error.errno == errno.ENOMEM:
+            raise  # named already, or memory refused: nothing of the path's
         raise OSError(error.errno, error.strerror, os.fspath(path)) from None
 
 
@@ -162,6 +163,14 @@ def _ending(prog, error):
         return EXIT_PIPE
     if isinstance(error, MemoryError):
         _say(prog, "error: out of memory: this process's memory limit was reached (see 'ulimit -v' and its cgroup)")
+        return EXIT_USAGE
+    if isinstance(error, OSError) and error.errno == errno.ENOMEM:
+        # a mapping the kernel refused (mmap's ENOMEM): no file is to blame
+        _say(
+            prog,
+            "error: out of memory: the system refused this process a mapping "
+            "(see 'ulimit -v', its cgroup and vm.overcommit_memory)",
+        )
         return EXIT_USAGE
     if isinstance(error, OSError):
         _say(prog, f"error: {describe_os_error(error)}")

@@ -114,6 +114,12 @@ def test_a_real_closed_pipe_and_a_real_full_disk(tmp_path):
         (InvalidArgument("bad\nthing"), exit_status.EXIT_USAGE, "knight: error: bad\\nthing\n"),
         (MemoryError(), exit_status.EXIT_USAGE, None),
         (
+            OSError(errno.ENOMEM, "Cannot allocate memory"),
+            exit_status.EXIT_USAGE,
+            "knight: error: out of memory: the system refused this process a mapping "
+            "(see 'ulimit -v', its cgroup and vm.overcommit_memory)\n",
+        ),
+        (
             PermissionError(errno.EACCES, "Permission denied", "/x/y"),
             exit_status.EXIT_IO,
             "knight: error: /x/y: Permission denied\n",
@@ -128,6 +134,16 @@ def test_each_anticipated_failure_is_one_line_and_its_status(capsys, error, stat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert said is None or err == said
+
+
+@pytest.mark.parametrize(("code", "named"), [(errno.ENOSPC, True), (errno.EIO, True), (errno.ENOMEM, False)])
+def test_a_write_s_error_names_its_path_but_memory_refused_names_none(code, named):
+    """A full disk names the spill folder; a mapping the kernel refused
+    (8 x 8 open's step 33 once) is memory, and no file is to blame."""
+    with pytest.raises(OSError) as raised, exit_status.naming("/spill/folder"):
+        raise OSError(code, os.strerror(code))
+    assert raised.value.errno == code
+    assert (raised.value.filename == "/spill/folder") == named
 
 
 def test_an_interrupt_inside_a_compiled_call_is_an_interrupt(capsys):

@@ -16,6 +16,7 @@ most counts are far below 2^64 and take a byte or three where a limb is
 
 import numpy as np
 
+from knight.counting.dp.table_kernels import add_count
 from knight.runtime._jit import jit
 
 _LOW7 = np.uint64(0x7F)
@@ -213,22 +214,6 @@ def decode_blocks(data, starts, states, out_keys, out_counts, row):
     return row
 
 
-@jit(inline="always")
-def _add_into(total, counts, row, limbs):
-    """``total += counts[row]``; returns 1 on a carry out of the top limb."""
-    carry = np.uint64(0)
-    for limb in range(limbs):
-        addend = counts[row, limb]
-        partial = total[limb] + addend
-        carried = partial < addend
-        summed = partial + carry
-        if summed < carry:
-            carried = True
-        total[limb] = summed
-        carry = np.uint64(1) if carried else np.uint64(0)
-    return 1 if carry else 0
-
-
 @jit
 def merge_pieces(data, piece_starts, piece_states, limbs, out):
     """Merge each partition's pieces, one per run (partition ``p``'s piece
@@ -262,7 +247,7 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
             total[:] = counts[row]
             index += 1
             while index < rows and keys[order[index]] == key:
-                overflow |= _add_into(total, counts, order[index], limbs)
+                overflow |= add_count(total, 0, counts, order[index], limbs)
                 index += 1
             at = _put_number(out, at, key - previous)
             previous = key

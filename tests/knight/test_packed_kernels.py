@@ -104,30 +104,41 @@ def test_the_radix_order_is_the_stable_sort(values):
     assert order.tolist() == np.argsort(keys, kind="stable").tolist()
 
 
-@settings(max_examples=100, deadline=None)
-@given(tables(), st.integers(1, 4), st.randoms())
-def test_merging_pieces_adds_equal_keys_across_runs(table, runs, random):
-    """Runs of one partition each (a block a run): the merge holds each key
-    once with its counts added, carry-checked."""
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 4), tables(), st.randoms())
+def test_merging_pieces_adds_equal_keys_across_runs(runs, parts, table, random):
+    """Runs of several partitions each, a piece of any size (none too) a
+    partition and a run, the same keys in many runs or in one: the merge
+    holds each partition's keys once, ascending, with their counts added,
+    carry-checked."""
     blocks, limbs = table
-    pieces = [list(blocks[run % len(blocks)]) for run in range(runs)]
-    for piece in pieces:
-        random.shuffle(piece)
-    keys, counts, bounds = _arrays(pieces, limbs)
-    data = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
-    ends = packed_kernels.encode_blocks(keys, counts, bounds, data)
-    starts = np.array([0, *ends[:-1]], dtype=np.int64).reshape(runs, 1)
-    data.setflags(write=False)  # read from the runs' read-only maps, as a step does
-    out = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
-    block_ends, held, overflow = packed_kernels.merge_pieces(data, starts, np.diff(bounds).reshape(runs, 1), limbs, out)
-    sums = {}
-    for piece in pieces:
-        for key, count in piece:
-            sums[key] = sums.get(key, 0) + count
-    assert overflow == int(any(value >= 2 ** (64 * limbs) for value in sums.values()))
+    # run r's piece of partition p: one of the drawn blocks, a random part of it
+    pieces = [
+        [random.sample(block, random.randint(0, len(block))) for block in random.choices(blocks, k=parts)]
+        for _ in range(runs)
+    ]
+    data, starts = bytearray(), np.zeros((runs, parts), dtype=np.int64)
+    for run, run_pieces in enumerate(pieces):
+        keys, counts, bounds = _arrays(run_pieces, limbs)
+        encoded = np.empty(packed_kernels.most_bytes(keys.shape[0], limbs) + 1, dtype=np.uint8)
+        ends = packed_kernels.encode_blocks(keys, counts, bounds, encoded)
+        starts[run] = len(data) + np.array([0, *ends[:-1]])
+        data += bytes(encoded[: ends[-1]])
+    data = np.frombuffer(bytes(data) + b"\0", dtype=np.uint8)  # read-only, as the runs' maps are
+    states = np.array([[len(piece) for piece in run_pieces] for run_pieces in pieces], dtype=np.int64)
+    out = np.empty(packed_kernels.most_bytes(int(states.sum()), limbs) + 1, dtype=np.uint8)
+    block_ends, held, overflow = packed_kernels.merge_pieces(data, starts, states, limbs, out)
+    sums = [{} for _ in range(parts)]
+    for run_pieces in pieces:
+        for part, piece in enumerate(run_pieces):
+            for key, count in piece:
+                sums[part][key] = sums[part].get(key, 0) + count
+    assert overflow == int(any(value >= 2 ** (64 * limbs) for part in sums for value in part.values()))
     if not overflow:
-        assert held.tolist() == [len(sums)]
-        assert bytes(out[: block_ends[0]]) == _reference([list(sums.items())])[0]
+        assert held.tolist() == [len(part) for part in sums]
+        expected, expected_ends = _reference([list(part.items()) for part in sums])
+        assert block_ends.tolist() == expected_ends
+        assert bytes(out[: block_ends[-1]]) == expected
 
 
 @settings(max_examples=40, deadline=None)

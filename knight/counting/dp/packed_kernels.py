@@ -129,6 +129,20 @@ def sort_scratch(rows):
     )
 
 
+@jit(inline="always")
+def _pair_scratch(rows):
+    """Scratch for ``_radix_sort`` of up to ``rows`` keys with a value each:
+    the values to sort (filled by the caller), the keys and values sorted
+    and their spares, the histogram."""
+    return (
+        np.empty(rows, dtype=np.uint64),
+        np.empty(rows, dtype=np.uint64),
+        np.empty(rows, dtype=np.uint64),
+        np.empty(rows, dtype=np.uint64),
+        np.empty((_DIGITS, 1 << _DIGIT_BITS), dtype=np.int64),
+    )
+
+
 @jit
 def ascending_order(keys, order, spare_order, sorted_keys, spare_keys, histogram):
     """The rows of ``keys`` in ascending key order, equal keys in row
@@ -136,6 +150,17 @@ def ascending_order(keys, order, spare_order, sorted_keys, spare_keys, histogram
     gives), in ``order`` or ``spare_order`` (scratch of at least as many
     rows, as ``sorted_keys``, ``spare_keys``; ``histogram``: ``_DIGITS`` x
     2^``_DIGIT_BITS``)."""
+    for row in range(keys.shape[0]):
+        order[row] = row
+    return _radix_sort(keys, order, sorted_keys, spare_keys, spare_order, histogram)[1]
+
+
+@jit
+def _radix_sort(keys, values, sorted_keys, spare_keys, spare_values, histogram):
+    """``keys`` ascending, each with its row of ``values`` (the rows of
+    ``values`` are sorted where they lie, with ``spare_values``: equal
+    keys keep their order), least significant digit first. Returns the
+    sorted keys and values, each in its array or its spare."""
     rows = keys.shape[0]
     histogram[:, :] = 0
     for row in range(rows):
@@ -143,9 +168,8 @@ def ascending_order(keys, order, spare_order, sorted_keys, spare_keys, histogram
         for digit in range(_DIGITS):
             histogram[digit, np.intp((key >> np.uint64(digit * _DIGIT_BITS)) & _DIGIT_MASK)] += 1
         sorted_keys[row] = key
-        order[row] = row
     source_keys, target_keys = sorted_keys, spare_keys
-    source, target = order, spare_order
+    source, target = values, spare_values
     for digit in range(_DIGITS):
         shift = np.uint64(digit * _DIGIT_BITS)
         counted = histogram[digit]
@@ -165,7 +189,7 @@ def ascending_order(keys, order, spare_order, sorted_keys, spare_keys, histogram
             target[at] = source[index]
         source_keys, target_keys = target_keys, source_keys
         source, target = target, source
-    return source[:rows]
+    return source_keys[:rows], source[:rows]
 
 
 @jit
@@ -173,25 +197,41 @@ def encode_blocks(keys, counts, bounds, out):
     """Rows ``bounds[b]`` .. ``bounds[b + 1]`` - 1 of ``keys``/``counts``
     as block ``b``, its rows in ascending key order (sorted here: the
     tables come in hash order), packed into ``out`` from byte 0 (room:
-    ``most_bytes``). Returns the byte each block ends at."""
+    ``most_bytes``). Returns the byte each block ends at.
+
+    Counts of one limb are sorted with their keys, so that the packing
+    reads both in order; wider ones are read through the rows' order."""
     limbs = counts.shape[1]
     blocks = bounds.shape[0] - 1
     ends = np.empty(blocks, dtype=np.int64)
     widest = 0
     for block in range(blocks):
         widest = max(widest, bounds[block + 1] - bounds[block])
-    scratch = sort_scratch(widest)
+    scratch = sort_scratch(widest if limbs > 1 else 0)
+    values, sorted_keys, spare_keys, spare_values, histogram = _pair_scratch(widest if limbs == 1 else 0)
     at = 0
     for block in range(blocks):
-        first = bounds[block]
-        order = ascending_order(keys[first : bounds[block + 1]], *scratch)
+        first, end = bounds[block], bounds[block + 1]
         previous = np.uint64(0)
-        for index in range(order.shape[0]):
-            row = first + order[index]
-            key = keys[row]
-            at = _put_number(out, at, key - previous)
-            previous = key
-            at = _put_count(out, at, counts, row, limbs)
+        if limbs == 1:
+            for row in range(first, end):
+                values[row - first] = counts[row, 0]
+            in_order, their_counts = _radix_sort(
+                keys[first:end], values[: end - first], sorted_keys, spare_keys, spare_values, histogram
+            )
+            for index in range(end - first):
+                key = in_order[index]
+                at = _put_number(out, at, key - previous)
+                previous = key
+                at = _put_number(out, at, their_counts[index])
+        else:
+            order = ascending_order(keys[first:end], *scratch)
+            for index in range(order.shape[0]):
+                row = first + order[index]
+                key = keys[row]
+                at = _put_number(out, at, key - previous)
+                previous = key
+                at = _put_count(out, at, counts, row, limbs)
         ends[block] = at
     return ends
 
@@ -222,36 +262,63 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
     ``out`` of its distinct keys, ascending, their counts added
     (carry-checked, ``limbs`` limbs). Returns ``(ends, states, overflow)``:
     each block's end byte and states, 1 if a count carried out of the top
-    limb."""
+    limb.
+
+    A partition's pieces are decoded whole and sorted (a merge of the
+    sorted runs by a heap was slower at tens of runs: docs/measurements.md,
+    "The merge of runs by a heap"). Counts of one limb are sorted with
+    their keys, so that the sums read both in order; wider ones are read
+    through the rows' order."""
     parts = piece_states.shape[1]
     ends = np.empty(parts, dtype=np.int64)
     held = np.zeros(parts, dtype=np.int64)
-    total = np.zeros(limbs, dtype=np.uint64)
     overflow = 0
     at = 0
     sizes = np.zeros(parts, dtype=np.int64)  # each partition's rows, all runs'
     for part in range(parts):
         sizes[part] = piece_states[:, part].sum()
-    scratch = sort_scratch(sizes.max() if parts else 0)
+    widest = sizes.max() if parts else 0
+    keys = np.empty(widest, dtype=np.uint64)
+    counts = np.zeros((widest, limbs), dtype=np.uint64)
+    flat = counts.reshape(-1)  # one limb: the counts as the sort's values
+    total = np.zeros((1, limbs), dtype=np.uint64)
+    scratch = sort_scratch(widest if limbs > 1 else 0)
+    _, sorted_keys, spare_keys, spare_values, histogram = _pair_scratch(widest if limbs == 1 else 0)
     for part in range(parts):
         rows = sizes[part]
-        keys = np.empty(rows, dtype=np.uint64)
-        counts = np.zeros((rows, limbs), dtype=np.uint64)
+        if limbs > 1:
+            counts[:rows] = 0  # a count of several limbs is decoded into zeros
         decode_blocks(data, piece_starts[:, part], piece_states[:, part], keys, counts, 0)
-        order = ascending_order(keys, *scratch)
         previous = np.uint64(0)
         index = 0
-        while index < rows:
-            row = order[index]
-            key = keys[row]
-            total[:] = counts[row]
-            index += 1
-            while index < rows and keys[order[index]] == key:
-                overflow |= add_count(total, 0, counts, order[index], limbs)
+        if limbs == 1:
+            in_order, their_counts = _radix_sort(
+                keys[:rows], flat[:rows], sorted_keys, spare_keys, spare_values, histogram
+            )
+            while index < rows:
+                key, summed = in_order[index], their_counts[index]
                 index += 1
-            at = _put_number(out, at, key - previous)
-            previous = key
-            at = _put_count(out, at, total.reshape(1, limbs), 0, limbs)
-            held[part] += 1
+                while index < rows and in_order[index] == key:
+                    summed += their_counts[index]
+                    overflow |= summed < their_counts[index]  # a carry out of the one limb
+                    index += 1
+                at = _put_number(out, at, key - previous)
+                at = _put_number(out, at, summed)
+                previous = key
+                held[part] += 1
+        else:
+            order = ascending_order(keys[:rows], *scratch)
+            while index < rows:
+                row = order[index]
+                key = keys[row]
+                total[0, :] = counts[row]
+                index += 1
+                while index < rows and keys[order[index]] == key:
+                    overflow |= add_count(total[0], 0, counts, order[index], limbs)
+                    index += 1
+                at = _put_number(out, at, key - previous)
+                at = _put_count(out, at, total, 0, limbs)
+                previous = key
+                held[part] += 1
         ends[part] = at
     return ends, held, overflow

@@ -157,10 +157,11 @@ def ascending_order(keys, order, spare_order, sorted_keys, spare_keys, histogram
 
 @jit
 def _radix_sort(keys, values, sorted_keys, spare_keys, spare_values, histogram):
-    """``keys`` ascending, each with its row of ``values`` (the rows of
-    ``values`` are sorted where they lie, with ``spare_values``: equal
-    keys keep their order), least significant digit first. Returns the
-    sorted keys and values, each in its array or its spare."""
+    """``keys`` ascending, each carrying its entry of ``values`` (sorted
+    where they lie, with ``spare_values``; ``keys`` itself is copied to
+    ``sorted_keys`` and left as it was), a stable radix sort, least
+    significant digit first. Returns the sorted keys and values, each in
+    its scratch array or its spare."""
     rows = keys.shape[0]
     histogram[:, :] = 0
     for row in range(rows):

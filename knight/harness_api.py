@@ -38,7 +38,7 @@ knight says:
   engine (``knight.count_total`` gives the total without them); with
   ``ClusterRun`` (a runner for it on a Dask client), the same total on a
   cluster, with the per-step summaries that say where its time goes
-  (bench/experiments/dp_cluster_overhead.py).
+  (bench/by_hand/dp_cluster_overhead.py).
 - ``count_hamiltonian``, ``StepPolicy`` and ``memory_model``: one DP run,
   the policy that says how it takes its steps, and the DP's memory model,
   for the step-engine study (bench/studies/dp_steps/dp_step_worker.py),
@@ -53,11 +53,11 @@ knight says:
   the DP's memory budget reads it, and the sampler of its peak and of the
   spill folders' bytes that ``knight count --total --json`` reports, for
   that study's bytes per state in memory and on disk.
-- ``prepare``, ``total_measured`` and ``spill_bytes``: a DP total on the
+- ``prepare``, ``total_of`` and ``spill_bytes``: a DP total on the
   command line's own road (``knight count --total --json --resume``), with
-  a progress function of the caller's, and the bytes the run's spill
-  folders hold, for the log of a count of hours
-  (bench/experiments/long_total.py), which no public call gives step by step.
+  a progress function of the caller's, and the bytes that the run's spill
+  folders hold. The log of a count of hours (bench/by_hand/long_total.py)
+  needs them, since no public call gives them step by step.
 - ``BITBOARD_SQUARES``: the board size up to which ``solve`` takes the
   bitboard kernel, so the C baseline searches with the same kind of kernel.
 - ``search_kernels`` and ``neighbour_table``: the compiled searches themselves,
@@ -100,12 +100,12 @@ __all__ = [
 _LAZY = {
     "BITBOARD_SQUARES": "knight.search.solver",
     "total_with_work": "knight.counting.dp.engine",
-    "ClusterRun": "knight.counting.dp.cluster_run",
-    "count_hamiltonian": "knight.counting.dp.run_loop",
-    "StepPolicy": "knight.counting.dp.policy",
-    "memory_model": "knight.counting.dp.memory_model",
+    "ClusterRun": "knight.counting.dp.runs.cluster_run",
+    "count_hamiltonian": "knight.counting.dp.runs.run_loop",
+    "StepPolicy": "knight.counting.dp.planning.policy",
+    "memory_model": "knight.counting.dp.planning.memory_model",
     "prepare": "knight.counting.driver",
-    "total_measured": "knight.counting.driver",
+    "total_of": "knight.counting.driver",
     "spill_bytes": "knight.files.owned_files",
     "search_kernels": "knight.search.search_kernels",
     "jit": "knight.runtime._jit",

@@ -1,5 +1,10 @@
-"""What a search returns: plain data that the CLI, the harness and tests read."""
+"""Named, frozen results of every public call: a search, a count, a total and a sweep.
 
+Each result holds everything its call measured, so that the command line's
+``--json``, the harness and the tests all read the same object.
+"""
+
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,3 +109,137 @@ class Count:
     @property
     def total_nodes(self):
         return int(np.sum(self.nodes))
+
+
+@dataclass(frozen=True)
+class Total:
+    """Directed tours from every start together, from one run of the frontier DP.
+
+    Open, each undirected path counts as two directed tours (one from each
+    end). Closed, each cycle counts as two directed tours from each of its
+    squares. ``method`` is ``dp`` when the DP counted, or ``theory`` when the
+    existence theorems answered the board with no run (``ruled_out`` then
+    gives their reason, and every measure is zero).
+
+    Attributes
+    ----------
+    rows, cols : int
+        The board.
+    closed : bool
+        Whether closed tours were counted.
+    tours : int
+        The directed tours from every start together.
+    method : str
+        ``dp`` or ``theory``.
+    seconds : float
+        Wall seconds of the run, compilation excluded.
+    transitions : int
+        Successor states that the steps emitted.
+    states_peak : int
+        The most states that the table held after a step.
+    states_per_step : tuple of int
+        The states held after each step.
+    transitions_per_step : tuple of int
+        The successors that each step emitted.
+    ram_peak_bytes, rss_peak_bytes, disk_peak_bytes : int or None
+        This process's peak anonymous memory (sampled), its peak resident
+        memory (``VmHWM``), and its spill folders' peak bytes (sampled).
+        None on a cluster, whose workers hold the memory and the disk.
+    ruled_out : str
+        Why the theorems leave no tour, or "" when the DP counted.
+    """
+
+    rows: int
+    cols: int
+    closed: bool
+    tours: int
+    method: str = "dp"
+    seconds: float = 0.0
+    transitions: int = 0
+    states_peak: int = 0
+    states_per_step: tuple = ()
+    transitions_per_step: tuple = ()
+    ram_peak_bytes: int | None = 0
+    rss_peak_bytes: int | None = 0
+    disk_peak_bytes: int | None = 0
+    ruled_out: str = ""
+
+    def as_dict(self):
+        """Return the fields as a dict of JSON types, in their order.
+
+        Returns
+        -------
+        dict
+            Every field; the per-step tuples as lists.
+        """
+        record = dataclasses.asdict(self)
+        record["states_per_step"] = list(self.states_per_step)
+        record["transitions_per_step"] = list(self.transitions_per_step)
+        return record
+
+
+@dataclass(frozen=True)
+class WidthTotal:
+    """The total of one board that an every-width sweep passed.
+
+    Attributes
+    ----------
+    rows, cols : int
+        The board, its long side cut to a width.
+    tours : int
+        The directed tours from every start together.
+    ruled_out : str
+        Why the theorems leave no tour on this board, or "". The sweep counts
+        such a board too, and finds 0.
+    """
+
+    rows: int
+    cols: int
+    tours: int
+    ruled_out: str = ""
+
+
+@dataclass(frozen=True)
+class WidthTotals:
+    """The totals of every width of a board, from one run of the frontier DP.
+
+    Attributes
+    ----------
+    rows, cols : int
+        The whole board.
+    closed : bool
+        Whether closed tours were counted.
+    widths : tuple of WidthTotal
+        One total a width, the long side cut to 1, 2, ... squares, the whole
+        board last.
+    method : str
+        ``dp``, or ``theory`` when the theorems rule out every width and no
+        run was made.
+    seconds : float
+        Wall seconds of the run, compilation excluded.
+    transitions : int
+        Successor states that the steps emitted.
+    states_peak : int
+        The most states that the table held after a step.
+    """
+
+    rows: int
+    cols: int
+    closed: bool
+    widths: tuple
+    method: str = "dp"
+    seconds: float = 0.0
+    transitions: int = 0
+    states_peak: int = 0
+
+    def as_dict(self):
+        """Return the fields as a dict of JSON types.
+
+        Returns
+        -------
+        dict
+            Every field; ``widths`` as a list of dicts.
+        """
+        record = dataclasses.asdict(self)
+        record["widths"] = [dataclasses.asdict(width) for width in self.widths]
+        return record

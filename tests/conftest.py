@@ -153,7 +153,8 @@ _WARM_DP = (
     _WORKLOADS
     + """
 import os
-from knight.counting.dp import run_loop, table_merge
+from knight.counting.dp.runs import run_loop
+from knight.counting.dp.tables import table_merge
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.steps.step_arguments import step_arguments
@@ -178,9 +179,9 @@ _WARM_SEARCH = (
     + """
 import sys
 import knight
-from knight.counting.dp import run_loop
+from knight.counting.dp.runs import run_loop
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning.policy import StepPolicy
 knight.compile_kernels()
 for pruned in (True, False):
     knight.count_tours(5, 5, method="dfs", pruned=pruned)

@@ -2,7 +2,7 @@
 total of hours (8x8 open), its every step logged as it finishes.
 
 The count is ``knight count ROWS COLS --total --json --resume CHECKPOINT``'s
-own road (``driver.prepare`` then ``driver.total_measured``), with a
+own road (``driver.prepare`` then ``driver.total_of``), with a
 progress function that appends a JSON line to ``--log`` after each step:
 the wall seconds since the start, the step, the states held, this
 process's anonymous memory (RssAnon) and the bytes its spill folders hold,
@@ -85,7 +85,7 @@ def main(argv=None):
     parser.add_argument("--log", required=True, help="the JSON-lines log, appended to")
     parser.add_argument("--every", type=float, default=SAMPLE_SECONDS, help="seconds between samples")
     args = parser.parse_args(argv)
-    from knight.harness_api import prepare, total_measured
+    from knight.harness_api import prepare, total_of
 
     memory = None if args.memory is None else validate.memory_text(args.memory)
     disk = None if args.disk is None else validate.disk_text(args.disk)
@@ -100,7 +100,8 @@ def main(argv=None):
     sampler = threading.Thread(target=_sample, args=(watch, stop, args.every), daemon=True)
     sampler.start()
     try:
-        tours, work = total_measured(job, watch.progress)
+        total = total_of(job, watch.progress)
+        tours, work = total.tours, {name: value for name, value in total.as_dict().items() if name != "tours"}
     finally:
         stop.set()
         sampler.join()

@@ -1,11 +1,16 @@
-"""``knight count``: every tour from one start, or each start's count as a
-grid with the total (``--total``, the total alone, is ``knight.cli.total``)."""
+"""Run ``knight count``: every tour from one start, or each start's count as a grid.
+
+``--total`` routes the command to ``knight.cli.total``, which prints the
+total alone.
+"""
+
+import argparse
 
 from knight import validate
 from knight.cli import total
 from knight.cli.options import board, board_args, budget, disk, json_arg, memory, optional_integer, start
 from knight.cli.printing import MAX_PRINTED_SQUARES, fields_of, json_head, print_fields, print_json
-from knight.cli.progress_bar import counted
+from knight.cli.progress_bar import progress_bar
 from knight.cli.projection import print_projections
 from knight.cli.svg_option import draw, svg_arg, svg_target
 from knight.errors import InvalidArgument
@@ -60,7 +65,7 @@ def add_parser(commands):
     )
     count.add_argument(
         "--total",
-        action="store_true",
+        action=_TotalFlag,
         help=f"only the total over every start, from one dp run (no grid): takes {total.TAKES} alone",
     )
     count.add_argument(
@@ -75,9 +80,19 @@ def add_parser(commands):
     return count
 
 
+class _TotalFlag(argparse.Action):
+    """Set ``--total``, and route the command to ``knight.cli.total.run``."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=False, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, True)
+        namespace.run = total.run
+
+
 def run(args, out):
-    if args.total:
-        return total.run(args, out)
+    """Count the tours from one start or from each start, and print them."""
     if args.every_width:
         raise InvalidArgument("--every-width counts every width's total in one dp run: give it with --total")
     rows, cols = board(args)
@@ -107,7 +122,9 @@ def run(args, out):
         disk=disk(args),
     )
     print_projections(job)
-    counted = _count(job, args.resume)
+    # the DFS reports work units; the DP reports steps and its table's size
+    with progress_bar("step" if job.method == "dp" else "unit", args.resume) as progress:
+        counted = driver.count_prepared(job, progress)
     if svg is not None:
         out = draw(svg, counted, out)
     if counted.ruled_out:
@@ -115,15 +132,6 @@ def run(args, out):
     if counted.method == "dp":
         return _print_dp_count(counted, square, args.json, out)
     return _print_dfs_count(counted, square, args.json, out)
-
-
-def _count(job, resume):
-    """``job`` counted, with a progress bar on a terminal (``counted``)."""
-    from knight.counting import driver
-
-    # the DFS reports work units; the DP reports steps and its table's size
-    unit = "step" if job.method == "dp" else "unit"
-    return counted(lambda progress: driver.count_prepared(job, progress), resume, unit)
 
 
 def _check_grid_printable(rows, cols, closed):

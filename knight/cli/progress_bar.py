@@ -1,42 +1,50 @@
 """A count's progress bar on a terminal: work units or DP steps, and the
 DP's states, memory and, on a cluster, its workers' rates."""
 
+import contextlib
 import os
 import sys
 
 from knight.exit_status import stopped_by_signal
 
 
-def with_progress(count, unit):
-    """``count(progress)``, with a progress bar in ``unit``s on a terminal
-    (``count(None)`` elsewhere)."""
-    if not sys.stderr.isatty():
-        return count(None)
-    from tqdm import tqdm
+@contextlib.contextmanager
+def progress_bar(unit, resume=None):
+    """Yield a count's progress callback: a bar in ``unit``s on a terminal, or None elsewhere.
 
-    with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
-
-        def progress(done, total, held=None, rates=None):
-            bar.total = total
-            bar.n = done
-            if held is not None:
-                bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates), refresh=False)
-            bar.refresh()
-
-        return count(progress)
-
-
-def counted(count, resume, unit="step"):
-    """``with_progress(count, unit)``; where a Ctrl-C or a signal stopped
-    it, a line saying where its finished work is kept (``resume``, the
-    count's resume file, if it holds something: a stop before the first
-    unit or step finished leaves none to point at)."""
+    Where a Ctrl-C or a signal stops the count, one line says where its
+    finished work is kept: ``resume``, the count's resume file, if it holds
+    something. A stop before the first unit or step finished leaves none to
+    point at.
+    """
     try:
-        return with_progress(count, unit)
+        if not _is_terminal(sys.stderr):
+            yield None
+            return
+        from tqdm import tqdm
+
+        with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
+
+            def progress(done, total, held=None, rates=None):
+                bar.total = total
+                bar.n = done
+                if held is not None:
+                    bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates), refresh=False)
+                bar.refresh()
+
+            yield progress
     except BaseException as error:
         if stopped_by_signal(error) and resume and os.path.isfile(resume):
             print(f"knight: finished work is kept in {resume}; run again with --resume to go on", file=sys.stderr)
         raise
+
+
+def _is_terminal(stream):
+    """Return whether ``stream`` is an open terminal; a closed or missing stream is not."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def progress_text(held, memory_mib, rates=None):

@@ -1,10 +1,13 @@
-"""``knight count ROWS COLS --total``: the DP's total over every start,
-from one run, in one line."""
+"""Run ``knight count ROWS COLS --total``: the DP's total over every start, from one run.
+
+With ``--every-width`` the command prints the total of every width of the
+board instead, one line each, from that same run.
+"""
 
 from knight import validate
 from knight.cli.options import board, disk, memory
 from knight.cli.printing import json_head, print_fields, print_json
-from knight.cli.progress_bar import counted
+from knight.cli.progress_bar import progress_bar
 from knight.cli.projection import print_projections
 from knight.errors import InvalidArgument
 
@@ -18,12 +21,11 @@ _NOT_WITH_TOTAL = ("start", "budget", "depth", "workers", "svg")
 
 
 def run(args, out):
-    rows, cols = board(args)
-    _refuse_other_options(args)
-    if args.every_width:
-        return _run_every_width(args, rows, cols, out)
+    """Count the total over every start (or of every width), and print it."""
     from knight.counting import driver
 
+    rows, cols = board(args)
+    _refuse_other_options(args)
     job = driver.prepare(
         rows,
         cols,
@@ -35,55 +37,67 @@ def run(args, out):
         memory=memory(args),
         disk=disk(args),
         total=True,
+        every_width=args.every_width,
     )
     print_projections(job)
-    reason = job.ruled_out
-    if args.json:
-        # the run's work beside its tours (driver.total_measured)
-        tours, work = counted(lambda progress: driver.total_measured(job, progress), args.resume)
-        fields = (
-            {"method": "theory", "tours": tours, "ruled_out": reason}
-            if reason
-            else {"method": "dp", "tours": tours, **work}
+    if args.every_width:
+        with progress_bar("step") as progress:
+            totals = driver.every_width_of(job, progress)
+        return _print_widths(totals, args.json, out)
+    with progress_bar("step", args.resume) as progress:
+        total = driver.total_of(job, progress)
+    return _print_total(total, args.json, out)
+
+
+def _print_total(total, as_json, out):
+    """Print a ``Total``: its JSON object, or its one line."""
+    if as_json:
+        print_json(json_head(total.rows, total.cols, total.closed, None, **_json_fields(total)), out)
+        return 0
+    kind = "closed" if total.closed else "open"
+    if total.ruled_out:
+        print_fields(
+            out, ("tours", f"{total.tours} directed {kind} tours"), ("theory", f"{total.ruled_out}: nothing searched")
         )
-        print_json(json_head(rows, cols, job.closed, None, **fields), out)
         return 0
-    tours = counted(lambda progress: driver.total_prepared(job, progress), args.resume)
-    kind = "closed" if job.closed else "open"
-    if reason:
-        print_fields(out, ("tours", f"{tours} directed {kind} tours"), ("theory", f"{reason}: nothing searched"))
-        return 0
-    print_fields(out, ("tours", f"{tours} directed {kind} tours from every start together (frontier dynamic program)"))
+    line = f"{total.tours} directed {kind} tours from every start together (frontier dynamic program)"
+    print_fields(out, ("tours", line))
     return 0
 
 
-def _run_every_width(args, rows, cols, out):
-    """``--total --every-width``: a line (a JSON list's item) per width."""
-    from knight.counting import driver
+def _json_fields(total):
+    """Return the JSON fields of a ``Total`` after its board."""
+    if total.ruled_out:
+        return {"method": "theory", "tours": total.tours, "ruled_out": total.ruled_out}
+    fields = total.as_dict()
+    for name in ("rows", "cols", "closed", "ruled_out", "method", "tours"):
+        del fields[name]
+    return {"method": total.method, "tours": total.tours, **fields}
 
-    job = driver.prepare(rows, cols, None, args.closed, method="dp", memory=memory(args), total=True)
-    print_projections(job)
-    boards = counted(lambda progress: driver.every_width_prepared(job, progress), None)
-    if args.json:
-        print_json(
-            [json_head(r, c, job.closed, None, **_width_fields(r, c, job.closed, tours)) for r, c, tours in boards], out
-        )
+
+def _print_widths(totals, as_json, out):
+    """Print a ``WidthTotals``: one line (one JSON item) per width."""
+    if as_json:
+        records = [json_head(w.rows, w.cols, totals.closed, None, **_width_fields(w)) for w in totals.widths]
+        print_json(records, out)
         return 0
-    kind = "closed" if job.closed else "open"
-    print_fields(
-        out, *((f"{r}x{c}", f"{tours} directed {kind} tours from every start together") for r, c, tours in boards)
+    kind = "closed" if totals.closed else "open"
+    lines = (
+        (f"{w.rows}x{w.cols}", f"{w.tours} directed {kind} tours from every start together") for w in totals.widths
     )
+    print_fields(out, *lines)
     return 0
 
 
-def _width_fields(rows, cols, closed, tours):
-    """A width's JSON fields, as ``--total`` gives them: the dp's count, or
-    where the theorems leave no tour, theirs and its reason (a run that
-    passes that width counts 0 there too: tests hold the two to it)."""
-    from knight.geometry import theory
+def _width_fields(width):
+    """Return a width's JSON fields: the DP's count, or the theorems' 0 and their reason.
 
-    reason = theory.no_tour_reason(rows, cols, closed)
-    return {"method": "theory", "tours": tours, "ruled_out": reason} if reason else {"method": "dp", "tours": tours}
+    A run that passes a width that the theorems rule out counts 0 there
+    too, and tests hold the two to each other.
+    """
+    if width.ruled_out:
+        return {"method": "theory", "tours": width.tours, "ruled_out": width.ruled_out}
+    return {"method": "dp", "tours": width.tours}
 
 
 def _refuse_other_options(args):

@@ -1,19 +1,17 @@
-"""Counting every tour: the one road a count takes, whichever engine, and
-the command line's one door into counting.
+"""Count tours: validate a count once, then run the engine that fits it.
 
-``count_tours`` is ``prepare`` then ``count_prepared``; ``count_total`` is
-``prepare`` then ``total_prepared``. ``prepare`` validates the arguments,
-picks the engine (``choose_method``: the ``auto`` policy, the DP's fit
-within ``memory_room`` checked once) and plans the starts once
-(``jobs.Starts``: one start per symmetry class; the starts colour parity
-rules out; none for a total). ``count_prepared`` hands that ``Job`` to an
-engine (``ENGINES``: ``dfs``, the split exhaustive search of
-``knight.counting.dfs``, or ``dp``, the frontier dynamic program of
-``knight.counting.dp``), which returns each searched start's tours and work
-(``jobs.Tally``), and maps the answer back onto every square (``Count``);
-``total_prepared`` is the DP's total over every start, from one run.
-What a count will take, read from the same ``Job``: ``estimate`` (the
-DFS's trees, Knuth's probes) and ``dp_projection`` (the DP's peak).
+Each public call is ``prepare`` followed by one run, and returns one named
+result. ``count_tours`` returns a ``Count`` (the tours from each start),
+``count_total`` a ``Total`` (every start together, from one DP run) and
+``count_every_width`` a ``WidthTotals`` (every width of the board, from that
+same run).
+
+``prepare`` validates every argument once, picks the engine
+(``choose_method``), and plans the starts: the result is a ``Job``. The
+command line calls ``prepare``, prints what the job is projected to take
+(``estimate``, ``dp_projection``), then runs the job with ``count_prepared``,
+``total_of`` or ``every_width_of``. The last two are the DP engine's own
+functions, which the command line reaches through this module.
 """
 
 import math
@@ -25,22 +23,14 @@ from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
-from knight.counting.dp.engine import (
-    checkpoint_kind,
-    count_by_dp,
-    every_width,
-    reporter,
-    total_timed,
-    total_tours,
-    width_boards,
-)
-from knight.counting.dp.memory_model import check_fits, projection
+from knight.counting.dp.engine import checkpoint_kind, count_by_dp
+from knight.counting.dp.engine import every_width as every_width_of
+from knight.counting.dp.engine import total as total_of
+from knight.counting.dp.planning.memory_model import check_fits, memory_room, projection
 from knight.counting.jobs import Job, Starts, plan_starts
-from knight.counting.peak_sampler import PeakSampler
 from knight.errors import InvalidArgument
 from knight.geometry import theory
 from knight.result import Count
-from knight.runtime import machine
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 
@@ -62,33 +52,73 @@ def count_tours(
     memory=None,
     disk=None,
 ):
-    """Count every tour (directed: a path and its reverse are two) from
-    ``start``, or from every start square when ``start`` is None.
+    """Count every directed tour from one start square, or from each start square.
 
-    ``method`` names the engine (``ENGINES``): ``dfs``, the exhaustive
-    search described below, or ``dp``, the frontier dynamic program of
-    ``knight.counting.dp`` (same counts, no enumeration; it takes ``start``,
-    ``closed``, ``resume`` and ``progress``, called with ``(steps done,
-    steps in all, states held)``, and on a cluster also ``rates=``, each
-    worker's transitions a second, if it takes a ``rates`` keyword). None or ``auto``: the one expected to
-    finish first on this board (``choose_method``).
-    ``pruned`` cuts branches that provably cannot finish a tour (same
-    counts, far fewer nodes); ``symmetry`` searches one start per class of
-    symmetric squares. The search is split into work units at ``depth``
-    moves from the start (None: an automatic cut; 0: one unit per start),
-    run on ``workers`` local threads (default all cores) or on the Dask
-    cluster whose scheduler is at ``scheduler`` (the DP too, with
-    ``method="dp"``: its steps' tables partitioned over the workers). ``resume`` names a file
-    recording finished units; units already there are not run again.
-    ``memory``: the DP's budget in bytes of memory it may hold (default:
-    most of what is free); steps past it run out of core, on disk.
-    ``disk``: the DP's budget in bytes of the spill folder's disk (default:
-    its free space). A DP count whose projected peak fits neither is
-    refused before it starts. Each
-    work unit places at most ``budget`` nodes (default
-    ``DEFAULT_COUNT_BUDGET``). ``progress``, if given, is called with
-    ``(units finished, units in all)``. Returns a ``Count``.
+    A path and its reverse are two directed tours. The count is exact:
+    nothing is sampled. Two engines give the same counts: an exhaustive,
+    pruned depth-first search (``dfs``), and the frontier dynamic program
+    (``dp``), which counts without enumerating.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's size, each at least 1.
+    start : sequence of two int, optional
+        The 0-based ``(row, col)`` to count from; None counts from every square.
+    closed : bool, default False
+        Count closed tours only (the last square a knight's move from the first).
+    budget : int, optional
+        The most nodes that one DFS work unit may place; a unit that reaches
+        it stops, and the count becomes a lower bound. DFS only.
+    progress : callable, optional
+        Called as ``progress(done, total)`` with work units (DFS), or as
+        ``progress(done, total, held)`` with DP steps and the states held.
+    method : {"auto", "dfs", "dp"}, optional
+        The engine; None or ``auto`` picks the one expected to finish first.
+    pruned : bool, default True
+        Cut branches that cannot finish a tour: the same counts, far fewer
+        nodes. DFS only when False.
+    symmetry : bool, default True
+        Search one start per class of symmetric squares. DFS only when False.
+    depth : int, optional
+        Split the DFS into work units this many moves from the start; None
+        picks a depth, and 0 makes one unit per start.
+    workers : int, optional
+        Local threads for the DFS; None uses every usable core.
+    scheduler : str, optional
+        The address of a Dask scheduler whose workers run the count.
+    resume : str or path-like, optional
+        A file that keeps finished work; a count run again skips what it holds.
+    memory : int, optional
+        The DP's memory budget in bytes; steps past it run out of core.
+    disk : int, optional
+        The DP's disk budget in bytes for the steps run out of core.
+
+    Returns
+    -------
+    Count
+        The tours and the work from each start (or the one start), with the
+        engine's measures and the seconds.
+
+    Raises
+    ------
+    InvalidArgument
+        If an argument is not valid, or the DP cannot fit the board within
+        its budgets.
+
+    See Also
+    --------
+    count_total : The total over every start, from one DP run.
+
+    Examples
+    --------
+    >>> import knight
+    >>> knight.count_tours(5, 5, start=(0, 0)).tours
+    304
+    >>> knight.count_tours(3, 4, method="dp").total_tours
+    16
     """
+    _check_progress(progress)
     job = prepare(
         rows,
         cols,
@@ -105,8 +135,108 @@ def count_tours(
         memory=memory,
         disk=disk,
     )
-    _check_progress(progress)
     return count_prepared(job, progress)
+
+
+def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None, resume=None):
+    """Count the directed tours from every start together, from one run of the frontier DP.
+
+    The total equals the sum of ``count_tours(rows, cols, closed=closed)``'s
+    grid, at the cost of a single run. Open, each undirected path counts as
+    two directed tours (one from each end). Closed, each cycle counts as two
+    directed tours from each of its squares.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's size, each at least 1.
+    closed : bool, default False
+        Count closed tours only.
+    progress : callable, optional
+        Called as ``progress(step, steps, held)`` after each step, and with
+        ``rates=`` too on a cluster if it takes that keyword.
+    scheduler : str, optional
+        The address of a Dask scheduler whose workers run the steps.
+    memory : int, optional
+        The memory budget in bytes; steps past it run out of core.
+    disk : int, optional
+        The disk budget in bytes for the steps run out of core.
+    resume : str or path-like, optional
+        A checkpoint file: the run is saved there after its steps, and a
+        run started again goes on from its last saved step.
+
+    Returns
+    -------
+    Total
+        The tours, with the run's work, seconds and peak memory and disk.
+
+    Raises
+    ------
+    InvalidArgument
+        If an argument is not valid, or the DP cannot fit the board within
+        its budgets.
+
+    See Also
+    --------
+    count_tours : The tours from each start square.
+    count_every_width : The total of every width of the board, from one run.
+
+    Examples
+    --------
+    >>> import knight
+    >>> knight.count_total(5, 5).tours
+    1728
+    >>> knight.count_total(6, 6, closed=True).tours
+    708448
+    """
+    _check_progress(progress)
+    job = prepare(
+        rows, cols, None, closed, method="dp", scheduler=scheduler, resume=resume, memory=memory, disk=disk, total=True
+    )
+    return total_of(job, progress)
+
+
+def count_every_width(rows, cols, closed=False, progress=None, memory=None):
+    """Count the total of every width of a board, from one run of the frontier DP.
+
+    The run over the whole board passes each narrower board on its way: the
+    long side cut to 1, 2, ... squares. Each width's total is harvested as
+    the run passes it.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The whole board's size, each at least 1.
+    closed : bool, default False
+        Count closed tours only.
+    progress : callable, optional
+        Called as ``progress(step, steps, held)`` after each step.
+    memory : int, optional
+        The memory budget in bytes.
+
+    Returns
+    -------
+    WidthTotals
+        One ``WidthTotal`` for each width, the whole board last.
+
+    Raises
+    ------
+    InvalidArgument
+        If an argument is not valid, or the DP cannot fit the board.
+
+    See Also
+    --------
+    count_total : The total of one board.
+
+    Examples
+    --------
+    >>> import knight
+    >>> [width.tours for width in knight.count_every_width(3, 4).widths]
+    [0, 0, 0, 16]
+    """
+    _check_progress(progress)
+    job = prepare(rows, cols, None, closed, method="dp", memory=memory, total=True, every_width=True)
+    return every_width_of(job, progress)
 
 
 def _check_progress(progress):
@@ -131,18 +261,42 @@ def prepare(
     memory=None,
     disk=None,
     total=False,
+    every_width=False,
 ):
-    """Validate a count's arguments (as ``count_tours`` takes them) and plan
-    its starts: the ``Job`` that ``count_prepared`` counts. ``total``: the
-    job of ``count_total`` instead (``total_prepared`` counts it): the DP's
-    one run over every start, no start planned, its checkpoint (``resume``)
-    a total's."""
+    """Validate a count's arguments once and plan its starts.
+
+    Nothing downstream validates again: the engines trust the ``Job``.
+
+    Parameters
+    ----------
+    rows, cols, start, closed, budget, method, pruned, symmetry, depth, workers, scheduler, resume, memory, disk
+        As ``count_tours`` takes them.
+    total : bool, default False
+        Prepare ``count_total``'s job instead: one DP run over every start,
+        with no start planned.
+    every_width : bool, default False
+        With ``total``, prepare ``count_every_width``'s job: no cluster, no
+        disk budget, no checkpoint.
+
+    Returns
+    -------
+    Job
+        The validated job, its engine chosen and its starts planned.
+
+    Raises
+    ------
+    InvalidArgument
+        If an argument is not valid, or the chosen engine cannot fit the board.
+    """
     if total and (start is not None or method != "dp"):
         raise InvalidArgument("a total is one dp run over every start: method dp, no start")
+    if every_width and not total:
+        raise InvalidArgument("every_width is a kind of total: give total=True")
     rows, cols = validate.board(rows, cols)
     closed, pruned, symmetry = (
         validate.flag(value, name) for value, name in ((closed, "closed"), (pruned, "pruned"), (symmetry, "symmetry"))
     )
+    memory, disk = validate.memory(memory), validate.disk(disk)
     method = choose_method(
         rows,
         cols,
@@ -165,6 +319,9 @@ def prepare(
     ruled_out = theory.no_tour_reason(rows, cols, closed) if pruned else ""
     if not ruled_out:
         validate.fits_in_memory(rows, cols, "count")
+    elif every_width:
+        # a sweep runs whenever a narrower width has tours: it must fit
+        check_fits(rows, cols, memory_room(memory), closed)
     if start is not None:
         start = validate.start(rows, cols, start)
     if depth is not None:
@@ -184,29 +341,45 @@ def prepare(
     # gigabytes), nor for a total, which has no start
     starts = Starts({}, frozenset()) if ruled_out or total else plan_starts(rows, cols, squares, symmetry)
     return Job(
-        rows,
-        cols,
-        start,
-        bool(closed),
-        budget,
-        method,
-        bool(pruned),
-        starts,
-        depth,
-        workers,
-        scheduler,
-        resume,
-        validate.memory(memory),
-        ruled_out,
-        bool(total),
-        validate.disk(disk),
+        rows=rows,
+        cols=cols,
+        start=start,
+        closed=bool(closed),
+        budget=budget,
+        method=method,
+        pruned=bool(pruned),
+        starts=starts,
+        depth=depth,
+        workers=workers,
+        scheduler=scheduler,
+        resume=resume,
+        memory=memory,
+        disk=disk,
+        ruled_out=ruled_out,
+        total=bool(total),
+        every_width=bool(every_width),
     )
 
 
 def count_prepared(job, progress=None):
-    """Count ``job`` (a ``prepare``'d ``Job``) with its engine; the ``Count``, every square of a
-    symmetry class given its representative's tours; a ``job`` the
-    theorems answer (``job.ruled_out``) is 0 everywhere, no engine run."""
+    """Count a prepared per-start job with its engine.
+
+    Every square of a symmetry class gets its representative's tours. A job
+    that the theorems answer (``job.ruled_out``) is 0 everywhere, and no
+    engine runs.
+
+    Parameters
+    ----------
+    job : Job
+        A job that ``prepare`` made, without ``total``.
+    progress : callable, optional
+        As ``count_tours`` takes it.
+
+    Returns
+    -------
+    Count
+        The tours and the work from each start, or from the one start.
+    """
     if job.ruled_out:
         return _answered_by_theory(job)
     tally = ENGINES[job.method](job, progress)
@@ -230,7 +403,7 @@ def count_prepared(job, progress=None):
 
 
 def _count_of(job, tours, nodes, complete, seconds, **fields):
-    """The ``Count`` of ``job`` with these answers and work ``fields``."""
+    """Return the ``Count`` of ``job`` with these answers and work ``fields``."""
     return Count(
         job.rows,
         job.cols,
@@ -248,14 +421,15 @@ def _count_of(job, tours, nodes, complete, seconds, **fields):
 
 
 def _answered_by_theory(job):
-    """The ``Count`` of a job the theorems answer: 0 tours and no work from
-    every start, without allocating per square beyond the grid asked for.
-    Its resume file is not written; a DP checkpoint made for another count
-    is refused all the same, as the engine would (a DFS resume file's
-    count is its plan's, which is not made)."""
-    if job.method == "dp":
+    """Return the ``Count`` of a job that the theorems answer: 0 tours and no work from every start.
+
+    Nothing is allocated per square beyond the grid asked for. Its resume
+    file is not written, but a DP checkpoint made for another count is
+    refused all the same, as the engine would refuse it.
+    """
+    if job.method == "dp" and job.resume is not None:
         wanted = range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
-        _check_unwritten_checkpoint(job, wanted)
+        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, wanted)  # writes nothing
     if job.start is None:
         tours, nodes = np.zeros((job.rows, job.cols), np.int64), np.zeros((job.rows, job.cols), np.int64)
     else:
@@ -267,12 +441,11 @@ def _answered_by_theory(job):
 # an optional progress callback and returns a ``Tally``
 ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
 
-# ``auto``'s crossover, from per-start grids timed by both engines (the
-# table, with its date, commit and load: docs/measurements.md, "The DP:
-# totals, grids and the crossover"): with a side of 3 or 4 the DFS
-# finishes first up to 30 squares, with both sides 5 or more up to 36;
-# past those the DFS's tree grows by a factor per column and the DP's
-# work only linearly.
+# ``auto``'s crossover, from per-start grids that both engines timed (the
+# journal's section "The DP: totals, grids and the crossover"). With a side
+# of 3 or 4 the DFS finishes first up to 30 squares, and with both sides 5
+# or more up to 36. Past those, the DFS's tree grows by a factor per column
+# and the DP's work only linearly.
 DFS_SQUARES_AT_MOST = 36
 DFS_NARROW_SQUARES_AT_MOST = 30
 
@@ -292,16 +465,16 @@ def choose_method(
     memory=None,
     disk=None,
 ):
-    """The engine for a count: ``method`` checked, or (None, ``auto``) the
-    one expected to finish first. Options only the DFS has are refused
-    with ``dp``, and make ``auto`` pick the DFS; ``memory``, the DP's
-    budget, is refused with ``dfs`` and on a cluster, and so is ``disk``,
-    its budget of disk. Whether the DP fits this machine (within
-    ``memory``, or out of core within ``disk``) is checked here, once:
-    ``dp`` on a board it cannot hold is refused, ``auto`` then picks the
-    DFS."""
+    """Return the engine for a count: ``method`` checked, or the one expected to finish first.
+
+    With ``method`` None or ``auto``, options that only the DFS has make
+    ``auto`` pick the DFS; with ``dp`` they are refused. ``memory`` and
+    ``disk`` (already validated byte counts) are the DP's budgets, refused
+    with ``dfs`` and on a cluster. Whether the DP fits this machine is
+    checked here, once: ``dp`` on a board that it cannot hold is refused,
+    and ``auto`` then picks the DFS.
+    """
     method = validate.choice("auto" if method is None else method, "count method", ("auto", *ENGINES))
-    memory, disk = validate.memory(memory), validate.disk(disk)
     _check_budget_option("memory", memory, method, scheduler)
     _check_budget_option("disk", disk, method, scheduler)
     available = memory_room(memory)
@@ -349,8 +522,7 @@ _BUDGETS = {
 
 
 def _check_budget_option(name, value, method, scheduler):
-    """Refuse the DP's budget ``name`` (``memory`` or ``disk``) with the DFS
-    or on a cluster."""
+    """Refuse the DP's budget ``name`` (``memory`` or ``disk``) with the DFS or on a cluster."""
     if value is None:
         return
     bounds, on_cluster = _BUDGETS[name]
@@ -360,129 +532,27 @@ def _check_budget_option(name, value, method, scheduler):
         raise InvalidArgument(f"{name}: on a cluster {on_cluster} is the dp's budget: leave it out")
 
 
-def memory_room(memory=None):
-    """The bytes of memory the DP may hold: what this process may allocate
-    (``machine.available_memory``), within ``memory`` (a budget in bytes,
-    ``--memory``; None: no budget of its own)."""
-    available = machine.available_memory()
-    return available if memory is None else min(memory, available)
-
-
-def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None, resume=None):
-    """Directed tours from every start together (the sum of
-    ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the
-    frontier dynamic program with no forced end: open, each undirected
-    path is two directed tours (from either end); closed, each cycle is two
-    directed tours from each of its squares. ``progress``, if given, is
-    called with ``(steps done, steps in all, states held)`` (and ``rates=``
-    on a cluster, as ``count_tours`` says). ``scheduler``: the address of a
-    Dask scheduler whose workers run the steps
-    (``knight.counting.dp.cluster_run``). ``memory`` and ``disk``: the
-    budgets in bytes of memory and of disk the run may hold, as
-    ``count_tours`` takes them. ``resume`` names a checkpoint file: the run
-    is saved there after its steps (every step run out of core) and goes
-    on from its last saved step. Returns an int.
-    """
-    job = prepare(
-        rows, cols, None, closed, method="dp", scheduler=scheduler, resume=resume, memory=memory, disk=disk, total=True
-    )
-    _check_progress(progress)
-    return total_prepared(job, progress)
-
-
-def total_prepared(job, progress=None):
-    """The total over every start of ``job`` (a ``prepare``'d ``Job`` with
-    ``total``), an int; 0 with no run where the theorems answer it."""
-    if job.ruled_out:
-        _check_unwritten_checkpoint(job, ())
-        return 0  # as count_prepared answers it: no run
-    return total_tours(
-        job.rows, job.cols, job.closed, progress, job.scheduler, job.memory, resume=job.resume, disk=job.disk
-    )
-
-
-def total_measured(job, progress=None):
-    """``total_prepared`` with its work: ``(tours, measures)``, the measures
-    a dict of the run's ``seconds`` (wall, compilation excluded),
-    ``transitions``, ``states_peak``, ``states_per_step`` (held after each
-    step), ``transitions_per_step`` (the successors each step emitted),
-    ``ram_peak_bytes`` (this process's anonymous memory at its
-    peak, sampled: ``peak_sampler``), ``rss_peak_bytes`` (its peak resident
-    memory over its life, mapped tables and the interpreter included:
-    ``VmHWM``) and ``disk_peak_bytes`` (its spill folders' bytes at their
-    peak, sampled); on a cluster the memory and disk are the workers' and
-    go unmeasured (None). A job the theorems answer has no measures."""
-    if job.ruled_out:
-        _check_unwritten_checkpoint(job, ())
-        return 0, {}
-    on_cluster = job.scheduler is not None
-    report = None if progress is None else reporter(progress)
-    with PeakSampler() as peaks:
-
-        def sampled(step, steps, held, rates=None):
-            peaks.sample()  # a step's end: its tables made, the input not yet let go
-            if report is not None:
-                report(step, steps, held, rates)
-
-        found, work, seconds = total_timed(
-            job.rows,
-            job.cols,
-            job.closed,
-            sampled,
-            job.scheduler,
-            job.memory,
-            compile_first=True,
-            resume=job.resume,
-            disk=job.disk,
-        )
-    local = dict(ram_peak_bytes=peaks.ram, rss_peak_bytes=machine.peak_resident_memory(), disk_peak_bytes=peaks.disk)
-    measures = dict(seconds=seconds, transitions=work.transitions, states_peak=work.states_peak)
-    measures.update({name: None if on_cluster else value for name, value in local.items()})
-    return found, {**measures, "states_per_step": list(work.held), "transitions_per_step": list(work.emitted)}
-
-
-def _check_unwritten_checkpoint(job, starts):
-    """A DP count the theorems answer writes no checkpoint, but one at
-    ``job.resume`` made for another count (of other ``starts``; none: a
-    total's) is refused all the same, as its run would refuse it."""
-    if job.resume is not None:
-        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, starts)  # writes nothing
-
-
-def count_every_width(rows, cols, closed=False, progress=None, memory=None):
-    """``count_total`` of every board the DP's run over ``rows`` x ``cols``
-    passes, from that one run: the board cut to its first 1, 2, ... columns
-    of the short side's squares, the whole board last, as a list of
-    ``(rows, cols, tours)``; ``progress`` and ``memory`` as ``count_total``
-    takes them (no cluster)."""
-    job = prepare(rows, cols, None, closed, method="dp", memory=memory, total=True)
-    _check_progress(progress)
-    return every_width_prepared(job, progress)
-
-
-def every_width_prepared(job, progress=None):
-    """``count_every_width`` of ``job`` (a ``prepare``'d total): no run where
-    the theorems leave no tour on any width (every one 0), else one, which
-    counts the widths they rule out too (0: tests hold the two to it)."""
-    boards = width_boards(job.rows, job.cols)
-    if all(theory.no_tour_reason(rows, cols, job.closed) for rows, cols in boards):
-        return [(rows, cols, 0) for rows, cols in boards]
-    if job.ruled_out:
-        # prepare checks no fit where the theorems answer the whole board
-        check_fits(job.rows, job.cols, memory_room(job.memory), job.closed)
-    return every_width(job.rows, job.cols, job.closed, progress, job.memory)
-
-
 def estimate(job, probes=DEFAULT_PROBES, seed=0):
-    """Knuth's random-probe estimate of the DFS's trees for ``job`` (a
-    ``prepare``'d ``Job``): ``tree_estimate.Estimate``, plain and pruned."""
+    """Return Knuth's random-probe estimate of the DFS's trees for a prepared job.
+
+    Returns
+    -------
+    tree_estimate.Estimate
+        The estimate, plain and pruned.
+    """
     return estimate_count(job, probes, seed)
 
 
 def dp_projection(job):
-    """What the DP's runs for ``job`` are projected to take
-    (``memory_model.Projection``: peak states, memory, disk out of core, core
-    seconds): one run for a closed count or a total, one per searched
-    start for an open per-start count."""
+    """Return what the DP's runs for a prepared job are projected to take.
+
+    One run serves a closed count or a total; an open per-start count makes
+    one run per searched start.
+
+    Returns
+    -------
+    memory_model.Projection
+        The peak states, memory, disk out of core, and core seconds.
+    """
     forced_runs = 0 if job.closed or job.total else len(job.searched)
     return projection(job.rows, job.cols, job.closed, forced_runs)

@@ -32,36 +32,67 @@ def plan_starts(rows, cols, starts, symmetry=True):
     return Starts(classes, excluded)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Job:
-    """A validated count, its starts planned: what an engine is handed.
-    ``start`` is the one 0-based ``(row, col)`` asked for, or None for every
-    square; ``depth``, ``workers``, ``scheduler`` and ``resume`` are the
-    DFS engine's (see ``count_tours``)."""
+    """A validated count with its starts planned: what an engine is handed.
+
+    ``driver.prepare`` makes every ``Job``, and nothing downstream validates
+    its fields again. It is built by keyword only.
+
+    Attributes
+    ----------
+    rows, cols : int
+        The board.
+    start : tuple of int or None
+        The one 0-based ``(row, col)`` asked for, or None for every square.
+    closed : bool
+        Count closed tours only.
+    budget : int
+        The DFS's most nodes a work unit; 0 for the DP, which places none.
+    method : str
+        The engine: ``dfs`` or ``dp``.
+    pruned : bool
+        Cut branches that cannot finish a tour.
+    starts : Starts
+        The start squares planned once.
+    depth, workers : int or None
+        The DFS's split into work units, and its local threads.
+    scheduler : str or None
+        The address of a Dask scheduler that runs the count.
+    resume : str or None
+        The file that keeps finished work.
+    memory, disk : int or None
+        The DP's budgets of anonymous memory and of its spill folder's disk, in bytes.
+    ruled_out : str
+        Why the theorems leave no tour (``theory.no_tour_reason``), or "".
+        A job with a reason is answered by no engine.
+    total : bool
+        The DP's total over every start from one run, with no start planned.
+    every_width : bool
+        With ``total``, the total of every width of the board from that run.
+    """
 
     rows: int
     cols: int
-    start: tuple | None
-    closed: bool
-    budget: int
-    method: str
-    pruned: bool
-    starts: Starts
+    start: tuple | None = None
+    closed: bool = False
+    budget: int = 0
+    method: str = "dfs"
+    pruned: bool = True
+    starts: Starts = Starts({}, frozenset())
     depth: int | None = None
     workers: int | None = None
     scheduler: str | None = None
     resume: str | None = None
-    memory: int | None = None  # the DP's budget of anonymous memory, bytes
-    # why the theorems leave no tour to count (``theory.no_tour_reason``),
-    # "" if they leave some: a job with a reason is answered by no engine
+    memory: int | None = None
+    disk: int | None = None
     ruled_out: str = ""
-    # the DP's total over every start from one run (``count_total``), not
-    # each start's count: no start, no starts planned
     total: bool = False
-    disk: int | None = None  # the DP's budget of its spill folder's disk, bytes
+    every_width: bool = False
 
     @property
     def searched(self):
+        """The representatives that the count searches."""
         return self.starts.searched(self.pruned)
 
 

@@ -255,7 +255,7 @@ def test_count_total_takes_the_road_of_every_count(monkeypatch):
     jobs = []
     real = driver.prepare
     monkeypatch.setattr(driver, "prepare", lambda *a, **k: jobs.append(real(*a, **k)) or jobs[-1])
-    assert count_total(3, 4) == 16 and count_total(4, 4, closed=True) == 0
+    assert count_total(3, 4).tours == 16 and count_total(4, 4, closed=True).tours == 0
     assert [(job.total, job.method, job.starts.classes) for job in jobs] == [(True, "dp", {})] * 2
     assert jobs[1].ruled_out
     with pytest.raises(InvalidArgument, match="progress"):

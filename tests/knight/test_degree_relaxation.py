@@ -6,7 +6,7 @@ import pytest
 
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.run_loop import count_hamiltonian
+from knight.counting.dp.runs.run_loop import count_hamiltonian
 
 
 def _every_pattern(plan, closed, forced=None, threads=1):

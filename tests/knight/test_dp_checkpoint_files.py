@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knight import cli
-from knight.counting.dp import table_format
 from knight.counting.dp.checkpoints import linked_table, process_checkpoint
+from knight.counting.dp.tables import table_format
 from knight.errors import InvalidArgument
 from knight.files import journal, owned_files
 

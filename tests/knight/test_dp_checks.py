@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from knight import InvalidArgument, count_tours
-from knight.counting.dp import memory_model, run_loop
 from knight.counting.dp.model import cell_order, degree_relaxation
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.planning.policy import StepPolicy
+from knight.counting.dp.runs import run_loop
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.runtime import machine
@@ -123,16 +125,17 @@ def test_auto_picks_the_engine(monkeypatch):
 
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (4, 8, False), (5, 6, True)])
 def test_tables_too_big_for_memory_go_to_disk_in_shards(monkeypatch, tmp_path, spill_folders, rows, cols, closed):
-    """With (pretend) little memory a step runs in shards whose tables are
-    written to disk and read back mapped: the same counts, the same tables,
-    and the spill folder removed."""
+    """Under a small memory budget the hash step runs in shards whose tables
+    are written to disk and read back mapped: the same counts, the same
+    tables, and the spill folder removed. The budget, not the machine's
+    free memory, sizes the shards."""
 
     plan = cell_order.schedule(rows, cols)
     in_memory, memory_work = run_loop.count_hamiltonian(plan, closed)
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
     made = spill_folders
-    assert hash_step._shards(10**6, 1, 2) == hash_step._MAX_SHARDS
-    on_disk, disk_work = run_loop.count_hamiltonian(plan, closed)
+    assert hash_step._shards(10**6, 1, 2, 2**10) == hash_step._MAX_SHARDS
+    policy = StepPolicy(table="hash", memory=2**10, min_room=2**10)
+    on_disk, disk_work = run_loop.count_hamiltonian(plan, closed, policy=policy)
     assert on_disk == in_memory and disk_work.held == memory_work.held
     assert len(made) == 1 and list(tmp_path.iterdir()) == []

@@ -8,7 +8,7 @@ import pytest
 
 from knight import InvalidArgument, cli, count_total, count_tours, exit_status
 from knight.cli import projection
-from knight.counting.dp import memory_model
+from knight.counting.dp.planning import memory_model
 from knight.runtime import machine
 
 
@@ -66,8 +66,10 @@ def test_a_memory_budget_reaches_the_run(capsys, monkeypatch):
     real = memory_model.step_room
     monkeypatch.setattr(memory_model, "step_room", lambda policy: budgets.append(policy.memory) or real(policy))
     assert cli.main(["count", "4", "5", "--total", "--memory", "1GiB"]) == 0
-    assert capsys.readouterr().out.split()[1] == str(count_total(4, 5))
+    assert capsys.readouterr().out.split()[1] == str(count_total(4, 5).tours)
     assert cli.main(["count", "4", "5", "--method", "dp", "--memory", "300M", "--start", "1,1"]) == 0
+    # the kernels' compilation before the clock runs under no budget of the user's
+    budgets = [budget for budget in budgets if budget is not None]
     assert budgets[0] == 1 << 30 and budgets[-1] == 300 << 20
     assert count_tours(4, 5, method="dp", memory=2**30).total_tours == count_tours(4, 5, method="dfs").total_tours
     for options in (["--memory", "1k"], ["--memory", "lots"], ["--method", "dfs", "--memory", "1G"]):

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from knight import count_tours, exit_status
-from knight.counting.dp import cluster_run
 from knight.counting.dp.checkpoints import checkpoint_header, cluster_checkpoint
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.run_loop import count_hamiltonian
+from knight.counting.dp.runs import cluster_run
+from knight.counting.dp.runs.run_loop import count_hamiltonian
 from knight.errors import InvalidArgument
 
 distributed = pytest.importorskip("distributed")

@@ -1,4 +1,4 @@
-"""Every width in one run (knight/counting/dp/width_sweep.py,
+"""Every width in one run (knight/counting/dp/runs/width_sweep.py,
 model/sweep_relaxation.py; ``knight count R N --total --every-width``): each
 board the run passes, its long side cut to 1, 2, ... squares, has the count
 of its own run (``count_total``, which answers the boards the theorems rule
@@ -16,10 +16,17 @@ from hypothesis import strategies as st
 
 from knight import count_total, count_tours
 from knight.counting import driver
-from knight.counting.dp import engine, run_loop, width_sweep
-from knight.counting.dp.engine import every_width, width_boards
+from knight.counting.dp import engine
+from knight.counting.dp.engine import width_boards
 from knight.counting.dp.model import cell_order, degree_relaxation, sweep_relaxation
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning.policy import StepPolicy
+from knight.counting.dp.runs import run_loop, width_sweep
+
+
+def every_width(rows, cols, closed=False, policy=None):
+    """Every width's ``(rows, cols, tours)``, from one run under ``policy``."""
+    job = driver.prepare(rows, cols, None, closed, method="dp", total=True, every_width=True)
+    return [(width.rows, width.cols, width.tours) for width in engine.every_width(job, policy=policy).widths]
 
 
 def _swept(rows, cols, closed=False, **options):
@@ -27,7 +34,7 @@ def _swept(rows, cols, closed=False, **options):
 
 
 def _each_alone(rows, cols, closed=False):
-    return [count_total(r, c, closed=closed) for r, c in width_boards(rows, cols)]
+    return [count_total(r, c, closed=closed).tours for r, c in width_boards(rows, cols)]
 
 
 # short sides 1 to 7; the last three boards are swept row by row (rows > cols)
@@ -80,7 +87,7 @@ def test_counts_past_one_limb():
     # 3 x 40 passes 2^64 at width 38: the table's counts are widened on the way
     swept = _swept(3, 40)
     assert swept[-1] > 2**64
-    assert swept[33:] == [count_total(3, width) for width in range(34, 41)]
+    assert swept[33:] == [count_total(3, width).tours for width in range(34, 41)]
 
 
 def test_a_harvest_whose_sum_passes_its_limbs_is_counted_in_more():
@@ -145,15 +152,17 @@ def test_an_odd_short_side_needs_the_colour_test_of_each_cut(monkeypatch):
 
 def test_one_square_and_the_driver():
     assert every_width(1, 1, False) == [(1, 1, 1)] and every_width(1, 1, True) == [(1, 1, 0)]
-    assert driver.count_every_width(1, 3) == [(1, 1, 1), (1, 2, 0), (1, 3, 0)]
+    assert every_width(1, 3) == [(1, 1, 1), (1, 2, 0), (1, 3, 0)]
 
 
 def test_a_board_the_theorems_rule_out_still_runs_for_its_narrower_ones():
     # 3 x 11 has no closed tour (an odd board), 3 x 10 has 16
-    assert driver.count_every_width(3, 11, closed=True)[9] == (3, 10, 16 * 2 * 30)
+    assert every_width(3, 11, closed=True)[9] == (3, 10, 16 * 2 * 30)
 
 
 def test_no_run_where_the_theorems_rule_out_every_width(monkeypatch):
-    monkeypatch.setattr(driver, "every_width", None)  # a run would fail here
-    assert driver.count_every_width(4, 9, closed=True) == [(4, width, 0) for width in range(1, 10)]
+    monkeypatch.setattr(engine, "one_run", None)  # a run would fail here
+    totals = driver.count_every_width(4, 9, closed=True)
+    assert [(w.rows, w.cols, w.tours) for w in totals.widths] == [(4, width, 0) for width in range(1, 10)]
+    assert totals.method == "theory" and all(w.ruled_out for w in totals.widths)
     assert engine.width_boards(4, 2) == [(1, 2), (2, 2), (3, 2), (4, 2)]

@@ -1,5 +1,5 @@
 """The DP's projection from measured per-step states (state_forecast,
-step_curves): each way of projecting held against a measured board it did
+step_curves.json): each way of projecting held against a measured board it did
 not see, and the up-front refusal it drives (memory_model.check_fits,
 ``--disk``) against the boards that fit."""
 
@@ -9,12 +9,14 @@ import pytest
 
 from knight import cli, exit_status
 from knight.counting import driver
-from knight.counting.dp import memory_model, state_forecast, step_curves
+from knight.counting.dp import engine
 from knight.counting.dp.engine import total_with_work
+from knight.counting.dp.planning import memory_model, state_forecast
+from knight.counting.dp.planning.policy import StepPolicy
 from knight.errors import InvalidArgument
 from knight.runtime import machine
 
-HELD = step_curves.HELD
+HELD = state_forecast.measured_curves()
 
 
 def _peak(short, long, closed):
@@ -175,14 +177,13 @@ def test_the_disk_peak_is_what_the_spill_folder_held(monkeypatch, tmp_path, spil
     """Steps sent to disk: the spill folder's bytes at a step's end are seen."""
     from knight.counting.dp.steps import hash_step
 
-    # 5x5: every step sent to disk at 1 KiB, as 5x6's, in a fifteenth of its time
+    # 5x5: every step sent to disk under a budget of 1 KiB, as 5x6's, in a fifteenth of its time
     job = driver.prepare(5, 5, None, False, method="dp", total=True)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)
-    monkeypatch.setattr(machine, "available_memory", lambda: 2**10)
-    tours, work = driver.total_measured(job)
-    assert tours == total_with_work(5, 5, False)[0]
-    assert work["disk_peak_bytes"] >= 16 * max(work["states_per_step"])
+    total = engine.total(job, policy=StepPolicy(table="hash", memory=2**10, min_room=2**10))
+    assert total.tours == total_with_work(5, 5, False)[0]
+    assert total.disk_peak_bytes >= 16 * max(total.states_per_step)
     assert spill_folders and not any(folder.exists() for folder in spill_folders)
 
 

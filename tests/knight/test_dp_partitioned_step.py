@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp import memory_model, run_loop
 from knight.counting.dp.model import cell_order, degree_relaxation
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
 from knight.counting.dp.model.states import word_layout
-from knight.counting.dp.policy import TABLES, StepPolicy
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.planning.policy import TABLES, StepPolicy
+from knight.counting.dp.runs import run_loop
 from knight.counting.dp.steps import hash_step, partition_kernels, partitioned_step
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.steps.step_arrays import StepArrays

@@ -1,4 +1,4 @@
-"""The DP's step policy (``knight.counting.dp.policy``): the one place its
+"""The DP's step policy (``knight.counting.dp.planning.policy``): the one place its
 step settings live. No module of the DP keeps a global for a setting the
 policy owns, a policy passed in is the one every step follows, and a
 table the DP does not have is refused."""
@@ -11,9 +11,9 @@ import pytest
 
 import knight.counting.dp
 from knight import InvalidArgument
-from knight.counting.dp import run_loop
 from knight.counting.dp.model import cell_order
-from knight.counting.dp.policy import TABLES, StepPolicy
+from knight.counting.dp.planning.policy import TABLES, StepPolicy
+from knight.counting.dp.runs import run_loop
 from knight.counting.dp.steps import step_choice
 
 # the module globals the policy's fields replaced, as they were once named

@@ -18,7 +18,7 @@ from knight import InvalidArgument, count_total, count_tours, validate
 from knight.counting import driver
 from knight.counting.dp import engine
 from knight.counting.dp.checkpoints import checkpoint_header
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning.policy import StepPolicy
 from knight.counting.dp.steps import out_of_core_step
 from knight.runtime import machine
 
@@ -93,8 +93,9 @@ _KILLED_COUNT = """
 import functools, json, os, signal, sys
 from knight import count_total, count_tours, validate
 from knight.counting import driver
-from knight.counting.dp import engine, packed_table
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp import engine
+from knight.counting.dp.tables import packed_table
+from knight.counting.dp.planning.policy import StepPolicy
 from knight.runtime import machine
 policy = StepPolicy(partitioned_states=0, min_room=100)
 driver.ENGINES["dp"] = functools.partial(engine.count_by_dp, policy=policy)
@@ -112,7 +113,7 @@ def add(writer, *arguments):
         os.kill(os.getpid(), signal.SIGKILL)
 packed_table.Writer.add = add
 if sys.argv[4] == "total":
-    print(json.dumps(count_total(4, 5, progress=progress, memory=validate.MIN_MEMORY, resume=path)))
+    print(json.dumps(count_total(4, 5, progress=progress, memory=validate.MIN_MEMORY, resume=path).tours))
 else:
     result = count_tours(4, 5, method="dp", resume=path, progress=progress, memory=validate.MIN_MEMORY)
     print(json.dumps(result.tours.tolist()))
@@ -144,18 +145,18 @@ def test_a_run_out_of_core_killed_at_a_random_step_resumes_to_the_same_count(tmp
         assert header["current"] is not None or header["finished"], kill_at
     resumed = _killed_count(path, 0, "never", count)
     assert resumed.returncode == 0, (kill_at, resumed.stderr)
-    expected = count_total(4, 5) if count == "total" else _dp(4, 5).tours.tolist()
+    expected = count_total(4, 5).tours if count == "total" else _dp(4, 5).tours.tolist()
     assert json.loads(resumed.stdout) == expected, kill_at
 
 
 @pytest.mark.parametrize("out_of_core", [False, True])
 def test_a_total_resumes_after_an_interruption(tmp_path, monkeypatch, out_of_core):
-    """``count_total(..., resume=F)`` (``--total --resume F``): stopped
+    """``count_total(..., resume=F).tours`` (``--total --resume F``): stopped
     after a step, the total resumed from its checkpoint is the
     uninterrupted one's, its finished steps not done again; run once more
     it is answered from the file, with no step."""
     monkeypatch.setattr(checkpoint_header, "CHECKPOINT_SECONDS", 0.0)
-    expected = count_total(5, 6)
+    expected = count_total(5, 6).tours
     memory = None
     if out_of_core:
         _every_step_out_of_core(monkeypatch)
@@ -170,12 +171,11 @@ def test_a_total_resumes_after_an_interruption(tmp_path, monkeypatch, out_of_cor
     with pytest.raises(KeyboardInterrupt):
         count_total(5, 6, progress=interrupt, memory=memory, resume=path)
     steps = []
-    assert count_total(5, 6, progress=lambda done, total, held: steps.append(done), memory=memory, resume=path) == (
-        expected
-    )
+    total = count_total(5, 6, progress=lambda done, total, held: steps.append(done), memory=memory, resume=path)
+    assert total.tours == expected
     assert steps[0] == 18 and steps[-1] == 30
     again = []
-    assert count_total(5, 6, progress=lambda *step: again.append(step), resume=path) == expected and not again
+    assert count_total(5, 6, progress=lambda *step: again.append(step), resume=path).tours == expected and not again
     assert not (tmp_path / "5x6.npz.tables").exists()
 
 

@@ -1,4 +1,4 @@
-"""The DP's one run loop (knight.counting.dp.run_loop.run_steps): widening
+"""The DP's one run loop (knight.counting.dp.runs.run_loop.run_steps): widening
 and the step's retry, resume, the hook after each step and progress are
 the loop's, whatever executor takes the steps: a plain-Python one here,
 the process's (``ProcessSteps``) through ``count_hamiltonian`` to the
@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from knight.counting.dp import run_loop
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning.policy import StepPolicy
+from knight.counting.dp.runs import run_loop
 
 # 4 x 5: 164 directed open tours in all (test_published_counts), each
 # undirected path two of them
@@ -38,7 +38,7 @@ class Doubling:
             return None
         self.held *= 2
         found = self.held if step == self.steps - 1 else 0
-        return 1, 2, 2, 0, found, "doubling", ("shown",)
+        return run_loop.StepDone(1, 2, 2, 0, found, "doubling", ("shown",))
 
     def limbs(self):
         return self.bits // 64

@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from knight.counting.dp import run_loop
 from knight.counting.dp.model import cell_order, states
 from knight.counting.dp.model.cell_order import WITHIN_COLUMN
+from knight.counting.dp.runs import run_loop
 from tests.conftest import dp_steps
 
 

@@ -1,4 +1,4 @@
-"""The DP's worker threads (``knight.counting.dp.worker_threads``): results
+"""The DP's worker threads (``knight.counting.dp.runs.worker_threads``): results
 in order, the pool kept, no call outliving the one that failed, a forked
 child's own pool, and no module of the DP making a pool of its own."""
 
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import knight.counting.dp
-from knight.counting.dp import worker_threads
+from knight.counting.dp.runs import worker_threads
 
 
 @settings(deadline=None, max_examples=50)

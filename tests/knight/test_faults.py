@@ -512,7 +512,7 @@ def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monke
         (folder / "keys").write_bytes(b"\0" * 64)
     for folder in (stale, live):
         (folder / owned_files.SPILL_MARK).write_text("")
-    assert knight.count_total(3, 4) == 16  # a run that does not spill
+    assert knight.count_total(3, 4).tours == 16  # a run that does not spill
     assert not stale.exists() and unmarked.exists() and live.exists()
     made = owned_files.new_spill_folder()
     assert os.path.dirname(made) == str(tmp_path) and os.path.isfile(os.path.join(made, owned_files.SPILL_MARK))
@@ -521,7 +521,7 @@ def test_a_killed_runs_spill_folders_are_removed_by_the_next_run(tmp_path, monke
 def test_the_disk_budget_counts_a_killed_runs_spill_folder_as_free(tmp_path, monkeypatch):
     """A killed run's spill folder is swept before the free space is read,
     so the refusal before a run (and its resume) does not count it."""
-    from knight.counting.dp import memory_model
+    from knight.counting.dp.planning import memory_model
     from knight.files import owned_files
 
     monkeypatch.setattr(owned_files.tempfile, "tempdir", str(tmp_path))
@@ -557,8 +557,8 @@ def test_every_table_a_step_makes_passes_the_resume_check(rows, cols, closed, fo
     an honest checkpoint is never refused."""
     import numpy as np
 
-    from knight.counting.dp import run_loop
     from knight.counting.dp.model import cell_order, degree_relaxation, states
+    from knight.counting.dp.runs import run_loop
 
     plan = cell_order.schedule(rows, cols)
     live = degree_relaxation.live_patterns(plan, closed, forced)
@@ -595,8 +595,8 @@ def _resumable_table():
     """5 x 6 open's largest table before its last steps: ``(plan, step,
     keys, counts, before)``, the step it goes into and that step's live
     patterns before."""
-    from knight.counting.dp import run_loop
     from knight.counting.dp.model import cell_order, degree_relaxation
+    from knight.counting.dp.runs import run_loop
 
     plan = cell_order.schedule(5, 6)
     live = degree_relaxation.live_patterns(plan, False)
@@ -622,8 +622,9 @@ def test_the_resume_check_names_the_first_bad_state_whatever_its_threads(broken,
 
     import numpy as np
 
-    from knight.counting.dp import packed_table, run_loop
     from knight.counting.dp.model import states
+    from knight.counting.dp.runs import run_loop
+    from knight.counting.dp.tables import packed_table
 
     plan, step, keys, counts, before = _resumable_table()
     keys = keys.copy()
@@ -680,9 +681,9 @@ def test_a_disk_that_fills_while_the_dp_spills_is_one_line_and_no_folder_is_left
     step's shards and the partitioned step's runs (issue 23) alike."""
     import tempfile
 
-    from knight.counting.dp import run_loop
     from knight.counting.dp.model import cell_order
-    from knight.counting.dp.policy import StepPolicy
+    from knight.counting.dp.planning.policy import StepPolicy
+    from knight.counting.dp.runs import run_loop
     from knight.counting.dp.steps import hash_step
     from tests.conftest import fill
 

@@ -168,7 +168,7 @@ def test_the_engines_and_the_search_are_read_as_packages():
 def test_the_scan_sees_every_way_of_importing():
     source = (
         "import knight.geometry.board\n"
-        "def f():\n    from knight.counting.dp import run_loop\n"
+        "def f():\n    from knight.counting.dp.runs import run_loop\n"
         "    from knight.geometry.neighbours import neighbour_table\n"
         "LAZY = {'solve': 'knight.search.solver'}\n"
     )
@@ -177,8 +177,8 @@ def test_the_scan_sees_every_way_of_importing():
             "knight",
             "knight.geometry.board",
             "knight.counting",
-            "knight.counting.dp",
-            "knight.counting.dp.run_loop",
+            "knight.counting.dp.runs",
+            "knight.counting.dp.runs.run_loop",
             "knight.geometry.neighbours",
             "knight.search",
             "knight.search.solver",
@@ -189,7 +189,7 @@ def test_the_scan_sees_every_way_of_importing():
     found = {name if name in modules else _target(name.rpartition(".")[0], modules) for name in names}
     assert {
         "knight.geometry.board",
-        "knight.counting.dp.run_loop",
+        "knight.counting.dp.runs.run_loop",
         "knight.geometry.neighbours",
         "knight.search.solver",
     } <= found

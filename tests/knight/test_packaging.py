@@ -66,7 +66,9 @@ def test_the_wheel_holds_the_package_and_its_licence_only(wheel):
         names = archive.namelist()
         (entry_points,) = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
         scripts = archive.read(entry_points).decode()
-    modules = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "knight").rglob("*.py"))
+    # the package's modules and its one data file, the DP's measured step curves
+    files = [*(ROOT / "knight").rglob("*.py"), *(ROOT / "knight").rglob("*.json")]
+    modules = sorted(path.relative_to(ROOT).as_posix() for path in files)
     assert sorted(name for name in names if name.startswith("knight/")) == modules
     assert not [name for name in names if name.split("/")[0] in ("bench", "tests")]
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)

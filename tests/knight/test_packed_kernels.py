@@ -1,4 +1,4 @@
-"""The packed table's byte code (knight.counting.dp.packed_kernels) against a
+"""The packed table's byte code (knight.counting.dp.tables.packed_kernels) against a
 plain-Python reference: random tables of sorted blocks, counts of 1..4
 limbs up to 2^256 - 1, packed to the reference's bytes and decoded back
 exactly; the merge of runs' pieces against a dictionary; the radix sort
@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp import packed_kernels, packed_table
+from knight.counting.dp.tables import packed_kernels, packed_table
 
 
 def _leb128(value):

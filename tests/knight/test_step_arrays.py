@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp import run_loop
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning.policy import StepPolicy
+from knight.counting.dp.runs import run_loop
 from knight.counting.dp.steps import partitioned_step
 from knight.counting.dp.steps.step_arrays import StepArrays
 
@@ -134,17 +134,17 @@ def test_runs_holding_their_arrays_count_as_runs_that_do_not(monkeypatch, rows, 
     step's table written where its input lies."""
     plan = schedule(rows, cols)
     hashed_tours, hashed = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(table="hash"))
-    step = partitioned_step.step_partitioned
+    step = partitioned_step.partition_tables
     slots_used = set()
 
-    def checked(arguments, expected, threads, parts=None, region=None, arrays=None, high=None):
-        made = step(arguments, expected, threads, parts, region, arrays, high)
-        assert not np.may_share_memory(made[0], arguments.keys)
-        assert not np.may_share_memory(made[1], arguments.counts)
-        slots_used.add(arrays.free_slot(made[0]))  # the slot the next step takes
+    def checked(arguments, expected, threads, parts=None, region=None, arrays=None, high=None, room=None):
+        made = step(arguments, expected, threads, parts, region, arrays, high, room)
+        assert not np.may_share_memory(made.keys, arguments.keys)
+        assert not np.may_share_memory(made.counts, arguments.counts)
+        slots_used.add(arrays.free_slot(made.keys))  # the slot the next step takes
         return made
 
-    monkeypatch.setattr(partitioned_step, "step_partitioned", checked)
+    monkeypatch.setattr(partitioned_step, "partition_tables", checked)
     tours, work = run_loop.count_hamiltonian(plan, closed, policy=StepPolicy(partitioned_states=0))
     assert (tours, work.held) == (hashed_tours, hashed.held)
     assert slots_used == {"slot-a", "slot-b"}

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp.table_merge import merge_tables, part_numbers, split_table
+from knight.counting.dp.tables.table_merge import merge_tables, part_numbers, split_table
 
 TOP = 2**64 - 1
 # limbs near the top as often as small ones: carries between limbs and out

@@ -1,21 +1,23 @@
-"""The frontier DP as a counting engine: the runs a ``Job`` needs, their
-answers as directed tours per start (a ``Tally``), and the open or closed
-total of every start at the cost of one run.
+"""Run the frontier DP for a prepared ``Job`` and return its named result.
 
-Counts in knight's convention (directed tours, as the DFS counts them):
+The engine has one function per kind of job, and each takes the ``Job``
+that ``knight.counting.driver.prepare`` validated:
 
-* open, from one start ``s``: undirected Hamiltonian paths with ``s`` as an
-  end (each is one directed tour starting at ``s``), from a DP in which
-  ``s`` is forced to be a tour end;
-* open, every start: the same per symmetry class (colour parity zeroes the
-  minority colour of an odd board without a run);
-* closed: every start has twice the number of undirected Hamiltonian
-  cycles (one cycle, two directions), from one DP.
+* ``total`` counts the directed tours from every start together, from one
+  run with no forced end, and returns a ``Total``;
+* ``every_width`` counts the total of every width of the board from that
+  same run, and returns a ``WidthTotals``;
+* ``count_by_dp`` counts the tours from each searched start, one run per
+  symmetry class (one run for closed tours), and returns a ``Tally``.
+
+Counts follow knight's convention of directed tours, as the DFS counts
+them. Open, a run from start ``s`` counts the undirected paths with ``s`` as
+an end, each of which is one directed tour from ``s``. Closed, every start
+has twice the number of undirected cycles, one for each direction.
 """
 
 import contextlib
 import dataclasses
-import functools
 import inspect
 import time
 
@@ -23,45 +25,183 @@ from knight.counting.dp.checkpoints.checkpoint_header import damaged
 from knight.counting.dp.checkpoints.cluster_checkpoint import ClusterCheckpoint
 from knight.counting.dp.checkpoints.process_checkpoint import Checkpoint
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.policy import StepPolicy
-from knight.counting.dp.run_loop import MAX_LIMBS, Work, compile_kernels, count_hamiltonian
-from knight.counting.dp.width_sweep import WidthSweep
+from knight.counting.dp.planning.policy import StepPolicy
+from knight.counting.dp.runs.run_loop import (
+    MAX_LIMBS,
+    ProcessRunner,
+    Work,
+    compile_kernels,
+    count_hamiltonian,
+    run_steps,
+)
+from knight.counting.dp.runs.width_sweep import WidthSweep
 from knight.counting.jobs import Tally
+from knight.counting.peak_sampler import PeakSampler
 from knight.errors import InvalidArgument
 from knight.files import journal
+from knight.geometry import theory
+from knight.result import Total, WidthTotal, WidthTotals
+from knight.runtime import machine
+
+# the key of the one run with no forced end (closed tours, or a total) in a checkpoint
+NO_FORCED_END = -1
+
+
+def total(job, progress=None, policy=None):
+    """Count the directed tours from every start of a prepared total.
+
+    Parameters
+    ----------
+    job : knight.counting.jobs.Job
+        A job that ``prepare`` made with ``total=True``.
+    progress : callable, optional
+        Called as ``progress(step, steps, held)`` after each step, with
+        ``rates=`` too on a cluster if it takes that keyword.
+    policy : StepPolicy, optional
+        How a run in this process takes its steps; None for the default,
+        under the job's memory and disk budgets.
+
+    Returns
+    -------
+    Total
+        The tours with the run's work, seconds and peaks.
+    """
+    if job.ruled_out:
+        _check_unwritten_checkpoint(job, ())
+        return Total(job.rows, job.cols, job.closed, 0, method="theory", ruled_out=job.ruled_out)
+    if job.rows * job.cols == 1:
+        return Total(job.rows, job.cols, job.closed, directed(0, 1, job.closed))
+    plan = schedule(job.rows, job.cols)
+    report = _StepSampler(progress)
+    with (
+        _runner(job, policy) as runner,
+        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, ()) as store,
+        PeakSampler() as peaks,
+    ):
+        report.peaks = peaks
+        began = time.perf_counter()
+        found, work = one_run(runner, plan, job.closed, None, report, store)
+        seconds = time.perf_counter() - began
+    local = job.scheduler is None
+    return Total(
+        job.rows,
+        job.cols,
+        job.closed,
+        directed(found, job.rows * job.cols, job.closed),
+        seconds=seconds,
+        transitions=work.transitions,
+        states_peak=work.states_peak,
+        states_per_step=tuple(work.held),
+        transitions_per_step=tuple(work.emitted),
+        ram_peak_bytes=peaks.ram if local else None,
+        rss_peak_bytes=machine.peak_resident_memory() if local else None,
+        disk_peak_bytes=peaks.disk if local else None,
+    )
+
+
+def every_width(job, progress=None, policy=None):
+    """Count the total of every width of a prepared total from one run.
+
+    The run over the whole board passes each narrower board: the long side
+    cut to 1, 2, ... squares. A ``WidthSweep`` harvests each one's tours on
+    the way.
+
+    Parameters
+    ----------
+    job : knight.counting.jobs.Job
+        A job that ``prepare`` made with ``every_width=True``.
+    progress : callable, optional
+        Called as ``progress(step, steps, held)`` after each step.
+    policy : StepPolicy, optional
+        How the run takes its steps; None for the default, under the job's
+        memory budget.
+
+    Returns
+    -------
+    WidthTotals
+        One ``WidthTotal`` a width, the whole board last.
+    """
+    boards = width_boards(job.rows, job.cols)
+    reasons = [theory.no_tour_reason(rows, cols, job.closed) for rows, cols in boards]
+    if all(reasons):
+        widths = tuple(WidthTotal(rows, cols, 0, reason) for (rows, cols), reason in zip(boards, reasons, strict=True))
+        return WidthTotals(job.rows, job.cols, job.closed, widths, method="theory")
+    if job.rows * job.cols == 1:
+        return WidthTotals(job.rows, job.cols, job.closed, (WidthTotal(1, 1, directed(0, 1, job.closed)),))
+    plan = schedule(job.rows, job.cols)
+    sweep = WidthSweep(plan, job.closed, MAX_LIMBS)
+    compile_kernels()  # before the clock starts
+    runner = ProcessRunner(_budgeted(policy, job.memory, job.disk), sweep)
+    began = time.perf_counter()
+    found, work = one_run(runner, plan, job.closed, None, _StepSampler(progress), None)
+    seconds = time.perf_counter() - began
+    short = min(job.rows, job.cols)
+    counts = [*(sweep.found[width] for width in range(1, len(boards))), found]
+    widths = tuple(
+        WidthTotal(rows, cols, directed(paths, short * width, job.closed), reason)
+        for width, ((rows, cols), paths, reason) in enumerate(zip(boards, counts, reasons, strict=True), 1)
+    )
+    return WidthTotals(
+        job.rows,
+        job.cols,
+        job.closed,
+        widths,
+        seconds=seconds,
+        transitions=work.transitions,
+        states_peak=work.states_peak,
+    )
 
 
 def count_by_dp(job, progress=None, policy=None):
-    """The DP engine of ``knight.counting.driver``: directed tours per
-    searched start of ``job`` (a ``jobs.Job``, validated and its starts
-    planned), as a ``jobs.Tally`` whose ``work`` holds the DP's
-    measures. ``progress(done, total, held)`` counts steps over every run;
-    ``job.resume`` names a checkpoint file; ``job.scheduler``, a Dask
-    scheduler to run the steps on (``cluster_run``). ``policy``: how a run
-    in one process takes its steps (a ``policy.StepPolicy``; None: its
-    defaults), under ``job.memory``'s budget."""
-    if job.scheduler is not None:
-        with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
-            return _count_runs(job, progress, run)
-    compile_kernels()  # before the clock starts
-    policy = _budgeted(policy, job.memory, job.disk)
-    return _count_runs(job, progress, functools.partial(count_hamiltonian, policy=policy))
+    """Count the directed tours from each searched start of a prepared job.
+
+    Parameters
+    ----------
+    job : knight.counting.jobs.Job
+        A per-start job that ``prepare`` made, its starts planned.
+    progress : callable, optional
+        Called as ``progress(done, total, held)`` over the steps of every run.
+    policy : StepPolicy, optional
+        How a run in this process takes its steps.
+
+    Returns
+    -------
+    knight.counting.jobs.Tally
+        The tours per searched start, with the DP's measures in ``work``.
+    """
+    with (
+        _runner(job, policy) as runner,
+        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job)) as store,
+    ):
+        return _count_runs(job, progress, runner, store)
 
 
 def _budgeted(policy, memory, disk=None):
-    """``policy`` (None: the default ``StepPolicy``) under a budget of
-    ``memory`` bytes of memory and ``disk`` bytes of disk, each when given."""
+    """Return ``policy`` (None: the default) under the job's budgets, each when given."""
     policy = StepPolicy() if policy is None else policy
     policy = policy if memory is None else dataclasses.replace(policy, memory=memory)
     return policy if disk is None else dataclasses.replace(policy, disk=disk)
 
 
 @contextlib.contextmanager
+def _runner(job, policy):
+    """Yield the runner of the job's runs: this process's, or a cluster's."""
+    if job.scheduler is None:
+        compile_kernels()  # before the clock starts
+        yield ProcessRunner(_budgeted(policy, job.memory, job.disk))
+        return
+    with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
+        yield run
+
+
+@contextlib.contextmanager
 def on_cluster(address, rows, cols, closed):
-    """A ``cluster_run.ClusterRun`` on the cluster at ``address``, the board
-    checked against its workers' memory first; the client closed after."""
+    """Yield a ``ClusterRun`` on the cluster at ``address``, its workers' memory checked first.
+
+    The client is closed afterwards, however the run ends.
+    """
     from knight.counting.cluster import cluster_faults, dask_client
-    from knight.counting.dp import cluster_run
+    from knight.counting.dp.runs import cluster_run
 
     client = dask_client.connect(address)
     try:
@@ -73,20 +213,14 @@ def on_cluster(address, rows, cols, closed):
         cluster_faults.close(client)
 
 
-def _count_runs(job, progress, run):
-    """``count_by_dp``'s runs, each by ``run`` (``count_hamiltonian`` or
-    a ``ClusterRun``), into ``job.resume``'s checkpoint when it names one."""
-    with opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job)) as store:
-        return _count_runs_into(job, progress, run, store)
-
-
 @contextlib.contextmanager
 def opened_checkpoint(path, scheduler, rows, cols, closed, starts):
-    """The checkpoint at ``path`` (None: none, and None is yielded) of the
-    count of ``starts`` (empty: a total over every start), a process's or
-    a cluster's (``scheduler``): locked for the count, so that a second
-    count on the same file is refused before its work ("in use by another
-    run")."""
+    """Yield the checkpoint at ``path``, locked for the count, or None when ``path`` is None.
+
+    ``starts`` are the squares whose tours the count asks for; none for a
+    total. The lock makes a second count on the same file fail before its
+    work, with "in use by another run".
+    """
     if path is None:
         yield None
         return
@@ -95,62 +229,65 @@ def opened_checkpoint(path, scheduler, rows, cols, closed, starts):
 
 
 def checkpoint_kind(scheduler):
-    """The checkpoint class of a count in this process (``scheduler`` None)
-    or on the cluster at ``scheduler``."""
+    """Return the checkpoint class of a count in this process (``scheduler`` None) or on a cluster."""
     return Checkpoint if scheduler is None else ClusterCheckpoint
 
 
 def run_key(forced):
-    """A run's key in its checkpoint: its forced end, or -1 for the one run
-    with none (closed tours, or a total)."""
-    return -1 if forced is None else forced
+    """Return a run's key in its checkpoint: its forced end, or ``NO_FORCED_END``."""
+    return NO_FORCED_END if forced is None else forced
 
 
-def checkpointed_run(run, plan, closed, forced, progress, store):
-    """``run(plan, closed, forced, progress, state, on_step)``'s ``(found,
-    work)``, resumed from and saved into ``store`` (a checkpoint; None:
-    none): a run it holds finished is not run again."""
+def one_run(runner, plan, closed, forced, progress, store):
+    """Run the DP once over ``plan``, resumed from and saved into ``store`` when it is given.
+
+    A run that ``store`` holds finished is not run again.
+
+    Returns
+    -------
+    tuple of (int, Work)
+        The undirected paths (cycles, when ``closed``) that the run found, and its work.
+    """
     key = run_key(forced)
     if store is not None and key in store.finished:
         return store.finished[key], Work()
-    state = store.resume_state(key) if store is not None else None
-    on_step = store.saver(key) if store is not None else None
-    try:
-        found, work = run(plan, closed, forced, progress, state, on_step)
-    except InvalidArgument as error:  # the resumed table's keys, checked before its first step
-        if state is None:
-            raise
-        raise damaged(store.path, error) from None
+    state = None if store is None else store.resume_state(key)
+    saver = None if store is None else store.saver(key)
+    with runner.guarded():
+        executor = runner.executor(plan, closed, forced)
+        try:
+            found, work = run_steps(executor, plan, state, runner.hook(executor, saver), progress, runner.max_limbs)
+        except InvalidArgument as error:  # the resumed table's keys, checked before its first step
+            if state is None:
+                raise
+            raise damaged(store.path, error) from None
     if store is not None:
         store.finish(key, found)
     return found, work
 
 
 def _wanted(job):
-    """The squares whose tours ``job`` asks for."""
+    """Return the squares whose tours ``job`` asks for."""
     return range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
 
 
-def _count_runs_into(job, progress, run, store):
-    """``_count_runs`` with its checkpoint ``store`` (None: none) open."""
+def _check_unwritten_checkpoint(job, starts):
+    """Refuse a checkpoint made for another count, though the theorems answer this one.
+
+    A count that the theorems answer writes no checkpoint, but a file at
+    ``job.resume`` made for another count is refused all the same, as its
+    run would refuse it.
+    """
+    if job.resume is not None:
+        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, starts)  # writes nothing
+
+
+def _count_runs(job, progress, runner, store):
+    """Return the ``Tally`` of a per-start job: one run per searched start, or one for closed tours."""
     began = time.perf_counter()
     rows, cols, closed = job.rows, job.cols, job.closed
-    squares = rows * cols
     classes = list(job.starts.classes)
-    if squares == 1:
-        # one square: the empty walk is the open tour, and (as the DFS
-        # counts it) no closed tour: there is no move back to the start
-        runs = {}
-        fixed = {s: 0 if closed else 1 for s in classes}
-    elif closed:
-        # every start of a closed tour has the same count: one run
-        runs = {None: classes}
-        fixed = {}
-    else:
-        # a tour of an odd number of squares starts on the corner's colour
-        # (knight.geometry.theory): no run for the other one
-        runs = {s: [s] for s in job.starts.searched(pruned=True)}
-        fixed = {s: 0 for s in classes if s in job.starts.excluded}
+    runs, fixed = _planned_runs(job, classes)
     report = None if progress is None else reporter(progress)
     plan = schedule(rows, cols) if runs else None
     steps = len(plan.order) if plan else 0
@@ -165,7 +302,7 @@ def _count_runs_into(job, progress, run, store):
 
         if store is not None and run_key(forced) in store.finished and progress is not None:
             progress((done_runs + 1) * steps, total_steps, 0)
-        found, run_work = checkpointed_run(run, plan, closed, forced, step_progress, store)
+        found, run_work = one_run(runner, plan, closed, forced, step_progress, store)
         work.add(run_work)
         for member in members:
             tours[member] = 2 * found if closed else found
@@ -173,104 +310,66 @@ def _count_runs_into(job, progress, run, store):
     return Tally(tours, {s: 0 for s in classes}, {s: True for s in classes}, time.perf_counter() - began, work=measures)
 
 
-def total_tours(rows, cols, closed, progress=None, scheduler=None, memory=None, policy=None, resume=None, disk=None):
-    """Directed tours from every start together, from one run with no
-    forced end: open, each undirected path is two directed tours (from
-    either end); closed, each cycle is two directed tours from each of its
-    squares. The grid's sum, at the cost of a single run (the public,
-    validating wrapper is ``knight.count_total``); on the Dask cluster at
-    ``scheduler`` when one is given; in at most ``memory`` bytes of memory
-    (``run_loop.count_hamiltonian``) when not, its steps taken by ``policy``
-    (``count_by_dp``'s); resumed from and saved into the checkpoint at
-    ``resume`` when it names one (a total's: its starts are none); out of
-    core in at most ``disk`` bytes of disk when it is given."""
-    return total_timed(rows, cols, closed, progress, scheduler, memory, policy, resume=resume, disk=disk)[0]
-
-
-def total_timed(
-    rows,
-    cols,
-    closed,
-    progress=None,
-    scheduler=None,
-    memory=None,
-    policy=None,
-    compile_first=False,
-    resume=None,
-    disk=None,
-):
-    """``total_tours`` as ``(total, work, seconds)``: its run's ``Work`` and
-    its wall seconds, which exclude compilation with ``compile_first``
-    (the kernels compiled or loaded before the clock starts)."""
-    with opened_checkpoint(resume, scheduler, rows, cols, closed, ()) as store:
-        if scheduler is None:
-            if compile_first:
-                compile_kernels()
-            run = functools.partial(count_hamiltonian, policy=_budgeted(policy, memory, disk))
-            began = time.perf_counter()
-            return (*total_with_work(rows, cols, closed, progress, run, store), time.perf_counter() - began)
-        with on_cluster(scheduler, rows, cols, closed) as run:
-            began = time.perf_counter()
-            return (*total_with_work(rows, cols, closed, progress, run, store), time.perf_counter() - began)
-
-
-def total_with_work(rows, cols, closed, progress=None, run=count_hamiltonian, store=None):
-    """``(total_tours, work)``: the total and its run's ``Work``;
-    ``progress`` as ``count_hamiltonian`` takes it; ``run``, the runner
-    (``count_hamiltonian`` or a ``cluster_run.ClusterRun``); ``store``, its
-    checkpoint (None: none)."""
-    if rows * cols == 1:
-        return directed(0, 1, closed), Work()
-    report = None if progress is None else reporter(progress)
-    found, work = checkpointed_run(run, schedule(rows, cols), closed, None, report, store)
-    return directed(found, rows * cols, closed), work
+def _planned_runs(job, classes):
+    """Return ``(runs, fixed)``: the runs to make, forced end to members, and the counts known without a run."""
+    if job.rows * job.cols == 1:
+        # one square: the empty walk is the open tour, and (as the DFS
+        # counts it) no closed tour: there is no move back to the start
+        return {}, {s: 0 if job.closed else 1 for s in classes}
+    if job.closed:
+        # every start of a closed tour has the same count: one run
+        return {None: classes}, {}
+    # a tour of an odd number of squares starts on the corner's colour
+    # (knight.geometry.theory): no run for the other one
+    runs = {s: [s] for s in job.starts.searched(pruned=True)}
+    return runs, {s: 0 for s in classes if s in job.starts.excluded}
 
 
 def directed(found, squares, closed):
-    """The directed tours from every start of a board of ``squares`` squares
-    whose run found ``found`` undirected paths (cycles, ``closed``): open,
-    two per path (from either end); closed, two per cycle from each of its
-    squares. One square: the empty walk is its open tour, and it has no
-    closed one (no move back to the start), as the DFS counts them."""
+    """Return the directed tours from every start, given the undirected paths or cycles found.
+
+    Open, each path is two directed tours, one from each end. Closed, each
+    cycle is two directed tours from each of its squares. One square: the
+    empty walk is its open tour, and it has no closed one, since there is no
+    move back to the start.
+    """
     if squares == 1:
         return 0 if closed else 1
     return 2 * found * (squares if closed else 1)
 
 
 def width_boards(rows, cols):
-    """``(rows, cols)`` of each board ``every_width`` counts: the long side
-    cut to 1, 2, ... of its squares, the whole board last."""
+    """Return ``(rows, cols)`` of each board that ``every_width`` counts, the whole board last."""
     if rows <= cols:
         return [(rows, width) for width in range(1, cols + 1)]
     return [(width, cols) for width in range(1, rows + 1)]
 
 
-def every_width(rows, cols, closed, progress=None, memory=None, policy=None):
-    """``[(rows, cols, tours)]``: the directed tours from every start of each
-    board the run over ``rows`` x ``cols`` passes, its first 1, 2, ...
-    columns of the short side's squares (the long side cut), the whole
-    board last, from that one run (``width_sweep``); ``progress``,
-    ``memory`` and ``policy`` as ``total_tours`` takes them."""
-    short, long = min(rows, cols), max(rows, cols)
-    boards = width_boards(rows, cols)
-    if rows * cols == 1:
-        return [(1, 1, directed(0, 1, closed))]
-    plan = schedule(rows, cols)
-    sweep = WidthSweep(plan, closed, MAX_LIMBS)
-    report = None if progress is None else reporter(progress)
-    found, _work = count_hamiltonian(plan, closed, progress=report, policy=_budgeted(policy, memory), sweep=sweep)
-    counts = [*(sweep.found[width] for width in range(1, long)), found]
-    return [
-        (r, c, directed(n, short * width, closed))
-        for width, ((r, c), n) in enumerate(zip(boards, counts, strict=True), 1)
-    ]
+class _StepSampler:
+    """A progress callback that samples the run's peaks at each step's end, then reports.
+
+    A step's end is when its tables are made and its input is not yet let
+    go, so the sample there catches the step's peak.
+    """
+
+    def __init__(self, progress):
+        self.report = None if progress is None else reporter(progress)
+        self.peaks = None
+
+    def __call__(self, step, steps, held, rates=None):
+        if self.peaks is not None:
+            self.peaks.sample()
+        if self.report is not None:
+            self.report(step, steps, held, rates)
 
 
 def reporter(progress):
-    """``progress`` as the runs call it, ``(step, steps, held, rates=None)``:
-    ``rates`` (a cluster run's transitions a second per worker) is passed
-    on only to a ``progress`` that takes a ``rates`` keyword, as the
-    command line's bar does; any other gets ``(step, steps, held)``."""
+    """Return ``progress`` as the runs call it, ``(step, steps, held, rates=None)``.
+
+    ``rates``, a cluster run's transitions a second per worker, is passed
+    on only to a ``progress`` that takes a ``rates`` keyword, as the command
+    line's bar does. Any other gets ``(step, steps, held)``.
+    """
     try:
         takes_rates = "rates" in inspect.signature(progress).parameters
     except (TypeError, ValueError):  # a callable with no signature to read
@@ -283,3 +382,41 @@ def reporter(progress):
             progress(step, steps, held)
 
     return report
+
+
+def total_with_work(rows, cols, closed, progress=None, run=None):
+    """Run the DP once with no forced end on a runner of the caller's, and return ``(tours, work)``.
+
+    This is the harness's door for a total on its own runner (a
+    ``ClusterRun``, or ``count_hamiltonian`` under a policy of its own). It
+    validates nothing and measures nothing; ``total`` is the road of a
+    prepared job.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board.
+    closed : bool
+        Count closed tours.
+    progress : callable, optional
+        Called as ``progress(step, steps, held)`` after each step.
+    run : callable, optional
+        ``run(plan, closed, forced, progress)`` returning ``(count, work)``;
+        None for ``count_hamiltonian``.
+
+    Returns
+    -------
+    tuple of (int, Work)
+        The directed tours from every start together, and the run's work.
+
+    Examples
+    --------
+    >>> total_with_work(3, 4, False)[0]
+    16
+    """
+    if rows * cols == 1:
+        return directed(0, 1, closed), Work()
+    run = count_hamiltonian if run is None else run
+    report = None if progress is None else reporter(progress)
+    found, work = run(schedule(rows, cols), closed, None, report)
+    return directed(found, rows * cols, closed), work

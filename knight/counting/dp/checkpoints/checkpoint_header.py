@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from knight.counting.dp import packed_table
 from knight.counting.dp.model.cell_order import ORDER_NAME
-from knight.counting.dp.run_loop import MAX_LIMBS
+from knight.counting.dp.runs.run_loop import MAX_LIMBS
+from knight.counting.dp.tables import packed_table
 from knight.errors import InvalidArgument
 
 # a table in memory is written at most this often: a 7x7 table is a few GB,

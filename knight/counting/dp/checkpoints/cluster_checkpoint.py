@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight.counting.dp.checkpoints import checkpoint_header
-from knight.counting.dp.run_loop import MAX_LIMBS
+from knight.counting.dp.runs.run_loop import MAX_LIMBS
 from knight.errors import InvalidArgument
 from knight.files import atomic_write, journal, owned_files, strict_json
 

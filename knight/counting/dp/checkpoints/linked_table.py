@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 
-from knight.counting.dp import packed_table, table_format
+from knight.counting.dp.tables import packed_table, table_format
 from knight.files import owned_files
 
 TABLES_SUFFIX = ".tables"

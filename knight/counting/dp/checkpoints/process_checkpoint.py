@@ -8,8 +8,8 @@ import time
 
 import numpy as np
 
-from knight.counting.dp import packed_table, table_format
 from knight.counting.dp.checkpoints import checkpoint_header, linked_table
+from knight.counting.dp.tables import packed_table, table_format
 from knight.errors import InvalidArgument
 from knight.files import atomic_write, journal, strict_json
 

@@ -33,7 +33,7 @@ kernel looks up per state.
 
 import numpy as np
 
-from knight.counting.dp import worker_threads
+from knight.counting.dp.runs import worker_threads
 from knight.runtime._bits import popcount
 from knight.runtime._jit import jit
 

@@ -2,7 +2,7 @@
 kernel calls): how Hamiltonian paths and cycles of the knight's graph
 are counted without enumerating them.
 
-The driver (``knight.counting.dp.run_loop``) inserts the board's squares one at a time
+The driver (``knight.counting.dp.runs.run_loop``) inserts the board's squares one at a time
 in a fixed order. When a square ``v`` is inserted, the DP decides which of
 the edges to its already-inserted neighbours the tour uses (none, one or
 two); edges are never decided at any other time. The *frontier* is the set

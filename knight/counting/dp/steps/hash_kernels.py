@@ -16,7 +16,15 @@ from knight.counting.dp.model.states import (
     word_layout,
     word_successor,
 )
-from knight.counting.dp.table_kernels import _HASH_MULTIPLIER, EMPTY, _bucket, _find, _grow, _new_table, add_count
+from knight.counting.dp.tables.table_kernels import (
+    _HASH_MULTIPLIER,
+    EMPTY,
+    _bucket,
+    _find,
+    _grow,
+    _new_table,
+    add_count,
+)
 from knight.runtime._bits import prefetch, wrapping_multiply
 from knight.runtime._jit import jit
 

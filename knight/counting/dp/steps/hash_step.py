@@ -8,8 +8,11 @@ import os
 
 import numpy as np
 
-from knight.counting.dp import memory_model, table_format, table_kernels, worker_threads
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.steps import hash_kernels
+from knight.counting.dp.steps.step_made import StepMade
+from knight.counting.dp.tables import table_format, table_kernels
 from knight.exit_status import naming
 from knight.runtime import machine
 
@@ -29,30 +32,34 @@ def step_threads():
 _MAX_SHARDS = 1024
 
 
-def _shards(expected, limbs, threads):
+def _shards(expected, limbs, threads, room):
     """How many parts a step's successors are split into: one per thread,
     or more (a multiple) when their tables would not fit in memory at once.
     An entry is a key and its limbs; a table's load is 3/8..3/4, and its
     dense copy is made before the table is freed: about three entries a
-    state at the peak."""
+    state at the peak. The tables may take ``HASH_TABLE_SHARE`` of ``room``,
+    the step's bytes of memory."""
     per_state = 3 * 8 * (1 + limbs)
-    budget = memory_model.HASH_TABLE_SHARE * machine.available_memory()
+    budget = memory_model.HASH_TABLE_SHARE * room
     shards = threads
     while expected * per_state * threads / shards > budget and shards < _MAX_SHARDS:
         shards *= 2
     return shards
 
 
-def step_in_parts(arguments, expected, spill):
+def step_in_parts(arguments, expected, spill, room=None):
     """One step, its successors split by pattern into parts (the kernel
     releases the GIL, so the threads run at once); the parts' tables are
     disjoint, so the next table is their concatenation. Parts that would
     not fit in memory together are made a thread-full at a time and
     appended to files in the folder ``spill()`` gives; the next step reads
-    them back mapped (the page cache, not this process, holds them)."""
+    them back mapped (the page cache, not this process, holds them).
+    ``room`` is the step's bytes of memory (``memory_model.step_room``;
+    None: the share of what is available that a step takes with no budget)."""
     keys, counts = arguments.keys, arguments.counts
     threads = step_threads() if keys.shape[0] >= PARALLEL_STATES else 1
-    shards = _shards(expected, counts.shape[1], threads)
+    room = memory_model.memory_room(share=memory_model.FREE_SHARE) if room is None else room
+    shards = _shards(expected, counts.shape[1], threads, room)
     bits = table_kernels.capacity_bits(expected // shards + 1, MIN_CAPACITY_BITS)
 
     def part(index):
@@ -61,7 +68,7 @@ def step_in_parts(arguments, expected, spill):
             raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
         # the tours completed, from limbs (least significant first) to an int
         found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
-        return (made[0], made[1], found, *made[3:-1])
+        return StepMade(made[0], made[1], found, *made[3:-1])
 
     if shards == 1:
         return part(0)
@@ -89,13 +96,13 @@ def step_in_parts(arguments, expected, spill):
                     made_keys.append(result[0])
                     made_counts.append(result[1])
     if not on_disk:
-        return (np.concatenate(made_keys), np.concatenate(made_counts), *tallies)
+        return StepMade(np.concatenate(made_keys), np.concatenate(made_counts), *tallies)
     held = sum(made_keys)
     # the files of the step before are still mapped by its arrays; renaming
     # over them unlinks the old data only once those arrays are gone
     os.replace(key_path, os.path.join(folder, "keys"))
     os.replace(count_path, os.path.join(folder, "counts"))
-    return (
+    return StepMade(
         table_format.mapped(os.path.join(folder, "keys"), (held,)),
         table_format.mapped(os.path.join(folder, "counts"), (held, counts.shape[1])),
         *tallies,

@@ -30,9 +30,12 @@ import shutil
 
 import numpy as np
 
-from knight.counting.dp import memory_model, packed_kernels, packed_table, worker_threads
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.steps import partitioned_step
 from knight.counting.dp.steps.step_arrays import StepArrays
+from knight.counting.dp.steps.step_made import StepMade
+from knight.counting.dp.tables import packed_kernels, packed_table
 from knight.exit_status import naming
 
 # a chunk's states made a state read vary from chunk to chunk (the input
@@ -88,17 +91,17 @@ def step_out_of_core(arguments, expected, threads, room, folder, disk=None):
             tallies = _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays)
             if tallies[3]:
                 # a count wrapped: the driver widens the limbs and runs the step again
-                return (*_empty(limbs), *tallies)
+                return StepMade(*_empty(limbs), *tallies)
             table, tallies[3] = _merge_runs(runs, limbs, threads, packed_table.next_prefix(folder), arrays)
             if tallies[3]:
                 # counts of two chunks added past the limbs: the same
                 table.remove()
-                return (*_empty(limbs), *tallies)
+                return StepMade(*_empty(limbs), *tallies)
         finally:
             runs.remove()
     if isinstance(arguments.keys, packed_table.PackedTable):
         arguments.keys.remove()
-    return (table, table, *tallies)
+    return StepMade(table, table, *tallies)
 
 
 def _empty(limbs):
@@ -250,7 +253,7 @@ def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
         part = arguments.with_table(*reader.take(chunk, arrays))
         expected = int(part.keys.shape[0] * per_state) + 1
         made_keys, made_counts, held, made = partitioned_step.partition_tables(
-            part, expected, threads, parts, arrays=arrays
+            part, expected, threads, parts, arrays=arrays, room=room
         )
         for index in range(4):
             tallies[index] += made[index]

@@ -35,7 +35,7 @@ from knight.counting.dp.model.states import (
     word_layout,
     word_successor,
 )
-from knight.counting.dp.table_kernels import EMPTY, add_count, mixed_key
+from knight.counting.dp.tables.table_kernels import EMPTY, add_count, mixed_key
 from knight.runtime._bits import prefetch
 from knight.runtime._jit import jit
 

@@ -4,15 +4,34 @@ partition buffers; the buffers reduced, partition by partition, with the
 partitions split between threads; chunk after chunk until the input is
 done. Threads never share a buffer or a table, so nothing is locked."""
 
+from typing import NamedTuple
+
 import numpy as np
 
-from knight.counting.dp import memory_model, table_kernels, worker_threads
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.steps import partition_kernels
 from knight.counting.dp.steps.step_arrays import StepArrays
-from knight.runtime import machine
+from knight.counting.dp.steps.step_made import StepMade
+from knight.counting.dp.tables import table_kernels
 
 MAX_PARTS = 1 << 14
+
+
+class PartitionTables(NamedTuple):
+    """What ``partition_tables`` made: the next table in partition order.
+
+    ``held[p]`` is the number of states of partition ``p`` in it, and
+    ``tallies`` is ``[found, emitted, dead, overflow]``.
+    """
+
+    keys: np.ndarray
+    counts: np.ndarray
+    held: np.ndarray
+    tallies: list
+
+
 _MIN_REGION = 4 * MOST_OPTIONS
 _MIN_CAPACITY_BITS = 4
 # how far a step's tables may be raised past what its expected states ask,
@@ -27,14 +46,17 @@ def partition_count(expected, entry):
     return int(min(max(parts, 1), MAX_PARTS))
 
 
-def _region(expected, entry, parts, threads):
-    """Entries per partition per thread in one chunk's buffers."""
-    budget = memory_model.BUFFER_SHARE * machine.available_memory() / (8 * entry)
+def _region(expected, entry, parts, threads, room):
+    """Return the entries per partition per thread of one chunk's buffers.
+
+    The buffers take at most ``BUFFER_SHARE`` of ``room``, the step's bytes of memory.
+    """
+    budget = memory_model.BUFFER_SHARE * room / (8 * entry)
     chunk = min(memory_model.CHUNK_SHARE * expected, budget)
     return int(max(_MIN_REGION, chunk // (threads * parts) + 1))
 
 
-def step_partitioned(arguments, expected, threads, parts=None, region=None, arrays=None, high=None):
+def step_partitioned(arguments, expected, threads, parts=None, region=None, arrays=None, high=None, room=None):
     """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
@@ -43,8 +65,8 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None, arra
     which its buffers, tables and next table are taken from (None: new
     ones); ``high``: a high guess of the states it makes, which its tables
     are sized for as far as the tables held have the pages."""
-    out_keys, out_counts, _held, tallies = partition_tables(arguments, expected, threads, parts, region, arrays, high)
-    return (out_keys, out_counts, *tallies)
+    made = partition_tables(arguments, expected, threads, parts, region, arrays, high, room)
+    return StepMade(made.keys, made.counts, *made.tallies)
 
 
 def _tables_name(group):
@@ -84,7 +106,7 @@ def _table_bits(expected, high, groups, entry, arrays):
     return bits, high_bits
 
 
-def partition_tables(arguments, expected, threads, parts=None, region=None, arrays=None, high=None):
+def partition_tables(arguments, expected, threads, parts=None, region=None, arrays=None, high=None, room=None):
     """``step_partitioned``'s step, returning ``(keys, counts, held,
     tallies)``: the next table in partition order, ``held[p]`` the states
     of partition ``p`` in it (``out_of_core_step`` appends the partitions of
@@ -97,7 +119,9 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     entry = 1 + counts.shape[1]
     parts = partition_count(expected, entry) if parts is None else parts
     threads = max(1, min(threads, parts))
-    region = _region(expected, entry, parts, threads) if region is None else region
+    if region is None:
+        room = memory_model.memory_room(share=memory_model.FREE_SHARE) if room is None else room
+        region = _region(expected, entry, parts, threads, room)
     bounds = [keys.shape[0] * t // threads for t in range(threads + 1)]
     groups = [parts * g // threads for g in range(threads + 1)]
     cursors = bounds[:-1]
@@ -170,7 +194,7 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
         chunks[0] += 1
         if tallies[3]:
             # a count wrapped: the driver widens the limbs and runs the step again
-            return keys[:0], counts[:0], held[:0], tallies
+            return PartitionTables(keys[:0], counts[:0], held[:0], tallies)
     for group in range(threads):
         if table_bits[group] != bits:
             arrays.hold(_tables_name(group), tables[group])  # regrown: the next step's may be as large
@@ -190,4 +214,4 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
         )
 
     run(compact, range(threads))
-    return out_keys, out_counts, held, tallies
+    return PartitionTables(out_keys, out_counts, held, tallies)

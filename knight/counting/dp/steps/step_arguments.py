@@ -8,8 +8,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from knight.counting.dp import table_kernels
 from knight.counting.dp.model import degree_relaxation
+from knight.counting.dp.tables import table_kernels
 
 
 class StepArguments(NamedTuple):

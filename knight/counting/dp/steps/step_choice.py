@@ -1,10 +1,14 @@
-"""Which step engine takes a step, by the run's ``StepPolicy`` and the room
-the step has: the hash step, the partitioned step in memory, or the
-partitioned step out of core. Every engine takes ``StepArguments`` and
-returns ``(keys, counts, found, emitted, dead, overflow)``."""
+"""Choose the engine of each DP step, and take the step with it.
 
-from knight.counting.dp import memory_model, packed_table
+The run's ``StepPolicy`` and the room that the step has decide between
+the hash step, the partitioned step in memory, and the partitioned step
+out of core. Every engine takes ``StepArguments`` and returns a ``StepMade``.
+"""
+
+from knight.counting.dp.planning import memory_model
 from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step
+from knight.counting.dp.steps.step_made import StepMade
+from knight.counting.dp.tables import packed_table
 
 # the engines' names, as ``run_step`` reports the one that took a step
 HASH, PARTITIONED, OUT_OF_CORE = "hash", "partitioned", "out-of-core"
@@ -23,9 +27,8 @@ def run_step(arguments, expected, spill, policy, room, high=None, arrays=None):
     would not fit. Returns ``(made, engine)``: the engine's answer and its
     name (``HASH``, ``PARTITIONED``, ``OUT_OF_CORE``). A packed input
     (``packed_table``) is decoded whole for a step in memory, so its dense
-    arrays count in the room that step takes: on 8 x 8 open, step 57 made
-    105 million states in memory from 674 million decoded (12.1 GiB held,
-    the tables alone judged). ``arrays``: the run's ``StepArrays``, which
+    arrays count in the room that step takes: a step judged by its tables
+    alone once held several times its room. ``arrays``: the run's ``StepArrays``, which
     a partitioned step in memory writes in; let go before a step out of
     core, whose room they are."""
     high = expected if high is None else high
@@ -43,10 +46,13 @@ def run_step(arguments, expected, spill, policy, room, high=None, arrays=None):
     source = arguments.keys
     arguments = arguments.with_table(*packed_table.dense(arguments.keys, arguments.counts))
     if table == HASH:
-        made = hash_step.step_in_parts(arguments, expected, spill)
+        made = hash_step.step_in_parts(arguments, expected, spill, room)
     else:
-        made = partitioned_step.step_partitioned(arguments, expected, threads(arguments), arrays=arrays, high=high)
-    if packed and not made[-1]:
+        tables = partitioned_step.partition_tables(
+            arguments, expected, threads(arguments), arrays=arrays, high=high, room=room
+        )
+        made = StepMade(tables.keys, tables.counts, *tables.tallies)
+    if packed and not made.overflow:
         source.remove()  # the step's input, decoded: its files are done with (but on an overflow, read again)
     return made, table
 

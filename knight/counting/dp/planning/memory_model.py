@@ -8,9 +8,9 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
-from knight.counting.dp import state_forecast
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import widest_frontier
+from knight.counting.dp.planning import state_forecast
 from knight.errors import InvalidArgument
 from knight.files import owned_files
 from knight.runtime import machine
@@ -244,15 +244,44 @@ def spill_space():
 FREE_SHARE = 0.75
 
 
+def memory_room(budget=None, held=0, least=0, share=1.0):
+    """Return the bytes of memory that the DP may take now.
+
+    This is the one function that turns a memory budget (``--memory``) and
+    the machine's limits into a room. Every check of a fit, every step, and
+    every buffer and table sized in a step takes its room from here.
+
+    Parameters
+    ----------
+    budget : int, optional
+        The run's budget in bytes; None for no budget of its own.
+    held : int, default 0
+        The bytes that the run already holds, which the budget pays for.
+    least : int, default 0
+        The least room given however little is left.
+    share : float, default 1.0
+        The share of the memory available that the room may take.
+
+    Returns
+    -------
+    float
+        What is left of ``budget`` after ``held``, never more than ``share``
+        of what the machine has available, nor less than ``least``.
+    """
+    free = share * machine.available_memory()
+    room = free if budget is None else min(budget - held, free)
+    return max(room, least)
+
+
 def step_room(policy):
-    """The anonymous memory a step may take now: what is left of
-    ``policy.memory`` (bytes; None: ``FREE_SHARE`` of what is available),
-    never more than ``FREE_SHARE`` of what is available, nor less than
-    ``policy.min_room``."""
-    free = FREE_SHARE * machine.available_memory()
-    if policy.memory is None:
-        return max(free, policy.min_room)
-    return max(min(policy.memory - machine.anonymous_memory(), free), policy.min_room)
+    """Return the anonymous memory that a step may take now, under ``policy.memory``.
+
+    With no budget, a step may take ``FREE_SHARE`` of what is available.
+    With one, it may take what this process has not yet used of the budget.
+    It never gets less than ``policy.min_room``.
+    """
+    held = 0 if policy.memory is None else machine.anonymous_memory()
+    return memory_room(policy.memory, held, policy.min_room, FREE_SHARE)
 
 
 # a partition's table is sized to at most this: it stays in the core's L2

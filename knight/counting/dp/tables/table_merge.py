@@ -1,5 +1,5 @@
 """Exchanging a DP table between the partitions of a cluster run
-(``knight.counting.dp.cluster_run``): split one dense table into parts by a
+(``knight.counting.dp.runs.cluster_run``): split one dense table into parts by a
 hash of the key, and merge the pieces that meet in one part, adding the
 counts of equal keys.
 
@@ -18,7 +18,7 @@ caller widens the limbs and runs the step again): never a wrapped count.
 
 import numpy as np
 
-from knight.counting.dp.table_kernels import add_count, mixed_key
+from knight.counting.dp.tables.table_kernels import add_count, mixed_key
 from knight.runtime._jit import jit
 
 

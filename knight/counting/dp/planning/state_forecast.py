@@ -1,5 +1,5 @@
 """The states the frontier DP will hold, step by step, on a board, projected
-from the per-step states of the runs that were measured (``step_curves``).
+from the per-step states of the runs that were measured (``step_curves.json``).
 
 Why per step: a step multiplies the states held by a ratio that depends on
 where its square lies in its column, so the ratios repeat with the column,
@@ -24,12 +24,13 @@ by what is known of the board (short side ``s``, long side ``L``):
 Each answer says which it is (``Forecast.how``), for the projection line.
 """
 
+import functools
+import json
 import math
 from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
-
-from knight.counting.dp import step_curves
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,26 @@ class Forecast:
 def forecast(rows, cols, closed=False, curves=None):
     """The ``Forecast`` of one run with no forced end on ``rows`` x
     ``cols``; ``curves``: the measured curves to project from (default
-    ``step_curves.HELD``; a test passes fewer, to hold a board out)."""
+    ``measured_curves()``; a test passes fewer, to hold a board out)."""
     short, long = sorted((rows, cols))
-    return _Forecaster(step_curves.HELD if curves is None else curves).of(short, long, bool(closed))
+    return _Forecaster(measured_curves() if curves is None else curves).of(short, long, bool(closed))
+
+
+@functools.cache
+def measured_curves():
+    """Return the measured per-step states, keyed by ``(short, long, closed)``.
+
+    The data lives in the package file ``step_curves.json``, which says
+    where each curve came from.
+
+    Returns
+    -------
+    dict
+        ``(short, long, closed)`` to a tuple of the states held after steps
+        1, 2, ...; a tuple shorter than ``short * long`` is a run stopped early.
+    """
+    text = resources.files(__package__).joinpath("step_curves.json").read_text()
+    return {(c["short"], c["long"], c["closed"]): tuple(c["held"]) for c in json.loads(text)["curves"]}
 
 
 MEASURED = "its own measured run"

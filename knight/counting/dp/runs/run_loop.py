@@ -13,19 +13,22 @@ What the DP computes, and why it is exact, is in
 ``knight.counting.dp.model.states`` and ``docs/counting-dp.md``.
 """
 
+import contextlib
 import shutil
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from knight.counting.dp import memory_model, packed_table, table_format, worker_threads
 from knight.counting.dp.model import degree_relaxation, states
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.planning.policy import StepPolicy
+from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.steps import hash_step, step_choice
 from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.counting.dp.steps.step_arrays import StepArrays
+from knight.counting.dp.tables import packed_table, table_format
 from knight.errors import InvalidArgument
 from knight.files import owned_files
 
@@ -88,13 +91,13 @@ class RunTotals:
     work: Work = field(default_factory=Work)
     ratios: dict = field(default_factory=dict)
 
-    def record(self, step, states_in, held, emitted, dead, found, engine=None):
-        """Step ``step`` done: it read ``states_in`` states and holds ``held``."""
-        self.completed += found
-        if states_in:
-            self.ratio = ratio = max(held / states_in, 0.5)
+    def record(self, step, done):
+        """Record step ``step``, done as ``done`` (a ``StepDone``) says."""
+        self.completed += done.found
+        if done.states_in:
+            self.ratio = ratio = max(done.held / done.states_in, 0.5)
             self.ratios[step] = ratio
-        self.work.record(held, emitted, dead, engine)
+        self.work.record(done.held, done.emitted, done.dead, done.engine)
 
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
@@ -111,6 +114,24 @@ MAX_LIMBS = memory_model.MAX_COUNT_BITS // 64
 # 41 in memory-sized chunks that made twice the states guessed: 10.3 GiB
 # held under a budget of 7
 HIGH_MARGIN = 1.25
+
+
+class StepDone(NamedTuple):
+    """What an executor reports of a step it took.
+
+    ``states_in`` states were read and ``held`` are held after it;
+    ``emitted`` successors were made, ``dead`` options dropped and ``found``
+    tours completed. ``engine`` names the step engine (None on a cluster),
+    and ``shown`` is what ``progress`` gets after ``(step, steps, held)``.
+    """
+
+    states_in: int
+    held: int
+    emitted: int
+    dead: int
+    found: int
+    engine: str | None
+    shown: tuple
 
 
 class StepExecutor(Protocol):
@@ -130,9 +151,7 @@ class StepExecutor(Protocol):
         ``RunTotals``: its ``ratio``, ``ratios``). None when a count passed
         its limbs: the table held is unchanged (or moved, not changed), to
         be widened and stepped again. Else the table held is the step's,
-        and the answer is ``(states_in, held, emitted, dead, found, engine,
-        shown)``: ``engine`` the step engine's name or None, ``shown`` a
-        tuple of what ``progress`` gets after ``(step, steps, held)``."""
+        and the answer is a ``StepDone``."""
 
     def limbs(self):
         """The 64-bit limbs of the held table's counts."""
@@ -167,13 +186,12 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
             if made is None:
                 executor.widen(widened_limbs(executor.limbs(), max_limbs, plan, step))
                 continue
-            states_in, held, emitted, dead, found, engine, shown = made
-            totals.record(step, states_in, held, emitted, dead, found, engine)
+            totals.record(step, made)
             step += 1
             if on_step is not None:
                 on_step(step, executor.table, totals.completed)
             if progress is not None:
-                progress(step, steps, held, *shown)
+                progress(step, steps, made.held, *made.shown)
     finally:
         executor.close()
     return totals.completed, totals.work
@@ -182,28 +200,75 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
 def count_hamiltonian(
     plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None, sweep=None
 ):
-    """One DP over ``plan`` (a ``Schedule``) in this process: the number of
-    undirected Hamiltonian paths (open; with ``forced``, those with that
-    square as an end) or cycles (closed). Returns ``(count, work)``.
+    """Count the undirected Hamiltonian paths or cycles of one DP run in this process.
 
-    ``state``, to resume: ``(step, keys, counts, completed)`` as
-    ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
-    called after each step (checkpoints); ``progress(step, steps, held)``
-    too. A step whose counts pass their limbs runs again with twice as
-    many; past ``max_limbs`` it is an ``OverflowError``. ``policy``: how
-    the steps are taken and in what memory (a ``policy.StepPolicy``; None:
-    its defaults). ``sweep``: a ``width_sweep.WidthSweep`` whose relaxation
-    the run takes and whose ``before_step`` sees each step's input (every
-    narrower board counted on the way); None: none. The loop is
-    ``run_steps``'s, over ``ProcessSteps``.
+    Parameters
+    ----------
+    plan : Schedule
+        The run's schedule (``cell_order.schedule``).
+    closed : bool
+        Count cycles instead of paths.
+    forced : int, optional
+        A square forced to be a path's end; None for none.
+    progress : callable, optional
+        Called as ``progress(step, steps, held)`` after each step.
+    state : tuple, optional
+        ``(step, keys, counts, completed)`` to resume from, as ``on_step`` got it.
+    on_step : callable, optional
+        Called as ``on_step(step, keys, counts, completed)`` after each step.
+    max_limbs : int, optional
+        The most 64-bit limbs a count may take; past them an ``OverflowError``.
+    policy : StepPolicy, optional
+        How the steps are taken and in what memory; None for the defaults.
+    sweep : WidthSweep, optional
+        A sweep whose relaxation the run takes and whose ``before_step``
+        sees each step's input.
+
+    Returns
+    -------
+    tuple of (int, Work)
+        The paths (cycles) found, and the run's work.
+
+    Examples
+    --------
+    >>> from knight.counting.dp.model.cell_order import schedule
+    >>> count_hamiltonian(schedule(3, 4), closed=False)[0]
+    8
     """
-    executor = ProcessSteps(plan, closed, forced, StepPolicy() if policy is None else policy, sweep)
-    return run_steps(executor, plan, state, None if on_step is None else _arrays_hook(on_step), progress, max_limbs)
+    runner = ProcessRunner(StepPolicy() if policy is None else policy, sweep, max_limbs)
+    executor = runner.executor(plan, closed, forced)
+    hook = None if on_step is None else _arrays_hook(on_step)
+    return run_steps(executor, plan, state, hook, progress, max_limbs)
+
+
+class ProcessRunner:
+    """Make the executors of runs in this process, and adapt their checkpoint hooks.
+
+    The engine runs every job through a runner: this one, or a
+    ``cluster_run.ClusterRun``. Both offer ``executor``, ``hook``,
+    ``guarded`` and ``max_limbs``.
+    """
+
+    def __init__(self, policy, sweep=None, max_limbs=MAX_LIMBS):
+        self.policy = policy
+        self.sweep = sweep
+        self.max_limbs = max_limbs
+
+    def executor(self, plan, closed, forced):
+        """Return a new ``ProcessSteps`` for one run."""
+        return ProcessSteps(plan, closed, forced, self.policy, self.sweep)
+
+    def hook(self, executor, saver):
+        """Return the loop's ``on_step`` that saves through ``saver`` (None: no hook)."""
+        return None if saver is None else _arrays_hook(saver)
+
+    def guarded(self):
+        """Return the context a run of this runner needs: none in this process."""
+        return contextlib.nullcontext()
 
 
 def _arrays_hook(on_step):
-    """``on_step(step, keys, counts, completed)`` as ``run_steps`` calls a
-    hook, with ``ProcessSteps.table``."""
+    """Return ``on_step(step, keys, counts, completed)`` as ``run_steps`` calls a hook."""
 
     def hook(step, table, completed):
         on_step(step, table[0], table[1], completed)
@@ -270,14 +335,13 @@ class ProcessSteps:
             room = memory_model.step_room(policy)
         arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
         made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high, arrays)
-        keys, counts, found, emitted, dead, overflow = made
-        if overflow:
+        if made.overflow:
             return None
-        self.keys = keys
-        self.counts = counts
+        self.keys = made.keys
+        self.counts = made.counts
         if step:
             live[step - 1] = None  # a bitmap is read by the steps on either side of it only
-        return states_in, keys.shape[0], emitted, dead, found, engine, ()
+        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, ())
 
     def _spill(self):
         """The run's spill folder, made on first need."""

@@ -16,7 +16,7 @@ most counts are far below 2^64 and take a byte or three where a limb is
 
 import numpy as np
 
-from knight.counting.dp.table_kernels import add_count
+from knight.counting.dp.tables.table_kernels import add_count
 from knight.runtime._jit import jit
 
 _LOW7 = np.uint64(0x7F)

@@ -8,7 +8,7 @@ checkpoint links either (``checkpoints.linked_table``)."""
 
 import numpy as np
 
-from knight.counting.dp import packed_table
+from knight.counting.dp.tables import packed_table
 
 
 def mapped(path, shape):

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from knight.counting.dp import packed_kernels
+from knight.counting.dp.tables import packed_kernels
 from knight.exit_status import naming
 
 # a table written from memory (``pack``): blocks of this many rows, each

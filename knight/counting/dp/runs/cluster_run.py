@@ -55,13 +55,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
-from knight.counting.dp import memory_model, run_loop, table_kernels
 from knight.counting.dp.model import degree_relaxation
 from knight.counting.dp.model.cell_order import schedule
-from knight.counting.dp.run_loop import FIRST_LIMBS, MAX_LIMBS, check_resumed, wider_counts
+from knight.counting.dp.planning import memory_model
+from knight.counting.dp.runs import run_loop
+from knight.counting.dp.runs.run_loop import FIRST_LIMBS, MAX_LIMBS, check_resumed, wider_counts
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
-from knight.counting.dp.table_merge import merge_tables, split_table
+from knight.counting.dp.tables import table_kernels
+from knight.counting.dp.tables.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
 from knight.files import atomic_write
 
@@ -294,20 +296,38 @@ class ClusterRun:
         self.max_limbs = max_limbs
         self.on_step = on_step
         self.steps = []
-        self.reruns = 0
+        self._executors = []
+
+    def executor(self, plan, closed, forced):
+        """Return a new ``ClusterSteps`` for one run, kept in ``steps`` for its summaries."""
+        executor = ClusterSteps(self.client, self.watch, self.parts, plan, closed, forced)
+        self.steps = executor.steps
+        self._executors.append(executor)
+        return executor
+
+    @property
+    def reruns(self):
+        """The steps run again on lost work, over every run of this runner."""
+        return sum(executor.reruns for executor in self._executors)
+
+    def hook(self, executor, saver):
+        """Return the loop's ``on_step``: ``saver``'s saves, then this run's own ``on_step``."""
+        return self._hook(executor, saver, len(executor.plan.order))
+
+    def guarded(self):
+        """Return the context that turns Dask's failures into a ``ClusterLost``."""
+        return translated(self.watch.where)
 
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):
-        """``state``: a ``cluster_checkpoint.SavedParts`` to resume from;
+        """Run the DP once on the cluster and return ``(count, work)``.
+
+        ``state``: a ``cluster_checkpoint.SavedParts`` to resume from;
         ``on_step``: a ``cluster_checkpoint.PartsSaver`` to save through.
-        Whatever Dask raises on losing the cluster is a ``ClusterLost``."""
-        with translated(self.watch.where):
-            executor = ClusterSteps(self.client, self.watch, self.parts, plan, closed, forced)
-            self.steps = executor.steps
-            try:
-                hook = self._hook(executor, on_step, len(plan.order))
-                return run_loop.run_steps(executor, plan, state, hook, progress, self.max_limbs)
-            finally:
-                self.reruns += executor.reruns
+        Whatever Dask raises on losing the cluster is a ``ClusterLost``.
+        """
+        with self.guarded():
+            executor = self.executor(plan, closed, forced)
+            return run_loop.run_steps(executor, plan, state, self.hook(executor, on_step), progress, self.max_limbs)
 
     def _hook(self, executor, saver, steps):
         """The loop's ``on_step``: the table saved through ``saver`` when
@@ -381,7 +401,7 @@ class ClusterSteps:
         # the partitions read (current.sources) are let go: the step is done
         self.sources, self._ahead = current.targets, ahead
         states_in, emitted, dead, found = (sum(item[name] for item in stats) for name in _FIGURES)
-        return states_in, held, emitted, dead, found, None, (self.steps[-1]["rates"],)
+        return run_loop.StepDone(states_in, held, emitted, dead, found, None, (self.steps[-1]["rates"],))
 
     def limbs(self):
         return self._limbs

@@ -5,12 +5,13 @@ there harvested from the table (``WidthSweep``, the hook
 ``run_loop.count_hamiltonian`` calls). Why it is exact:
 ``model.sweep_relaxation``."""
 
-from knight.counting.dp import packed_table, worker_threads
 from knight.counting.dp.model import degree_relaxation, sweep_relaxation
-from knight.counting.dp.run_loop import widened_limbs, wider_counts
+from knight.counting.dp.runs import worker_threads
+from knight.counting.dp.runs.run_loop import widened_limbs, wider_counts
 from knight.counting.dp.steps import hash_step
 from knight.counting.dp.steps.hash_kernels import frontier_step
 from knight.counting.dp.steps.step_arguments import step_arguments
+from knight.counting.dp.tables import packed_table
 
 # a harvest makes no state: its kernel's table is the least one
 _HARVEST_TABLE_BITS = 4

@@ -1,0 +1,7 @@
+"""The frontier DP's plans: how much memory and disk a run takes, and how it steps.
+
+``memory_model`` turns a memory budget into the room a step gets and
+projects a run's peak. ``state_forecast`` projects the states a run holds
+from the measured curves in ``step_curves.json``. ``policy`` holds the
+``StepPolicy`` that tells a run how to take its steps.
+"""

@@ -1,7 +1,7 @@
 """The studies a preset sweep runs besides its searches: each one folder
 here (its study, and its worker and report where it has them), found by
 bench/studies/registry.py. Experiments run by hand live apart, in
-bench/experiments/.
+bench/by_hand/.
 
 Adding a study is one new folder, ``bench/studies/NAME/``:
 

@@ -118,7 +118,7 @@ def test_the_registry_is_the_only_list_of_studies():
     """No module of bench/ outside a study's package but the registry
     imports that package or its study module: the harness and the report
     reach the studies through STUDIES alone. (An experiment may borrow a
-    study's searches: bench/experiments/numba_matrix imports versus_workloads.)"""
+    study's searches: bench/by_hand/numba_matrix imports versus_workloads.)"""
     holders = set(_study_modules())
     modules = {_module_name(path) for path in STUDIES_FOLDER.rglob("*.py")}
     offenders = []

@@ -5,7 +5,7 @@ the studies and the benchmark suite share, in bench/'s core so that no
 folder of bench/ owns them.
 
 Only the standard library is imported at module level, and ``knight`` only
-inside ``run``: bench/ab_worker.py and bench/instruction_worker.py import
+inside ``run``: bench/timing/ab_worker.py and bench/timing/instruction_worker.py import
 this file as their top-level neighbour beside any revision of knight, old
 ones included, so it must rely on nothing but ``solve`` and
 ``count_tours``.

@@ -55,7 +55,7 @@ bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute: docs/measurem
 
 NUMBA ?= 0.59 0.62 0.65 0.68
 bench-matrix: $(STAMP)  ## knight's kernels under each Numba release (NUMBA="0.59 0.62 0.65 0.68"; a cached venv each) against C compiled once -> results/numba-matrix/DATE-COMMIT/
-	$(BIN)/python -m bench.experiments.numba_matrix $(NUMBA) $(if $(ROUNDS),--rounds $(ROUNDS))
+	$(BIN)/python -m bench.by_hand.numba_matrix $(NUMBA) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 RUN ?= results/latest
 plots: $(STAMP)  ## redraw the figures and REPORT.md of a run without searching (RUN=results/latest)

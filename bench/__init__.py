@@ -3,16 +3,15 @@ reaches it as a user does, through knight's public API and the one
 documented internal surface, knight/harness_api.py.
 
 A folder per job: sweep/ (what is searched), run_folder/ (the files of a
-run), guard/ (the speed guard), commits/ (the guard's workloads over other
-revisions: A/B, history, bisection), studies/ (each study one folder, found
-by studies/registry.py), experiments/ (measurements run by hand, outside
-the sweep), report/ (figures, REPORT.md, index.html), baselines/ (the same
-searches outside Numba). The flat core holds what several folders share,
-so that no folder owns it and the folders import one way only:
-named_search.py (the search and outcome types), revisions.py with its
-workers ab_worker.py and instruction_worker.py, paired.py, timing.py,
-figure_style.py, text_cells.py, command.py, repo_paths.py and the frozen
-references.
+run), studies/ (each study one folder, found by studies/registry.py),
+by_hand/ (measurements run by hand, outside the sweep), guard/ (the speed
+guard), commits/ (the guard's workloads over other revisions: A/B,
+history, bisection), report/ (figures, REPORT.md, index.html), references/
+(the frozen references), baselines/ (the same searches outside Numba) and
+timing/ (the clocks, the search and outcome types, paired sides, other
+revisions and their workers). The root holds only what several folders
+share, so that no folder owns it and the folders import one way only:
+command.py, repo_paths.py, figure_style.py and text_cells.py.
 """
 
 import sys

@@ -10,8 +10,8 @@ HISTORY.md goes to results/, never to docs/), and its runs are journal
 entries like any other.
 
 One kind of commit hash is a name, not a date: the commit a frozen
-reference was copied from (`bench/reference_kernels.py`,
-`bench/reference_frontier.py`), which says what that reference is and never
+reference was copied from (`bench/references/reference_kernels.py`,
+`bench/references/reference_frontier.py`), which says what that reference is and never
 moves. Those commits are listed in FROZEN_FROM, and the test checks that the
 frozen files still name them.
 
@@ -45,7 +45,7 @@ DIGITS = re.compile(r"\b\d{7,12}\b")
 DURATION = re.compile(r"\b\d+(\.\d+)? ?(min|s)\b")
 JOURNAL = "docs/measurements.md"
 # the commits the frozen references were copied from: names of code, not of runs
-FROZEN_FROM = {"125a638": "bench/reference_kernels.py", "939426f": "bench/reference_frontier.py"}
+FROZEN_FROM = {"125a638": "bench/references/reference_kernels.py", "939426f": "bench/references/reference_frontier.py"}
 
 
 def _git_commits(tokens):

@@ -19,7 +19,7 @@ class Timed:
 def timed(call):
     """Call ``call()`` between two reads of each clock. Thread CPU time is
     what the comparison's ratios use: on the shared 2-core machine it leaves
-    out the slices other processes ran in (bench/paired.py)."""
+    out the slices other processes ran in (bench/timing/paired.py)."""
     began_cpu = time.thread_time()
     began = time.perf_counter()
     answer = call()

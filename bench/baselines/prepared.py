@@ -81,7 +81,7 @@ def bits_scratch(n):
 
 
 def prepare(search):
-    """The ``Prepared`` of a ``Search`` (bench/named_search.py)."""
+    """The ``Prepared`` of a ``Search`` (bench/timing/named_search.py)."""
     kernels = harness_api.search_kernels
     rows, cols = search.rows, search.cols
     n = rows * cols

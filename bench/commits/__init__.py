@@ -1,2 +1,2 @@
 """The guard's workloads over other revisions of knight (the worktrees and workers
-of bench/revisions.py): A/B, history, bisection."""
+of bench/timing/revisions.py): A/B, history, bisection."""

@@ -15,11 +15,12 @@ interpreter, which is how to A/B a numba or llvmlite upgrade.
 import sys
 from contextlib import ExitStack
 
-from bench import command, paired
+from bench import command
 from bench.command import Parser
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
-from bench.revisions import ROOT, checkout, interleaved, interpreter
+from bench.timing import paired
+from bench.timing.revisions import ROOT, checkout, interleaved, interpreter
 
 ROUNDS = 15
 

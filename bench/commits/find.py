@@ -25,7 +25,7 @@ from bench.guard import instructions
 from bench.guard.base_check import INSTRUCTION_THRESHOLD
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
-from bench.revisions import ROOT, commit_of, commits, describe, git, interpreter
+from bench.timing.revisions import ROOT, commit_of, commits, describe, git, interpreter
 from knight import InvalidArgument
 
 ROUNDS = 5

@@ -23,13 +23,14 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import command, paired, repo_paths
+from bench import command, repo_paths
 from bench.command import Parser
 from bench.guard import instructions
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import PAIRS, WORKLOADS
-from bench.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
 from bench.run_folder import environment
+from bench.timing import paired
+from bench.timing.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
 
 CSV = repo_paths.RESULTS / "history.csv"
 # 9 rounds: with 5, the middle half of a point's rounds was too wide on 2 busy

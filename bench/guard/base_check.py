@@ -11,7 +11,7 @@ moved by a quarter on another of the same kind with no change made (issue
    tree, both at once (bench/guard/instructions.py); more than
    ``INSTRUCTION_THRESHOLD`` more instructions is SLOWER;
 3. time: the guard's ``WORKLOADS`` in CPU time, one worker process per side,
-   interleaved round by round (bench/revisions.py), in ``PROCESS_PAIRS``
+   interleaved round by round (bench/timing/revisions.py), in ``PROCESS_PAIRS``
    fresh sets of processes; the change is the mean of the sets' median
    ratios, and more than ``TIME_THRESHOLD`` more time is SLOWER. One set of
    processes can sit apart for a whole run while its rounds agree (the same
@@ -28,8 +28,8 @@ A row of the table is a workload and its twin: the same kernel and path.
 The self-test rides on the same run: a third side, this tree again with a
 plant, is measured beside the other two. Its instructions: one workload
 (``INSTRUCTION_PLANT``) does ``PLANTED_WORK`` more work inside the counted
-window (bench/instruction_worker.py); its time: every workload
-spins ``PLANTED_TIME`` longer (bench/ab_worker.py). Each must read
+window (bench/timing/instruction_worker.py); its time: every workload
+spins ``PLANTED_TIME`` longer (bench/timing/ab_worker.py). Each must read
 SLOWER, through the real measuring path, or the check fails.
 
 BASE is ``--base REV``, by default the last commit that changed
@@ -48,12 +48,13 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from bench import command, paired, repo_paths
+from bench import command, repo_paths
 from bench.command import Parser
 from bench.guard import instructions, node_baseline
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import INSTRUCTION_WORKLOADS, PAIRS, WORKLOADS
-from bench.revisions import ROOT, checkout, commit_of, describe, git, interleaved, interpreter
+from bench.timing import paired
+from bench.timing.revisions import ROOT, checkout, commit_of, describe, git, interleaved, interpreter
 from knight import InvalidArgument
 
 # Counts of one revision repeat from run to run, at rest and with the

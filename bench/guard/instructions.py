@@ -1,6 +1,6 @@
 """Instructions counted under callgrind: the speed guard's primary figure.
 
-Each side (a revision's tree) runs bench/instruction_worker.py under
+Each side (a revision's tree) runs bench/timing/instruction_worker.py under
 ``valgrind --tool=callgrind --instr-atstart=no``: Python, numba's import and
 the kernels' cache load run uninstrumented (several times faster than
 instrumented; docs/measurements.md), and the client requests of
@@ -30,12 +30,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import repo_paths, revisions
-from bench.named_search import Outcome
+from bench import repo_paths
+from bench.timing import revisions
+from bench.timing.named_search import Outcome
 
 SHIM_SOURCE = Path(__file__).resolve().with_name("callgrind_shim.c")
 SHIM_CACHE = repo_paths.ROOT / "build" / "callgrind"
-WORKER = Path(__file__).resolve().parents[1] / "instruction_worker.py"
+WORKER = Path(__file__).resolve().parents[1] / "timing" / "instruction_worker.py"
 # the first call is never counted; three counted calls must agree (SPREAD)
 REPEATS = 3
 VALGRIND = ("valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-line=no", "--quiet")

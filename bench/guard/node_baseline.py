@@ -19,8 +19,8 @@ import sys
 
 from bench import command, repo_paths
 from bench.command import Parser
-from bench.named_search import Search
 from bench.run_folder import record
+from bench.timing.named_search import Search
 
 BASELINE = repo_paths.BASELINE / "nodes.json"
 

@@ -6,7 +6,7 @@ measured in one run, can be compared with a ratio recorded on another day.
 
 A reference has a ``name``, ``available() -> (bool, reason)``,
 ``supports(search)`` and ``run(search) -> Outcome``, timed the way knight's
-searches are (bench/named_search.py): ``seconds``, the kernel's wall time alone,
+searches are (bench/timing/named_search.py): ``seconds``, the kernel's wall time alone,
 and ``cpu_seconds``, the process's CPU time over set-up and search.
 
 ``KernelsReference`` makes one from any object with the ``backtrack``,
@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from bench.named_search import Outcome, count_status, cpu_clock
+from bench.timing.named_search import Outcome, count_status, cpu_clock
 from knight.harness_api import status
 
 _TIEBREAK = {"first": 0, "roth": 1}
@@ -28,7 +28,7 @@ _TIEBREAK = {"first": 0, "roth": 1}
 class KernelsReference:
     """Kernels with knight.search.search_kernels' signatures, loaded by ``load()`` on
     first use; their inputs are built by the frozen definitions of
-    bench/reference_kernels.py, so every reference searches the same trees."""
+    bench/references/reference_kernels.py, so every reference searches the same trees."""
 
     def __init__(self, name, load):
         self.name = name
@@ -60,7 +60,7 @@ class KernelsReference:
 def _call(kernels, search):
     """The kernel of ``kernels`` for ``search`` and its arguments, built the
     way knight/search.py builds them at 125a638 (outside the timed call)."""
-    from bench import reference_kernels as frozen
+    from bench.references import reference_kernels as frozen
 
     rows, cols = search.rows, search.cols
     start = search.start[0] * cols + search.start[1]
@@ -85,7 +85,7 @@ def _outcome(search, answer, seconds, cpu_seconds):
 
 
 def _frozen_kernels():
-    from bench import reference_kernels
+    from bench.references import reference_kernels
 
     return reference_kernels
 
@@ -97,7 +97,7 @@ def _c_kernels():
 
 
 class DPReference:
-    """The frontier DP frozen in bench/reference_frontier.py (knight's at
+    """The frontier DP frozen in bench/references/reference_frontier.py (knight's at
     939426f), run as ``knight.frontier.count_job`` of that commit runs a
     count from one start: one DP run over the column schedule, the start a
     forced tour end (open; a start that colour parity rules out has no run
@@ -109,7 +109,7 @@ class DPReference:
 
     def available(self):
         try:
-            from bench import reference_frontier  # noqa: F401 (loads numba)
+            from bench.references import reference_frontier  # noqa: F401 (loads numba)
         except Exception as problem:  # any failure to load means: skip it, say why
             return False, f"{type(problem).__name__}: {problem}"
         return True, ""
@@ -118,7 +118,7 @@ class DPReference:
         return search.method == "dp"
 
     def run(self, search):
-        from bench import reference_frontier as frozen
+        from bench.references import reference_frontier as frozen
 
         cpu_began = cpu_clock()
         began = time.perf_counter()

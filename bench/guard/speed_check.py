@@ -1,6 +1,6 @@
 """knight against frozen references, as information (`make bench-ratios`).
 
-Each workload's throughput (nodes per CPU second, see bench/paired.py)
+Each workload's throughput (nodes per CPU second, see bench/timing/paired.py)
 is measured against each reference of bench/guard/references.py in the same
 run, interleaved, and that ratio is set beside the ratio committed in
 results/baseline/ratios.json. It never fails a run: a ratio between
@@ -26,13 +26,14 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from bench import command, paired, repo_paths
+from bench import command, repo_paths
 from bench.command import Parser
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS, matching
-from bench.named_search import pin_allocator
-from bench.revisions import PLANTS
 from bench.run_folder.record import read_json
+from bench.timing import paired
+from bench.timing.named_search import pin_allocator
+from bench.timing.revisions import PLANTS
 from knight.harness_api import strict_json
 
 RATIOS = repo_paths.BASELINE / "ratios.json"

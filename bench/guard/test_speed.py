@@ -16,7 +16,7 @@ import pytest
 
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import WORKLOADS
-from bench.named_search import Search
+from bench.timing.named_search import Search
 
 ROUNDS = 15
 WARMUP_ROUNDS = 2

@@ -9,7 +9,7 @@ board (deep backtracking) and a large one, the greedy walk on a board of
 millions of squares, and the frontier DP.
 """
 
-from bench.named_search import Search
+from bench.timing.named_search import Search
 from knight import InvalidArgument
 
 WORKLOADS = (
@@ -30,7 +30,7 @@ WORKLOADS = (
     Search("count", 5, 5, (0, 0), closed=False, budget=10**12),
     # the frontier DP (count_tours(method="dp")) from the corner of 5x6: one
     # run with the corner a forced tour end, 4,542 tours; it has no budget.
-    # Its work is the count (bench/named_search.py), so it must have tours.
+    # Its work is the count (bench/timing/named_search.py), so it must have tours.
     Search("dp", 5, 6, (0, 0), closed=False, budget=0),
 )
 

@@ -1,7 +1,7 @@
 """The studies a preset sweep runs besides its searches: each one folder
 here (its study, and its worker and report where it has them), found by
 bench/studies/registry.py. Experiments run by hand live apart, in
-bench/experiments/.
+bench/by_hand/.
 
 Adding a study is one new folder, ``bench/studies/NAME/``:
 
@@ -10,7 +10,9 @@ Adding a study is one new folder, ``bench/studies/NAME/``:
   ``announcement``, and ``setting``, ``measure``, ``figure``, ``section``)
   and ``STUDY``, its one instance; a worker module and a report module
   beside it when it has them (``NAME_worker.py``, ``NAME_report.py``);
-- ``__init__.py``: ``from bench.studies.NAME.NAME_study import STUDY``.
+- ``__init__.py``: a docstring, and no import: ``python -m`` starts a
+  study's worker through its package, and runpy warns when the package
+  has already imported the module it is about to run.
 
 That is all the harness needs: the registry finds the folder, ``python -m
 bench`` runs the study after the others and offers ``--no-NAME``,

@@ -1,6 +1,6 @@
 """Every study of a preset sweep, found in bench/studies/: each folder of it
-that is a package is a study, and its ``__init__`` exports ``STUDY``
-(bench/studies/study.py says what a study provides). No list names them:
+that is a package is a study, and its one ``*_study`` module exports
+``STUDY`` (bench/studies/study.py says what a study provides). No list names them:
 a new folder is found as it is. ``python -m bench`` runs them, and
 REPORT.md shows them, in ``ORDER`` first, then any other by folder name."""
 
@@ -22,14 +22,41 @@ def packages(folder=FOLDER, package=__package__):
     return tuple(f"{package}.{name}" for name in ordered)
 
 
+def study_module(package):
+    """The one ``*_study`` module of the package ``package``, imported.
+
+    The package's ``__init__`` imports nothing: ``python -m`` starts a
+    study's worker through its package, and runpy warns when the package
+    has already imported the module it is about to run.
+
+    Parameters
+    ----------
+    package : str
+        The dotted name of a study's package.
+
+    Returns
+    -------
+    module or None
+        Its module named ``*_study``; None when it has none or several.
+
+    Examples
+    --------
+    >>> study_module("bench.studies.counts").__name__
+    'bench.studies.counts.count_study'
+    """
+    folder = importlib.import_module(package).__path__
+    names = [module.name for module in pkgutil.iter_modules(folder) if module.name.endswith("_study")]
+    return importlib.import_module(f"{package}.{names[0]}") if len(names) == 1 else None
+
+
 def studies(names):
     """The ``STUDY`` of each package of ``names``; a package without one is
     no study, and that is said in one line naming it."""
     found = []
     for name in names:
-        study = getattr(importlib.import_module(name), "STUDY", None)
+        study = getattr(study_module(name), "STUDY", None)
         if study is None:
-            raise ImportError(f"{name}: a folder of bench/studies/ is a study, and its __init__ exports no STUDY")
+            raise ImportError(f"{name}: a folder of bench/studies/ is a study, and its *_study module exports no STUDY")
         found.append(study)
     return tuple(found)
 

@@ -14,7 +14,7 @@ import knight
 from bench.run_folder import environment, folders, record
 from bench.sweep import plan
 from bench.sweep.progress import Progress, expected_seconds
-from bench.timing import compile_times, time_repeats
+from bench.timing.repeats import compile_times, time_repeats
 from knight import InvalidArgument
 
 

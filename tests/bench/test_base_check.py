@@ -4,10 +4,10 @@ of its plants."""
 
 import pytest
 
-from bench import paired
 from bench.guard import base_check, instructions
-from bench.named_search import Outcome
-from bench.revisions import git
+from bench.timing import paired
+from bench.timing.named_search import Outcome
+from bench.timing.revisions import git
 from knight import InvalidArgument
 
 LIMIT = base_check.INSTRUCTION_THRESHOLD

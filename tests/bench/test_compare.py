@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench import revisions
-from bench.named_search import Search
+from bench.timing import revisions
+from bench.timing.named_search import Search
 
 SEARCH = Search("warnsdorff", 6, 6, (0, 0), closed=True, budget=5_000)
 

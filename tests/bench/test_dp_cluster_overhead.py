@@ -1,9 +1,9 @@
-"""bench.experiments.dp_cluster_overhead's command line: a board it cannot
+"""bench.by_hand.dp_cluster_overhead's command line: a board it cannot
 read ends in one line, before any cluster starts."""
 
 import pytest
 
-from bench.experiments import dp_cluster_overhead
+from bench.by_hand import dp_cluster_overhead
 from knight.harness_api import exit_status
 
 

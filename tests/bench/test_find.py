@@ -14,9 +14,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bench import revisions
 from bench.commits import find
-from bench.named_search import Search
+from bench.timing import revisions
+from bench.timing.named_search import Search
 
 
 def fake_probe(culprit, calls, missing=(), noise=0.0):

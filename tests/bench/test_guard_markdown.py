@@ -1,11 +1,11 @@
 """The speed guard's and the A/B comparison's tables as Markdown, appended
 to a file such as $GITHUB_STEP_SUMMARY."""
 
-from bench import paired
 from bench.commits import compare
 from bench.guard import speed_check
 from bench.guard.workloads import WORKLOADS
-from bench.named_search import Outcome
+from bench.timing import paired
+from bench.timing.named_search import Outcome
 
 
 def test_the_check_table_appends_as_markdown(tmp_path):

@@ -12,9 +12,9 @@ from knight import harness_api
 from tests import python_source
 
 BENCH = repo_paths.ROOT / "bench"
-# run beside any revision of knight (bench/ab_worker.py), old ones
+# run beside any revision of knight (bench/timing/ab_worker.py), old ones
 # without harness_api included: knight's public API alone
-WORKER_FILES = ("ab_worker.py", "instruction_worker.py", "named_search.py")
+WORKER_FILES = ("timing/ab_worker.py", "timing/instruction_worker.py", "timing/named_search.py")
 
 
 def _knight_imports(path):

@@ -6,8 +6,8 @@ import sys
 import matplotlib.figure
 
 from bench.commits import history, history_report
-from bench.named_search import Search
-from bench.revisions import git
+from bench.timing.named_search import Search
+from bench.timing.revisions import git
 
 QUICK = Search("greedy", 200, 200, (0, 0), closed=False, budget=10**8, tiebreak="roth")
 # a search C has (greedy), with a tie rule no knight knows: the commit cannot run it

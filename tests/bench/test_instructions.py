@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from bench.guard import instructions
-from bench.named_search import Search
-from bench.revisions import ROOT
+from bench.timing.named_search import Search
+from bench.timing.revisions import ROOT
 
 TINY = Search("backtrack", 6, 6, (0, 0), closed=True, budget=50_000)
 

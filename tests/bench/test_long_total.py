@@ -1,9 +1,9 @@
-"""bench.experiments.long_total: a DP total logged a line a step, with a
+"""bench.by_hand.long_total: a DP total logged a line a step, with a
 checkpoint or without, its log made a table with each step's rate."""
 
 import json
 
-from bench.experiments import long_total, long_total_table
+from bench.by_hand import long_total, long_total_table
 from knight import count_total
 
 

@@ -1,4 +1,4 @@
-"""bench.experiments.long_total_table: a run's log, killed and resumed, as
+"""bench.by_hand.long_total_table: a run's log, killed and resumed, as
 one row a step, each step's seconds and disk counted within its segment."""
 
 import json
@@ -6,7 +6,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.experiments import long_total_table
+from bench.by_hand import long_total_table
 from knight.harness_api import exit_status
 
 _GIB = 2**30

@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from bench.baselines import c as c_baseline
-from bench.experiments.numba_matrix import matrix_report, matrix_run, numba_environments
-from bench.named_search import Search
+from bench.by_hand.numba_matrix import matrix_report, matrix_run, numba_environments
+from bench.timing.named_search import Search
 
 TINY = (
     Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),

@@ -97,10 +97,10 @@ def test_every_study_module_is_registered_once():
 
 
 def test_each_study_is_a_package_of_its_own():
-    """A study's package exports it as ``STUDY``; every module that holds a
-    study is inside the package the registry names for it."""
+    """A study's one ``*_study`` module exports it as ``STUDY``; every
+    module that holds a study is inside the package the registry names for it."""
     for package, study in zip(PACKAGES, STUDIES, strict=True):
-        assert importlib.import_module(package).STUDY is study
+        assert registry.study_module(package).STUDY is study
         assert package.count(".") == 2, f"{package} is not a package of bench/studies/"
     for name, studies in _study_modules().items():
         owners = [p for p, study in zip(PACKAGES, STUDIES, strict=True) if study in studies]
@@ -118,7 +118,7 @@ def test_the_registry_is_the_only_list_of_studies():
     """No module of bench/ outside a study's package but the registry
     imports that package or its study module: the harness and the report
     reach the studies through STUDIES alone. (An experiment may borrow a
-    study's searches: bench/experiments/numba_matrix imports versus_workloads.)"""
+    study's searches: bench/by_hand/numba_matrix imports versus_workloads.)"""
     holders = set(_study_modules())
     modules = {_module_name(path) for path in STUDIES_FOLDER.rglob("*.py")}
     offenders = []
@@ -236,7 +236,7 @@ def _new_study_folder(root, folder, name):
     (studies / "notes").mkdir()  # a folder that is no package is no study
     (studies / name).mkdir()
     (studies / name / f"{name}_study.py").write_text(NEW_STUDY)
-    (studies / name / "__init__.py").write_text(f"from {folder}.{name}.{name}_study import STUDY\n")
+    (studies / name / "__init__.py").write_text("")
     return studies
 
 
@@ -262,7 +262,7 @@ def test_a_new_study_folder_is_found_run_and_reported(tmp_path, monkeypatch):
 
 def test_a_study_folder_without_its_study_is_one_line(tmp_path, monkeypatch):
     studies = _new_study_folder(tmp_path, "broken_studies", "tally")
-    (studies / "tally" / "__init__.py").write_text("")
+    (studies / "tally" / "tally_study.py").unlink()
     monkeypatch.syspath_prepend(str(tmp_path))
     found = registry.packages(studies, "broken_studies")
     assert found[-1] == "broken_studies.tally"

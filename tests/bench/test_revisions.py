@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from bench import revisions
-from bench.named_search import Search
+from bench.timing import revisions
+from bench.timing.named_search import Search
 from tests import python_source
 
 GOOD = Search("greedy", 8, 8, (0, 0), closed=False, budget=1_000)

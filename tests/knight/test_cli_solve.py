@@ -64,7 +64,7 @@ def test_item_9_the_json_tour_holds_little_beyond_the_search():
     """Issue 13, item 9: the CLI turned the whole tour into Python lists (about
     150 bytes a square) although the search needs 5. Traced (NumPy arrays
     included), the CLI's peak must stay within 1.5x of the API's; the real
-    process's resident peak on 10^8 squares is bench/experiments/cli_memory.py's."""
+    process's resident peak on 10^8 squares is bench/by_hand/cli_memory.py's."""
     import tracemalloc
 
     argv = ["solve", "600", "600", "--method", "greedy", "--start", "301,301", "--tiebreak", "roth", "--json"]

@@ -123,10 +123,10 @@ def folder_graph(graph, root=BENCH):
 
 
 def test_bench_folders_import_one_way():
-    """bench/'s folders (and its flat core's modules) form no cycle: what
-    two folders share lives in the core (bench/named_search.py's types,
-    bench/revisions.py's workers, bench/paired.py, the figure and text
-    helpers), never in one of them."""
+    """bench/'s folders (and its root's modules) form no cycle: what two
+    folders share lives in the root (the figure and text helpers) or in a
+    folder below both (bench/timing/'s search types, paired sides and
+    workers), never in one of them."""
     graph = folder_graph(import_graph(BENCH_MODULES))
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 

@@ -1,5 +1,1 @@
 """The corner study: greedy and Warnsdorff from 1,1 of every n x n (corners_study)."""
-
-from bench.studies.corners.corners_study import STUDY
-
-__all__ = ["STUDY"]

@@ -1,6 +1,2 @@
 """The counting study: the study (count_study), the worker process each
 count runs in (count_worker), and its figure and section (count_report)."""
-
-from bench.studies.counts.count_study import STUDY
-
-__all__ = ["STUDY"]

@@ -142,7 +142,7 @@ def warm_up():
 
 
 def main():
-    from bench.named_search import pin_allocator
+    from bench.timing.named_search import pin_allocator
 
     pin_allocator()
     print(json.dumps({"warm_up_seconds": warm_up()}), flush=True)

@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from bench.named_search import cpu_clock
 from bench.studies.study import Study
 from bench.text_cells import markdown_table, seconds_text
+from bench.timing.named_search import cpu_clock
 
 OVERHEAD = "overhead.json"
 SIZES = (300, 1000, 2000)
@@ -87,8 +87,8 @@ def measure_greedy_repeats(n, repeats):
 
 def _c_count(n):
     """The C enumeration from every start of n x n: ``(tours, nodes)``."""
-    from bench import reference_kernels
     from bench.baselines import c as c_baseline
+    from bench.references import reference_kernels
 
     kernels = c_baseline.load()
     neighbours = reference_kernels.neighbour_table(n, n)

@@ -16,7 +16,7 @@ go to the call-overhead table. Plain Python
 (bench/baselines/python_bound.py, in this process and in a pypy3 worker) runs
 the first ``PYTHON_BUDGET`` nodes of the same search.
 
-The sides run interleaved round by round (bench/paired.py). Rates are
+The sides run interleaved round by round (bench/timing/paired.py). Rates are
 nodes per second of the call's thread CPU time, median over rounds; a ratio
 is the median of the rounds' ratios, with their range. Every compiled side
 must place exactly Numba's nodes, with its status, and plain Python
@@ -29,13 +29,13 @@ The workloads are bench/studies/versus/versus_workloads.py's.
 import functools
 import statistics
 
-from bench import paired
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, cython_build, numba_bound, prepared, pypy_runner, python_bound
-from bench.named_search import Outcome
 from bench.studies.study import Study
 from bench.studies.versus import versus_report
 from bench.studies.versus.versus_workloads import WORKLOADS
+from bench.timing import paired
+from bench.timing.named_search import Outcome
 
 VERSUS = "versus.json"
 # what versus.json holds: 2 is this module's; a file without "format" is the

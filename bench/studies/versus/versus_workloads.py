@@ -1,10 +1,10 @@
 """The searches of the toolchain comparison (bench/studies/versus/versus_study.py), also
-timed by the Numba matrix (bench/experiments/numba_matrix/matrix_run.py): a module of its
+timed by the Numba matrix (bench/by_hand/numba_matrix/matrix_run.py): a module of its
 own, so that the matrix takes them without importing a study. The list is
 append-only, like asv benchmarks: a search keeps its place.
 """
 
-from bench.named_search import Search
+from bench.timing.named_search import Search
 
 WORKLOADS = (
     *(Search("backtrack", n, n, (0, 0), closed=False, budget=10**8) for n in (5, 6, 7, 8)),

@@ -15,7 +15,7 @@ comments").
 
 import statistics
 
-from bench.timing import Timing
+from bench.timing.repeats import Timing
 
 # what a change of throughput says, read against a threshold
 SLOWER, FASTER, OK = "SLOWER", "faster", "ok"

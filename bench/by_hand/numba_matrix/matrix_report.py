@@ -1,5 +1,5 @@
 """MATRIX.md and matrix.png of a Numba matrix run, from matrix.json alone
-(bench/experiments/numba_matrix/matrix_run.py measures it)."""
+(bench/by_hand/numba_matrix/matrix_run.py measures it)."""
 
 import statistics
 

@@ -1,8 +1,8 @@
 """One side of the instruction count of `make bench-check` (bench/guard/instructions.py),
 for one revision of knight, run under ``valgrind --tool=callgrind --instr-atstart=no``.
 
-Started as ``python bench/instruction_worker.py SHIM`` with ``PYTHONPATH``
-set to that revision's tree, as bench/ab_worker.py is (and for the same
+Started as ``python bench/timing/instruction_worker.py SHIM`` with ``PYTHONPATH``
+set to that revision's tree, as bench/timing/ab_worker.py is (and for the same
 reason it imports nothing of bench/ but its neighbour named_search). SHIM is
 the built bench/guard/callgrind_shim.c. Reads one JSON request on stdin:
 ``{"searches": [...], "repeats": n, "plant": {"key": k, "fraction": f} | null}``.

@@ -1,12 +1,12 @@
 """One named search through knight's public API, what one run of it did,
 and the process clock and allocator setting its timings rest on: the types
 that the node baseline, the speed guard, the A/B comparison, the history,
-the studies and the benchmark suite share, in bench/'s core so that no
-folder of bench/ owns them.
+the studies and the benchmark suite share, in timing/, below every
+folder that uses them.
 
 Only the standard library is imported at module level, and ``knight`` only
-inside ``run``: bench/ab_worker.py and bench/instruction_worker.py import
-this file as their top-level neighbour beside any revision of knight, old
+inside ``run``: ab_worker.py and instruction_worker.py, beside this file,
+import it as their top-level neighbour beside any revision of knight, old
 ones included, so it must rely on nothing but ``solve`` and
 ``count_tours``.
 """

@@ -4,7 +4,7 @@ bench-find` share, so neither bench/guard/ nor bench/commits/ owns it.
 
 ``checkout(rev)`` makes a detached git worktree of a revision in a temporary
 folder and removes it afterwards; ``Worker(tree, python)`` starts this
-tree's bench/ab_worker.py with that tree first on ``PYTHONPATH``, so the
+tree's bench/timing/ab_worker.py with that tree first on ``PYTHONPATH``, so the
 searches it runs import that revision's ``knight`` and nothing of its
 bench/; ``interleaved`` times a worker per tree round by round.
 """
@@ -17,8 +17,9 @@ import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from bench import paired, repo_paths
-from bench.named_search import Outcome
+from bench import repo_paths
+from bench.timing import paired
+from bench.timing.named_search import Outcome
 from knight import InvalidArgument
 
 ROOT = repo_paths.ROOT
@@ -39,7 +40,7 @@ class SearchFailed(RuntimeError):
 class Worker:
     """A process that runs searches against the knight of ``tree``;
     ``time_plant`` ``{"key": k, "fraction": f}`` makes search k take a
-    fraction f longer (the speed guard's self-test: bench/ab_worker.py)."""
+    fraction f longer (the speed guard's self-test: bench/timing/ab_worker.py)."""
 
     def __init__(self, tree, python, time_plant=None):
         planted = {} if time_plant is None else {TIME_PLANT: json.dumps(time_plant)}

@@ -1,10 +1,10 @@
 """One side of `make bench-compare`, or one commit of `make bench-history`:
 runs searches against one revision of knight.
 
-Started as ``python bench/ab_worker.py`` with ``PYTHONPATH`` set to
+Started as ``python bench/timing/ab_worker.py`` with ``PYTHONPATH`` set to
 that revision's tree, so ``import knight`` finds that revision. Python puts
 this script's own folder first on ``sys.path``: that is how
-``named_search`` (this tree's bench/named_search.py, which needs
+``named_search`` (this tree's bench/timing/named_search.py, which needs
 nothing but knight's public API) is found whatever the other revision's
 bench/ holds, an old flat one included. So this file imports that one as
 a top-level module, and nothing else of bench/.

@@ -1,4 +1,4 @@
-"""``python -m bench.experiments.long_total_table LOG``: the markdown table
+"""``python -m bench.by_hand.long_total_table LOG``: the markdown table
 of a ``long_total`` run's log, a row a step: the states held after it, its
 wall seconds, its wall microseconds a state it made, the packed bytes a
 state of its table on disk, its peak anonymous memory (RssAnon), the
@@ -119,7 +119,7 @@ def table(steps, first_step=1):
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = command.Parser(prog="python -m bench.experiments.long_total_table", description=__doc__.splitlines()[0])
+    parser = command.Parser(prog="python -m bench.by_hand.long_total_table", description=__doc__.splitlines()[0])
     parser.add_argument("log", help="a long_total run's JSON-lines log")
     parser.add_argument("--from", dest="first", type=int, default=1, help="the first step to show")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Run by each Numba version's Python (bench/experiments/numba_matrix/matrix_run.py starts
+"""Run by each Numba version's Python (bench/by_hand/numba_matrix/matrix_run.py starts
 it): times knight's kernels under that Numba, as the toolchain comparison
 does (bench/baselines/prepared.py's arrays, call_clock's timing), one
 request a line on stdin, one answer a line on stdout, both JSON.
@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bench.baselines import call_clock, numba_bound, prepared  # after the path it needs
-from bench.named_search import Search
+from bench.timing.named_search import Search
 
 _bound = {}
 

@@ -1,5 +1,5 @@
 """One virtual environment per Numba release, for the Numba matrix
-(bench/experiments/numba_matrix/matrix_run.py): made on first use under
+(bench/by_hand/numba_matrix/matrix_run.py): made on first use under
 ``$KNIGHT_CACHE/numba-VERSION`` (default ``~/.cache/knight``), outside the
 repository, and kept; each holds that Numba (the newest patch release of
 the version asked for), whatever NumPy and llvmlite pip pairs with it, and

@@ -5,7 +5,7 @@ processes, with where the cluster's time goes, from its per-step
 summaries: the step kernel, the merges, and the rest (scheduling,
 serialisation, transfer). Not part of a sweep: run it by hand,
 
-    python -m bench.experiments.dp_cluster_overhead 6x6 6x7
+    python -m bench.by_hand.dp_cluster_overhead 6x6 6x7
 
 and read ``uptime`` beside it (the numbers move with the machine's load).
 
@@ -68,7 +68,7 @@ def _boards(texts):
 def main(argv=None):
     import distributed
 
-    parser = command.Parser(prog="python -m bench.experiments.dp_cluster_overhead", description=__doc__.splitlines()[0])
+    parser = command.Parser(prog="python -m bench.by_hand.dp_cluster_overhead", description=__doc__.splitlines()[0])
     parser.add_argument("boards", nargs="+", help="RxC, open; RxCc closed")
     args = parser.parse_args(argv)
     boards = _boards(args.boards)

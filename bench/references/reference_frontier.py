@@ -4,7 +4,7 @@ A verbatim copy of knight/frontier_kernels.py (the step kernel and its
 inlined helpers) and of the driver loop of knight/frontier.py (the schedule,
 ``Work``, ``run`` and ``_run``) as of commit 939426f, with the jit policy of
 knight/_jit.py of that commit copied in beside them and the neighbour table
-of the frozen bench/reference_kernels.py, so that nothing here moves when
+of the frozen bench/references/reference_kernels.py, so that nothing here moves when
 the project's code does. Changed from the copied text: the imports, and
 ``frontier_kernels.frontier_step`` called as ``frontier_step`` (one module
 here, two there).
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from bench.reference_kernels import neighbour_table
+from bench.references.reference_kernels import neighbour_table
 
 # knight/_jit.py's policy at 939426f
 jit = functools.partial(

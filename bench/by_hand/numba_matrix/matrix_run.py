@@ -6,7 +6,7 @@ module) and a worker in it (matrix_worker.py) kept for the whole run, so
 that each compiles once; the C side (knight.c by clang, else gcc, at the
 toolchain comparison's flags) runs in this process. Every side gets the
 toolchain comparison's prepared arrays and timing, and the sides run
-interleaved round by round (bench/paired.py), so a slow spell of the
+interleaved round by round (bench/timing/paired.py), so a slow spell of the
 machine lands on every release alike. A release that does not install, or
 whose worker fails, is reported and left out.
 
@@ -20,15 +20,16 @@ import datetime
 import json
 import subprocess
 
-from bench import paired, repo_paths
+from bench import repo_paths
 from bench.baselines import c as c_baseline
 from bench.baselines import call_clock, prepared
-from bench.experiments.numba_matrix import matrix_report, numba_environments
-from bench.named_search import Outcome
+from bench.by_hand.numba_matrix import matrix_report, numba_environments
 from bench.run_folder import environment, folders, record
 from bench.studies.versus import versus_workloads
+from bench.timing import paired
+from bench.timing.named_search import Outcome
 
-WORKER = repo_paths.ROOT / "bench" / "experiments" / "numba_matrix" / "matrix_worker.py"
+WORKER = repo_paths.ROOT / "bench" / "by_hand" / "numba_matrix" / "matrix_worker.py"
 DEFAULT_VERSIONS = ("0.59", "0.62", "0.65", "0.68")
 ROUNDS = 5
 # the toolchain comparison's headline searches
@@ -171,9 +172,7 @@ def _row(search, samples, loaded):
 
 
 def _arguments(argv):
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.experiments.numba_matrix", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m bench.by_hand.numba_matrix", description=__doc__.split("\n")[0])
     parser.add_argument(
         "versions",
         nargs="*",

@@ -1,4 +1,4 @@
-"""``python -m bench.experiments.cli_memory``: peak memory of one large greedy tour,
+"""``python -m bench.by_hand.cli_memory``: peak memory of one large greedy tour,
 through the ``knight`` command and through the API, side by side.
 
 The command line must not hold much more than the search itself: its JSON
@@ -69,7 +69,7 @@ def peak_bytes(argv):
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = Parser(prog="python -m bench.experiments.cli_memory", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m bench.by_hand.cli_memory", description=__doc__.splitlines()[0])
     parser.add_argument("--side", default=str(DEFAULT_SIDE), help=f"board side (default {DEFAULT_SIDE}: 10^8 squares)")
     args = parser.parse_args(argv)
     side = validate.integer_text(args.side, "side", minimum=5, maximum=46340)

@@ -1,4 +1,4 @@
-"""``python -m bench.experiments.long_total ROWS COLS --log FILE``: one DP
+"""``python -m bench.by_hand.long_total ROWS COLS --log FILE``: one DP
 total of hours (8x8 open), its every step logged as it finishes.
 
 The count is ``knight count ROWS COLS --total --json --resume CHECKPOINT``'s
@@ -75,7 +75,7 @@ def _sample(watch, stop, every):
 
 @command.ends_in_one_line
 def main(argv=None):
-    parser = command.Parser(prog="python -m bench.experiments.long_total", description=__doc__.splitlines()[0])
+    parser = command.Parser(prog="python -m bench.by_hand.long_total", description=__doc__.splitlines()[0])
     parser.add_argument("rows", type=int)
     parser.add_argument("cols", type=int)
     parser.add_argument("--closed", action="store_true")

@@ -1,7 +1,0 @@
-"""``python -m bench.experiments.numba_matrix`` (``make bench-matrix``)."""
-
-import sys
-
-from bench.experiments.numba_matrix.matrix_run import main
-
-sys.exit(main())

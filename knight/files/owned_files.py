@@ -75,8 +75,25 @@ def new_spill_folder():
 
 
 def spill_bytes(parent=None):
-    """The bytes on disk (allocated blocks) of this process's spill folders
-    in ``parent`` (default ``$TMPDIR``): what its DP runs hold there now."""
+    """Return the bytes that this process's DP spill folders hold on disk.
+
+    Parameters
+    ----------
+    parent : str or os.PathLike, optional
+        The folder that holds the spill folders. None means ``$TMPDIR``, as
+        ``tempfile.gettempdir`` gives it.
+
+    Returns
+    -------
+    int
+        The allocated bytes of the files in the spill folders of this process.
+
+    Examples
+    --------
+    >>> from knight.harness_api import spill_bytes
+    >>> spill_bytes() >= 0
+    True
+    """
     parent = tempfile.gettempdir() if parent is None else parent
     held = 0
     with contextlib.suppress(OSError):

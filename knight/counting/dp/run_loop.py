@@ -182,20 +182,64 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
 def count_hamiltonian(
     plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None, sweep=None
 ):
-    """One DP over ``plan`` (a ``Schedule``) in this process: the number of
-    undirected Hamiltonian paths (open; with ``forced``, those with that
-    square as an end) or cycles (closed). Returns ``(count, work)``.
+    """Count the Hamiltonian paths or cycles of a board by one run of the frontier DP in this process.
 
-    ``state``, to resume: ``(step, keys, counts, completed)`` as
-    ``on_step`` was given it. ``on_step(step, keys, counts, completed)`` is
-    called after each step (checkpoints); ``progress(step, steps, held)``
-    too. A step whose counts pass their limbs runs again with twice as
-    many; past ``max_limbs`` it is an ``OverflowError``. ``policy``: how
-    the steps are taken and in what memory (a ``policy.StepPolicy``; None:
-    its defaults). ``sweep``: a ``width_sweep.WidthSweep`` whose relaxation
-    the run takes and whose ``before_step`` sees each step's input (every
-    narrower board counted on the way); None: none. The loop is
-    ``run_steps``'s, over ``ProcessSteps``.
+    The count is of undirected paths (open) or cycles (closed), so each tour
+    is counted once, not once for each direction. With ``forced``, only the
+    paths with that square as an end are counted. A step whose counts
+    overflow their limbs runs again with twice as many limbs.
+
+    Parameters
+    ----------
+    plan : Schedule
+        The order in which the DP inserts the board's squares, as
+        ``knight.counting.dp.model.cell_order.schedule`` makes it.
+    closed : bool
+        Whether to count cycles (closed tours) instead of paths (open tours).
+    forced : int, optional
+        A square, as a 0-based index, that every counted path must end on.
+        None counts every path.
+    progress : callable, optional
+        Called after each step as ``progress(step, steps, held)``, where
+        ``held`` is the number of states after the step.
+    state : tuple, optional
+        The state to resume from, ``(step, keys, counts, completed)``, as
+        ``on_step`` was given it. None starts from the first step.
+    on_step : callable, optional
+        Called after each step as ``on_step(step, keys, counts, completed)``,
+        for example to write a checkpoint.
+    max_limbs : int, default MAX_LIMBS
+        The most 64-bit limbs a count may take.
+    policy : StepPolicy, optional
+        How the steps are taken and in what memory. None takes the defaults
+        of ``StepPolicy``.
+    sweep : WidthSweep, optional
+        A sweep of every width (``knight.counting.dp.width_sweep``), whose
+        relaxation the run takes and whose ``before_step`` sees the input of
+        each step. None runs no sweep.
+
+    Returns
+    -------
+    count : int
+        The number of undirected paths or cycles.
+    work : Work
+        The work of each step: the states held after it, the successors
+        emitted and merged, and the engine that took it.
+
+    Raises
+    ------
+    OverflowError
+        If a count needs more than ``max_limbs`` limbs.
+
+    Examples
+    --------
+    >>> from knight.counting.dp.model.cell_order import schedule
+    >>> from knight.harness_api import count_hamiltonian
+    >>> count, work = count_hamiltonian(schedule(5, 5), closed=False)
+    >>> count
+    864
+    >>> len(work.held)
+    25
     """
     executor = ProcessSteps(plan, closed, forced, StepPolicy() if policy is None else policy, sweep)
     return run_steps(executor, plan, state, None if on_step is None else _arrays_hook(on_step), progress, max_limbs)

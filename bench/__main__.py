@@ -1,4 +1,4 @@
-"""``python -m bench``: run a benchmark sweep, record it, draw it, report it.
+"""This module runs a benchmark sweep, records it, draws it and writes its report (``python -m bench``).
 
 With no sweep options it runs the default sweep (``make bench``); ``--quick``
 runs the short one (``make bench-quick``); any of --sizes, --shapes,

@@ -1,7 +1,9 @@
-"""The peaks of a run's memory and disk, sampled: this process's anonymous
-memory (``RssAnon``) and the bytes its DP spill folders hold, read by a
-thread every ``INTERVAL`` seconds and at every ``sample()`` call (a step's
-end), the largest kept."""
+"""This module samples the peaks of a run's memory and disk.
+
+It reads this process's anonymous memory (``RssAnon``) and the bytes that
+its DP spill folders hold. A thread reads them every ``INTERVAL`` seconds,
+and so does every ``sample()`` call at a step's end. The largest readings
+are kept."""
 
 import threading
 

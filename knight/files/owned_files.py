@@ -1,6 +1,7 @@
-"""The temporaries knight makes, named so that knight alone takes them for
-its own, and the removal of those that a killed run (SIGKILL, a power cut)
-left behind.
+"""This module names the temporaries that knight makes and removes those that a killed run left behind.
+
+The names let knight alone take the files for its own. A run killed by
+SIGKILL or a power cut leaves its temporaries behind.
 
 Every exit that can run code removes its temporaries itself (``finally``
 blocks; SIGTERM is turned into an exception by ``knight.exit_status``).

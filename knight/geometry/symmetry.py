@@ -1,4 +1,4 @@
-"""Symmetry classes of start squares: the dihedral symmetries of the board.
+"""This module groups start squares into classes by the dihedral symmetries of the board.
 
 A rectangle has 4 symmetries (identity, two mirror flips, the half turn); a
 square has 8 (those, the quarter turns and the two diagonal mirrors). A

@@ -1,4 +1,4 @@
-"""What is known without searching: existence theorems and colour parity.
+"""This module answers what is known without searching, by the existence theorems and colour parity.
 
 Pure Python, no NumPy or Numba: ``knight exists`` answers instantly.
 """

@@ -1,7 +1,8 @@
-"""What this machine lends a run: the cores this process may use and the
-memory it can still allocate. The one place either is read, so that the
-thread pools, the memory checks, the projections and the harness's
-records agree. Standard library only: cheap to import."""
+"""This module reads the cores this process may use and the memory it can still allocate.
+
+It is the one place that reads either, so that the thread pools, the memory
+checks, the projections and the harness's records agree. It uses the
+standard library only, so it is cheap to import."""
 
 import functools
 import os

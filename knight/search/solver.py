@@ -1,4 +1,7 @@
-"""Public searches: validate arguments, build arrays, run a kernel, wrap it.
+"""This module runs the public searches.
+
+It validates the arguments, builds the arrays, runs a kernel and wraps its
+answer in a ``Result``.
 
 Kernels trust their inputs; everything a user can get wrong is caught here
 (or in ``validate``) with a message that names the valid range.

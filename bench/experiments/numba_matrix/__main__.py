@@ -1,4 +1,4 @@
-"""``python -m bench.experiments.numba_matrix`` (``make bench-matrix``)."""
+"""This module runs the Numba matrix as ``python -m bench.experiments.numba_matrix`` (``make bench-matrix``)."""
 
 import sys
 

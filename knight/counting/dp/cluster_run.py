@@ -1,6 +1,8 @@
-"""One run of the frontier DP on a Dask cluster: each step's table split
-into ``parts`` partitions held on the workers as futures, stepped where
-they lie, the successors exchanged worker to worker by Dask.
+"""This module runs the frontier DP on a Dask cluster.
+
+Each step's table is split into ``parts`` partitions, which the workers hold
+as futures and step where they lie. Dask exchanges the successors from
+worker to worker.
 
 A step, for ``S`` source partitions and ``P`` target parts:
 

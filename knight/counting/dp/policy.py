@@ -1,8 +1,10 @@
-"""How a run of the frontier DP takes its steps (``StepPolicy``): which
-step engine, from how many states the partitioned one, the least room a
-step gets, and the memory budget. The engine passes one to the run loop;
-a study that compares the engines passes its own. Nothing else in the DP
-holds these settings: its modules keep no globals for them."""
+"""This module says how a run of the frontier DP takes its steps (``StepPolicy``).
+
+The policy names the step engine, the states from which the partitioned step
+is taken, the least room a step gets, and the memory budget. The engine
+passes a policy to the run loop, and a study that compares the engines
+passes its own. Nothing else in the DP holds these settings, and its modules
+keep no globals for them."""
 
 from dataclasses import dataclass
 

@@ -1,12 +1,13 @@
-"""One run of the frontier dynamic program over a ``Schedule``, in one
-process or on a cluster, by one loop (``run_steps``): the step counter,
-the ratio that sizes each step and the ``Work`` (``RunTotals``), the
-counts widened when they outgrow their limbs and the step run again,
-resume from a saved state, the checkpoint hook and progress after each
-step. The steps themselves are a ``StepExecutor``'s: ``ProcessSteps``
-here (each by the engine the ``StepPolicy`` picks, ``steps.step_choice``),
-``cluster_run.ClusterSteps`` on Dask. ``count_hamiltonian`` is the loop
-over ``ProcessSteps``.
+"""This module runs the frontier dynamic program over a ``Schedule``, in one process or on a cluster.
+
+One loop (``run_steps``) does it. The loop keeps the step counter, the ratio
+that sizes each step and the ``Work`` (``RunTotals``). It widens the counts
+when they outgrow their limbs and runs the step again. It resumes from a
+saved state, and it calls the checkpoint hook and the progress function
+after each step. A ``StepExecutor`` takes the steps themselves:
+``ProcessSteps`` here, each step by the engine that the ``StepPolicy`` picks
+(``steps.step_choice``), and ``cluster_run.ClusterSteps`` on Dask.
+``count_hamiltonian`` is the loop over ``ProcessSteps``.
 
 It validates nothing itself (``knight.counting.driver.prepare`` does).
 What the DP computes, and why it is exact, is in

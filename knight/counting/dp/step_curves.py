@@ -1,6 +1,8 @@
-"""States held after each step of the frontier DP's run with no forced
-end (``Work.held``: steps 1 to short side x long side, in the cell order of
-``cell_order.schedule``), measured: what ``state_forecast`` projects from.
+"""This module holds the measured states after each step of the frontier DP's run with no forced end.
+
+The states are ``Work.held``, for steps 1 to short side x long side, in the
+cell order of ``cell_order.schedule``. ``state_forecast`` projects from
+them.
 
 Where they came from (each run dated, with its commit and load, in
 docs/measurements.md, "The projection's per-step states"): every board up to

@@ -1,7 +1,9 @@
-"""Which step engine takes a step, by the run's ``StepPolicy`` and the room
-the step has: the hash step, the partitioned step in memory, or the
-partitioned step out of core. Every engine takes ``StepArguments`` and
-returns ``(keys, counts, found, emitted, dead, overflow)``."""
+"""This module chooses the step engine that takes a step.
+
+The choice follows the run's ``StepPolicy`` and the room the step has. It is
+the hash step, the partitioned step in memory, or the partitioned step out
+of core. Every engine takes ``StepArguments`` and returns ``(keys, counts,
+found, emitted, dead, overflow)``."""
 
 from knight.counting.dp import memory_model, packed_table
 from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step

@@ -1,4 +1,4 @@
-"""The neighbour table every search and count reads, and its compiled filler.
+"""This module builds the neighbour table that every search and count reads, with its compiled filler.
 
 One module for both, above ``board`` (the move order) and below every
 kernel's caller: ``board`` stays NumPy only, and nothing here imports a

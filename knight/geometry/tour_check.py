@@ -1,4 +1,4 @@
-"""The independent tour checker.
+"""This module checks tours independently of the search kernels.
 
 Written apart from the kernels on purpose: it shares no code with
 ``board.py`` or ``kernels.py`` (it does not even use the move table), so a

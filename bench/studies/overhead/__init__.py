@@ -1,4 +1,4 @@
-"""Set-up against search through the public API (overhead_study)."""
+"""This package is the overhead study, which weighs set-up against search through the public API."""
 
 from bench.studies.overhead.overhead_study import STUDY
 

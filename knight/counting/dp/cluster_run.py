@@ -313,7 +313,7 @@ class ClusterRun:
     --------
     The example is not run by the tests, since it starts a cluster.
 
-    >>> from distributed import Client, LocalCluster
+    >>> from distributed import Client, LocalCluster  # doctest: +SKIP
     >>> from knight.counting.dp.model.cell_order import schedule
     >>> from knight.harness_api import ClusterRun
     >>> with LocalCluster(n_workers=2) as cluster, Client(cluster) as client:  # doctest: +SKIP

@@ -10,6 +10,7 @@ with status 1 when there is any.
 
 import importlib
 import inspect
+import os
 import sys
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def problems(name, checks):
         One line for each finding: the file and line, the name, the code and the message.
     """
     report = validate.validate(name)
-    where = f"{report['file']}:{report['file_line']}" if report["file"] else name
+    where = f"{os.path.relpath(report['file'], ROOT)}:{report['file_line']}" if report["file"] else name
     return [f"{where}: {name}: {code} {message}" for code, message in report["errors"] if code in checks]
 
 

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-all lint format bench bench-quick bench-matrix plots baseline bench-check bench-ratios bench-compare bench-history bench-find bench-suite lint-workflows clean
+.PHONY: help test test-all lint format bench bench-quick bench-matrix plots baseline bench-check bench-ratios bench-compare bench-history bench-find bench-suite lint-workflows api-doc clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -40,9 +40,13 @@ test: $(STAMP)  ## run the test suite, two workers a core (slow checks excluded;
 test-all: $(STAMP)  ## run every test, the slow exhaustive ones too
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)  ## ruff check and ruff format --check (rules in pyproject.toml)
+lint: $(STAMP)  ## ruff check, ruff format --check, and numpydoc's validator on the public API (rules in pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python -m tests.docstrings
+
+api-doc: $(STAMP)  ## rewrite docs/api.md from the public docstrings (make test fails while it is stale)
+	$(BIN)/python -m tests.api_doc
 
 format: $(STAMP)  ## ruff format: rewrite the Python files in the house style (make lint checks it)
 	$(BIN)/ruff format .

@@ -1,6 +1,10 @@
-"""The benchmark harness: measures knight, never imported by it, and
-reaches it as a user does, through knight's public API and the one
-documented internal surface, knight/harness_api.py.
+"""This package is the benchmark harness, which measures knight and is never imported by it.
+
+The harness reaches knight as a user does, through knight's public API and
+through the one documented internal surface, knight/harness_api.py.
+
+The harness reaches knight as a user does, through knight's public API and
+through the one documented internal surface, knight/harness_api.py.
 
 A folder per job: sweep/ (what is searched), run_folder/ (the files of a
 run), studies/ (each study one folder, found by studies/registry.py),

@@ -1,4 +1,4 @@
-"""``python -m bench``: run a benchmark sweep, record it, draw it, report it.
+"""This module runs a benchmark sweep, records it, draws it and writes its report (``python -m bench``).
 
 With no sweep options it runs the default sweep (``make bench``); ``--quick``
 runs the short one (``make bench-quick``); any of --sizes, --shapes,
@@ -198,6 +198,43 @@ def _run_extras(folder):
 
 @command.ends_in_one_line
 def main(argv=None):
+    """Run a benchmark sweep, record its runs and write its report, as ``python -m bench`` does.
+
+    The sweep writes runs.csv, meta.json, the figures, REPORT.md and
+    index.html to a new folder under ``results/``. Errors end in one line
+    and an exit status, as they do for the ``knight`` command.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments, without the program name. None reads
+        ``sys.argv[1:]``. ``main(["--help"])`` lists the options.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when the sweep finished, 2 for a bad option and
+        130 when it was interrupted. A resumable run says how to finish it.
+
+    See Also
+    --------
+    bench.report : Redraw the figures and the report of a run folder.
+
+    Examples
+    --------
+    Run a short sweep of one board and one method into a temporary folder.
+    A bad option returns 2 after a one-line message on stderr.
+
+    >>> import tempfile
+    >>> from bench.__main__ import main
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     main(["--sizes", "5", "--methods", "greedy", "--starts", "corners",
+    ...           "--repeats", "1", "--no-plots", "--out", out])  # doctest: +ELLIPSIS
+    bench: 4 of 4 runs in .../runs.csv
+    0
+    >>> main(["--sizes", "1-x"])
+    2
+    """
     folder, args, heatmaps = prepare(argv)
     print(f"bench: writing {folder}", file=sys.stderr)
     try:

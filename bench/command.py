@@ -1,4 +1,4 @@
-"""What the harness's commands share: one-line errors and exit statuses.
+"""This module holds what the harness's commands share, which is one-line errors and exit statuses.
 
 Bad settings end in one line on stderr and exit status 2, before any work
 starts, as the ``knight`` command does; an interrupt ends in 130.

@@ -1,6 +1,8 @@
-"""What every figure of a run shares: matplotlib's Agg backend, the
-palette, the size and resolution of a PNG, and the note a figure with
-nothing to show carries (a run folder always holds the same files)."""
+"""This module holds what every figure of a run shares.
+
+That is matplotlib's Agg backend, the palette, the size and resolution of a
+PNG, and the note that a figure with nothing to show carries. A run folder
+always holds the same files."""
 
 import matplotlib
 

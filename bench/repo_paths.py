@@ -1,6 +1,7 @@
-"""Where the harness's files live, each spelled once and always from the
-repository root (this file's folder's parent), never from the working
-directory: ``python -m bench`` run from anywhere writes to the same place."""
+"""This module says where the harness's files live, each path spelled once from the repository root.
+
+The root is this file's folder's parent, never the working directory, so
+that ``python -m bench`` run from anywhere writes to the same place."""
 
 from pathlib import Path
 

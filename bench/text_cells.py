@@ -1,4 +1,4 @@
-"""How REPORT.md writes a number or a table: the cells every section shares."""
+"""This module writes the numbers and tables that every section of REPORT.md shares."""
 
 
 def count_text(value):

@@ -1,4 +1,4 @@
-"""knight: knight's tours found, counted and checked, with Numba kernels.
+"""Find, count and check knight's tours with Numba kernels.
 
 ``solve``, ``count_tours`` and ``count_total`` load Numba on first use, so importing
 ``knight`` (and running ``knight exists`` or ``knight --help``) stays cheap.

@@ -1,3 +1,5 @@
+"""Run the ``knight`` command line as ``python -m knight``."""
+
 import sys
 
 try:

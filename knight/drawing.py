@@ -1,4 +1,4 @@
-"""Tours and per-start counts as SVG pictures: plain text written here.
+"""This module draws tours and per-start counts as SVG pictures, written here as plain text.
 
 One drawing code for the three places that show one: ``knight solve|count
 --svg``, the notebook repr of ``Result`` and ``Count``, and the tours of the

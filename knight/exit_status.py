@@ -1,6 +1,8 @@
-"""How a command of this project ends: its exit statuses, the argument
-parser whose errors are one line, and the one place that turns every
-failure a command can anticipate into one line on stderr.
+"""This module says how a command of this project ends.
+
+It holds the exit statuses and the argument parser whose errors are one
+line. It is also the one place that turns every failure a command can
+anticipate into one line on stderr.
 
 ``knight`` and ``python -m bench`` both parse with ``OneLineParser`` and
 end through ``run_command``, so a bad option, a full disk, a closed pipe or

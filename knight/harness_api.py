@@ -1,7 +1,8 @@
-"""What the benchmark harness (bench/) may use of knight beyond its public
-API (``knight.__all__``), and why: the one internal surface it measures
-through. Nothing in bench/ imports any other knight module; a test
-(tests/bench/test_harness_api.py) holds it to that.
+"""This module is the one internal surface of knight that the benchmark harness measures through.
+
+It lists what the harness (bench/) may use of knight beyond its public API
+(``knight.__all__``), and why. Nothing in bench/ imports any other knight
+module, and a test (tests/bench/test_harness_api.py) holds it to that.
 
 The harness is a user of knight that also has to agree with it on facts a
 user never sees, so that its records, options and comparisons say what

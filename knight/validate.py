@@ -1,4 +1,4 @@
-"""Argument checks shared by the Python API and the command line.
+"""This module holds the argument checks that the Python API and the command line share.
 
 Light on purpose (no NumPy, no Numba): the CLI runs these before it pays for
 importing the kernels.

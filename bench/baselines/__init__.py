@@ -1,4 +1,6 @@
-"""The same searches outside Numba, for side-by-side speed ratios: C built
-by gcc and by clang (the practical limit on one core), Cython, and plain
-Python under CPython and PyPy (what the classic programs amount to); the
-prepared inputs and the one timing they share (prepared.py, call_clock.py)."""
+"""This package runs the same searches outside Numba, so that their speeds can be compared side by side.
+
+C is built by gcc and by clang, which is the practical limit on one core.
+Cython and plain Python under CPython and PyPy stand for what the classic
+programs amount to. The prepared inputs and the one timing the baselines
+share are in prepared.py and call_clock.py."""

@@ -1,4 +1,4 @@
-"""The C baselines: compiled on first use, called through ctypes.
+"""This module compiles the C baselines on first use and calls them through ctypes.
 
 ``CKernels`` has knight.kernels' signatures of 125a638 and allocates its
 scratch inside each call: the speed guard's C reference. ``ScratchC`` calls

@@ -1,7 +1,9 @@
-"""The one timing of the toolchain comparison: the caller reads two clocks
-around a call with no arguments, the same way for every implementation.
-Standard library only, so that PyPy's worker (bench/baselines/pypy_worker.py)
-times its calls with this very function."""
+"""This module holds the one timing of the toolchain comparison.
+
+The caller reads two clocks around a call with no arguments, the same way
+for every implementation. The module uses the standard library only, so that
+PyPy's worker (bench/baselines/pypy_worker.py) times its calls with this
+very function."""
 
 import time
 from dataclasses import dataclass

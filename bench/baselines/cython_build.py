@@ -1,5 +1,7 @@
-"""Builds bench/baselines/knight_cython.pyx on first use and binds its
-kernels to prepared searches (bench/baselines/prepared.py).
+"""This module builds the Cython kernels on first use and binds them to prepared searches.
+
+It builds bench/baselines/knight_cython.pyx, and the prepared searches come
+from bench/baselines/prepared.py.
 
 Cython translates the .pyx to C; gcc compiles that at knight.c's ``FLAGS``
 (bench/baselines/c.py), so the Cython and the gcc-C columns share a back end

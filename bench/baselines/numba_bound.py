@@ -1,8 +1,10 @@
-"""Knight's Numba kernels bound to prepared searches, for the toolchain
-comparison: the kernels ``knight.solve`` runs, called directly with the
-arrays of bench/baselines/prepared.py, beside empty jitted functions of the
-same arguments, whose time is Numba's fixed cost of one call (unboxing each
-array, boxing the returned tuple).
+"""This module binds knight's Numba kernels to prepared searches for the toolchain comparison.
+
+The kernels are those that ``knight.solve`` runs, called directly with the
+arrays of bench/baselines/prepared.py. Beside them are empty jitted
+functions of the same arguments. The time of an empty function is Numba's
+fixed cost of one call, which unboxes each array and boxes the returned
+tuple.
 
 The bitboard kernel allocates its few hundred bytes of scratch inside its
 call; C and Cython get those arrays prepared (``prepared.bits_scratch``).

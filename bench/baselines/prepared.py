@@ -1,6 +1,7 @@
-"""One search's inputs and scratch, built once and shared by every compiled
-implementation of the toolchain comparison (Numba, C by gcc and by clang,
-Cython), and the one way each call is timed.
+"""This module builds one search's inputs and scratch once and times each call of the toolchain comparison.
+
+Every compiled implementation (Numba, C by gcc and by clang, and Cython)
+shares the same prepared arrays.
 
 Everything is allocated and written before any clock starts (knight's
 ``kernels.touched``), so a timed call pays no allocation and no page fault;

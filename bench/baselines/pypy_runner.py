@@ -1,6 +1,8 @@
-"""The plain-Python reference under PyPy: one pypy3 process
-(bench/baselines/pypy_worker.py) kept for a whole measurement, so that its
-JIT stays warm from one round to the next as a compiled side's code does.
+"""This module runs the plain-Python reference under PyPy in one long-lived process.
+
+One pypy3 process (bench/baselines/pypy_worker.py) is kept for a whole
+measurement, so that its JIT stays warm from one round to the next, as the
+code of a compiled side does.
 
 ``$PYPY`` names the interpreter, else ``pypy3`` on PATH; where there is
 none, ``PyPyMissing`` says so in one line and the comparison goes on

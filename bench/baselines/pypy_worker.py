@@ -1,7 +1,8 @@
-"""Run by pypy3 (bench/baselines/pypy_runner.py starts it): times the
-plain-Python reference under PyPy, one request a line on stdin, one answer
-a line on stdout, both JSON. Standard library only, Python 3.9 syntax
-(Debian's pypy3 is 3.9).
+"""This script, run by pypy3, times the plain-Python reference under PyPy.
+
+bench/baselines/pypy_runner.py starts it. It reads one JSON request a line
+on stdin and writes one JSON answer a line on stdout. It uses the standard
+library only and Python 3.9 syntax, since Debian's pypy3 is 3.9.
 
 A request holds a search's fields (``method``, ``rows``, ``cols``,
 ``start``, ``closed``, ``budget``, ``tiebreak``, ``budget_cap``) and

@@ -1,5 +1,7 @@
-"""Plain-Python reference searches: the tests' reference and the benchmark's
-"plain Python" column, one implementation serving both.
+"""This module holds the plain-Python reference searches.
+
+One implementation serves as the tests' reference and as the benchmark's
+"plain Python" column.
 
 Recursive, the way the classic programs do it, and deliberately naive: no
 neighbour table, no incremental degrees. They define the answers the

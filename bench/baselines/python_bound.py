@@ -1,7 +1,9 @@
-"""The plain-Python reference (bench/baselines/python.py) bound to one
-search, for CPython in process and for PyPy in its worker: the call and an
-empty function of the same arguments, wrapped alike. Standard library only
-(PyPy runs it).
+"""This module binds the plain-Python reference to one search, for CPython and for PyPy.
+
+The reference is bench/baselines/python.py. CPython calls it in process and
+PyPy in its worker. The call and an empty function of the same arguments are
+wrapped alike. The module uses the standard library only, because PyPy runs
+it.
 
 Plain Python is some hundred times slower than compiled code, so it runs
 the first ``budget_cap`` nodes of the search; nodes per second is what

@@ -1,2 +1,4 @@
-"""Measurements run by hand, outside every preset sweep and its report:
-no study of the registry, each its own ``python -m`` command."""
+"""This package holds measurements that are run by hand, outside every preset sweep and its report.
+
+None of them is a study of the registry. Each is its own ``python -m``
+command."""

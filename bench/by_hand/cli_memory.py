@@ -1,5 +1,7 @@
-"""``python -m bench.by_hand.cli_memory``: peak memory of one large greedy tour,
-through the ``knight`` command and through the API, side by side.
+"""Measure the peak memory of one large greedy tour, through the command and through the API.
+
+Run it as ``python -m bench.by_hand.cli_memory``. It shows the
+``knight`` command and the API side by side.
 
 The command line must not hold much more than the search itself: its JSON
 tour is written from the NumPy array a chunk at a time. Each case runs in a

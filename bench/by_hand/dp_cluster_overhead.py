@@ -1,9 +1,11 @@
-"""What a Dask cluster costs the frontier DP on one machine: the same run
-(an open or closed total, one DP with no forced end) in this process and
-on a loopback ``LocalCluster`` of 1 and 2 single-threaded worker
-processes, with where the cluster's time goes, from its per-step
-summaries: the step kernel, the merges, and the rest (scheduling,
-serialisation, transfer). Not part of a sweep: run it by hand,
+"""Measure what a Dask cluster costs the frontier DP on one machine.
+
+It makes the same run (an open or closed total, one DP with no forced end)
+in this process and on a loopback ``LocalCluster`` of 1 and 2
+single-threaded worker processes. From the cluster's per-step summaries it
+shows where the cluster's time goes: the step kernel, the merges, and the
+rest (scheduling, serialisation and transfer). It is not part of a sweep, so
+run it by hand.
 
     python -m bench.by_hand.dp_cluster_overhead 6x6 6x7
 

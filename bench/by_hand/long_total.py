@@ -1,5 +1,6 @@
-"""``python -m bench.by_hand.long_total ROWS COLS --log FILE``: one DP
-total of hours (8x8 open), its every step logged as it finishes.
+"""Run one DP total that takes hours and log each step as it finishes.
+
+Run it as ``python -m bench.by_hand.long_total ROWS COLS --log FILE``.
 
 The count is ``knight count ROWS COLS --total --json --resume CHECKPOINT``'s
 own road (``driver.prepare`` then ``driver.total_of``), with a

@@ -1,10 +1,12 @@
-"""``python -m bench.by_hand.long_total_table LOG``: the markdown table
-of a ``long_total`` run's log, a row a step: the states held after it, its
-wall seconds, its wall microseconds a state it made, the packed bytes a
-state of its table on disk, its peak anonymous memory (RssAnon), the
-run's peak disk during it, and its millions of transitions (successors
-emitted) a wall second where the log's last line gives them (a finished
-run's ``transitions_per_step``: the steps of its last segment).
+"""Write the markdown table of a long_total run's log, one row a step.
+
+Run it as ``python -m bench.by_hand.long_total_table LOG``. A row shows
+the states held after the step, its wall seconds, its wall microseconds for
+each state it made, the packed bytes of a state of its table on disk, its
+peak anonymous memory (RssAnon) and the run's peak disk during the step.
+Where the log's last line gives them, it also shows the millions of
+transitions (successors emitted) a wall second. A finished run gives them in
+``transitions_per_step``, for the steps of its last segment.
 
 A run killed and resumed appends to the same log: each start begins a
 *segment*, its clock and its disk figures from zero. A step's seconds are

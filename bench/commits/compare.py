@@ -1,4 +1,4 @@
-"""`make bench-compare BASE=<rev>`: did this change slow anything down?
+"""Tell whether a change made any search slower (make bench-compare BASE=<rev>).
 
 Checks BASE out into a temporary git worktree (removed afterwards), starts
 one worker process per side, each importing its own tree's ``knight``, and

@@ -1,4 +1,4 @@
-"""`make bench-find GOOD=<rev> BAD=<rev> [WORKLOAD=...]`: which commit made it slower?
+"""Find the commit that made a workload slower (make bench-find GOOD=<rev> BAD=<rev>).
 
 Bisects the commits from GOOD to BAD by speed, as `asv find` does: each
 probe checks a commit out into a temporary worktree, times the workloads in

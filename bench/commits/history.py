@@ -1,4 +1,4 @@
-"""`make bench-history [REVS=<git range>]`: each commit's whole call against C's whole call.
+"""Time knight's whole call against C's whole call at each commit (make bench-history).
 
 For every commit (default: the last 20 of main that touched knight/), a
 temporary worktree and a worker process that imports that commit's knight

@@ -1,7 +1,10 @@
-"""HISTORY.md and history.png from the rows of a history CSV: knight's whole call against
-C's whole call (throughput in CPU time, set-up included on both sides, not kernel against kernel)
-of each workload along the commits, the steps that bench/commits/steps.py finds in
-each series, and who made them.
+"""This module writes HISTORY.md and history.png from the rows of a history CSV.
+
+Each workload's series compares knight's whole call with C's whole call
+along the commits. The figure is throughput in CPU time with set-up included
+on both sides, not kernel against kernel. The report also shows the steps
+that bench/commits/steps.py finds in each series, and the commits that made
+them.
 
 ``findings`` is the analysis, ``figure`` draws a table and returns the
 figure (it never measures), ``markdown`` writes the page around both.

@@ -1,4 +1,4 @@
-"""Step detection: where a series of speed ratios along commits changed level.
+"""This module finds where a series of speed ratios along commits changed level.
 
 The model, as in asv's step_detect.py: a series is piecewise constant plus
 noise, and a step is where the constant changes. Unlike asv (an approximate

@@ -1,1 +1,1 @@
-"""The speed guard: knight timed against frozen references and the C baselines, interleaved."""
+"""This package is the speed guard, which times knight against frozen references and the C baselines, interleaved."""

@@ -1,4 +1,4 @@
-"""`make bench-check`: the speed guard, this tree against a base revision in one run.
+"""Run the speed guard on this tree against a base revision in one run (make bench-check).
 
 Nothing measured elsewhere is compared: a ratio recorded on one machine
 moved by a quarter on another of the same kind with no change made (issue

@@ -1,4 +1,4 @@
-"""pytest hooks for the benchmark suite (bench/guard/test_speed.py)."""
+"""This module holds the pytest hooks of the benchmark suite in bench/guard/test_speed.py."""
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

@@ -1,4 +1,4 @@
-"""Instructions counted under callgrind: the speed guard's primary figure.
+"""This module counts instructions under callgrind, the speed guard's primary figure.
 
 Each side (a revision's tree) runs bench/timing/instruction_worker.py under
 ``valgrind --tool=callgrind --instr-atstart=no``: Python, numba's import and

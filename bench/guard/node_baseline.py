@@ -1,4 +1,4 @@
-"""The exact layer of the speed guard: status and node count of a fixed matrix.
+"""Check the status and node count of a fixed matrix of searches, the exact layer of the speed guard.
 
 Node counts are deterministic and machine-independent, so unlike times they
 may be compared with numbers recorded on another day: any difference means a

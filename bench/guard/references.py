@@ -1,4 +1,4 @@
-"""The registry of references that knight's kernels are timed against.
+"""This module lists the references that knight's kernels are timed against.
 
 A reference moves with the machine (its speed, today's load) but not with
 the project's code, so knight's throughput divided by a reference's, both

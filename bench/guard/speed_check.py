@@ -1,4 +1,4 @@
-"""knight against frozen references, as information (`make bench-ratios`).
+"""Time knight against frozen references, as information only (make bench-ratios).
 
 Each workload's throughput (nodes per CPU second, see bench/timing/paired.py)
 is measured against each reference of bench/guard/references.py in the same

@@ -1,4 +1,4 @@
-"""The pytest-benchmark suite: `make bench-suite`, never part of `make test`.
+"""This module is the pytest-benchmark suite of ``make bench-suite``, which ``make test`` never runs.
 
 For every workload of bench/guard/workloads.py, one benchmark of knight and one of
 each reference of bench/guard/references.py, grouped by method and board so that

@@ -1,4 +1,4 @@
-"""The timed searches of the speed guard: append-only, like asv benchmarks.
+"""This module lists the timed searches of the speed guard, which are append-only like asv benchmarks.
 
 Each is sized long enough that timer resolution and scheduling jitter
 are small against it, short enough that many interleaved rounds fit in a

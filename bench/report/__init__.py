@@ -1,1 +1,1 @@
-"""A run's figures, REPORT.md and index.html, from its files alone."""
+"""This package draws a run's figures and writes its REPORT.md and index.html from the run's files alone."""

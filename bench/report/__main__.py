@@ -1,6 +1,7 @@
-"""``python -m bench.report [FOLDER]`` (``make plots``): redraw the figures,
-REPORT.md and index.html of an existing run folder, by default
-results/latest, without searching."""
+"""This module redraws the figures, REPORT.md and index.html of an existing run folder without searching.
+
+Run it as ``python -m bench.report [FOLDER]`` (``make plots``). The folder
+is results/latest by default."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""index.html of a run folder: REPORT.md as one self-contained page.
+"""This module writes index.html of a run folder, which is REPORT.md as one self-contained page.
 
 The figures are embedded as base64 data (PNG, and SVG for the tours), there are no scripts and no
 external URLs, so the file opens from disk in any browser, alone (mailed,

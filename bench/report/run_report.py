@@ -1,8 +1,9 @@
-"""REPORT.md of a run folder, and the figures it embeds, from its files alone:
-the run's header, what was run and on what machine, the sweep's figures,
-every study the run holds (bench/studies/registry.py, in its order), then
-the sweep's summary and findings. ``python -m bench.report`` (make plots)
-calls ``write`` on an existing run folder."""
+"""This module writes REPORT.md of a run folder, and the figures it embeds, from the folder's files alone.
+
+The report holds the run's header, what was run and on what machine, the
+sweep's figures, every study the run holds (in the order of
+bench/studies/registry.py), then the sweep's summary and findings. ``python
+-m bench.report`` (make plots) calls ``write`` on an existing run folder."""
 
 from bench.report import page, sweep_figures, sweep_sections, tour_pictures
 from bench.run_folder import folders, record

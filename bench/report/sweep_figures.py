@@ -1,4 +1,4 @@
-"""The sweep's own figures (1 to 5): one pure function per figure, rows in, PNG out.
+"""This module draws the sweep's own figures, 1 to 5, each by one pure function from rows to a PNG.
 
 Every function takes the RunRecords of a run and a path, draws with
 matplotlib's Agg backend and writes a PNG; none runs a search. A figure with

@@ -1,6 +1,7 @@
-"""REPORT.md's sections on the sweep itself: its figures with their notes,
-the summary per search and board, and the notable findings, from the
-RunRecords of runs.csv alone."""
+"""This module writes the sections of REPORT.md on the sweep itself, from the records of runs.csv alone.
+
+The sections hold the sweep's figures with their notes, the summary for each
+search and board, and the notable findings."""
 
 import statistics
 from collections import defaultdict

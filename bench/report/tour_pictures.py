@@ -1,6 +1,7 @@
-"""The tours a run's report shows: a few of the sweep's searches, run again
-and drawn by ``knight.drawing`` (the code ``knight solve --svg`` and the
-notebook reprs draw with).
+"""This module runs a few of the sweep's searches again and draws their tours for the report.
+
+The tours are drawn by ``knight.drawing``, the code that ``knight solve
+--svg`` and the notebook reprs draw with.
 
 A self-contained study in three steps: ``collect`` picks the searches from
 a finished run folder's runs.csv (one open tour per method on 8x8, a

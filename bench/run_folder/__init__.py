@@ -1,1 +1,1 @@
-"""A run folder and the files in it: runs.csv, meta.json, results/latest."""
+"""This package holds a run folder and its files, runs.csv and meta.json, and the results/latest pointer."""

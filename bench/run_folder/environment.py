@@ -1,5 +1,6 @@
-"""Facts about the machine, the software and the source tree that make a
-measurement reproducible: what meta.json records next to the numbers."""
+"""This module records the facts about the machine, the software and the source tree that meta.json keeps.
+
+These facts make a measurement reproducible."""
 
 import os
 import platform

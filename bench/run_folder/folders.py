@@ -1,4 +1,4 @@
-"""Where runs live: one folder per run under results/, and a pointer to the newest.
+"""This module says where runs live, one folder for each run under results/, with a pointer to the newest.
 
 ``results/latest`` is a relative symlink to the newest run folder, so the
 tree can be moved or copied whole. Where symlinks cannot be made, it is a

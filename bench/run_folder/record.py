@@ -1,4 +1,4 @@
-"""A run folder's two data files, written so that an interrupt never corrupts them.
+"""This module writes a run folder's two data files so that an interrupt never corrupts them.
 
 ``runs.csv`` is a ``knight.files.journal``: append-only, one complete line per
 finished run, flushed at once and fsynced about once a second, locked while

@@ -1,6 +1,7 @@
-"""The studies a preset sweep runs besides its searches: each one folder
-here (its study, and its worker and report where it has them), found by
-bench/studies/registry.py. Experiments run by hand live apart, in
+"""This package holds the studies that a preset sweep runs besides its searches.
+
+Each study is one folder here, with its worker and report where it has them.
+bench/studies/registry.py finds them. Experiments run by hand live apart, in
 bench/by_hand/.
 
 Adding a study is one new folder, ``bench/studies/NAME/``:

@@ -1,6 +1,7 @@
-"""A study's handle on a worker process that answers one request at a time
-under a time cap: what the counting study (bench/studies/counts/) and the
-step-engine study (bench/studies/dp_steps/) share, in neither's folder.
+"""This module gives a study a handle on a worker process that answers one request at a time under a time cap.
+
+The counting study (bench/studies/counts/) and the step-engine study
+(bench/studies/dp_steps/) share it, so it lives in neither's folder.
 
 A count cannot be interrupted from outside once its kernels run, so a
 study runs it in a worker process and kills the process when no answer

@@ -1,8 +1,10 @@
-"""Every study of a preset sweep, found in bench/studies/: each folder of it
-that is a package is a study, and its one ``*_study`` module exports
-``STUDY`` (bench/studies/study.py says what a study provides). No list names them:
-a new folder is found as it is. ``python -m bench`` runs them, and
-REPORT.md shows them, in ``ORDER`` first, then any other by folder name."""
+"""This module finds every study of a preset sweep in bench/studies/.
+
+Each folder of it that is a package is a study, and its one ``*_study``
+module exports ``STUDY``. bench/studies/study.py says what a study provides. No list names
+the studies, so a new folder is found as it is. ``python -m bench`` runs the
+studies, and REPORT.md shows them, in ``ORDER`` first and then by folder
+name."""
 
 import importlib
 import pkgutil

@@ -1,6 +1,7 @@
-"""What a study is to the harness: one unit that measures into a JSON file
-of the run folder, draws its figure from that file and writes its section
-of REPORT.md.
+"""This module says what a study is to the harness.
+
+A study is one unit that measures into a JSON file of the run folder, draws
+its figure from that file and writes its section of REPORT.md.
 
 A preset sweep runs every study of ``bench.studies.registry.STUDIES`` after
 its searches (``python -m bench`` offers ``--no-NAME`` for each); the

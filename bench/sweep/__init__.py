@@ -1,1 +1,1 @@
-"""The sweep: what a benchmark run searches, in which order, and how long it takes."""
+"""This package plans what a benchmark run searches, in which order, and how long it takes."""

@@ -1,4 +1,4 @@
-"""What a sweep is, and the list of runs it expands to.
+"""This module defines what a sweep is and expands it into the list of its runs.
 
 A sweep is a list of parts; a part is every combination of its board shapes,
 start squares, methods, tour kinds (open, closed) and tie rules, under one

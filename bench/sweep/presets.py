@@ -1,4 +1,4 @@
-"""The named sweeps: ``default`` (make bench) and ``quick`` (make bench-quick).
+"""This module defines the named sweeps ``default`` (make bench) and ``quick`` (make bench-quick).
 
 Sized by measurement on the project's 2-core machine, so that the default
 run takes minutes and the quick one seconds (docs/measurements.md has the

@@ -1,4 +1,4 @@
-"""The progress bar: runs done out of planned, and the time left.
+"""This module draws the progress bar of a sweep, with the runs done and the time left.
 
 Runs differ in cost by a factor of a million (a greedy walk on 5x5, a
 backtracking search that spends its whole budget), so counting runs would

@@ -1,5 +1,7 @@
-"""One side of `make bench-compare`, or one commit of `make bench-history`:
-runs searches against one revision of knight.
+"""This module runs searches against one revision of knight, for an A/B comparison or a history.
+
+`make bench-compare` runs it for each side, and `make bench-history` for
+each commit.
 
 Started as ``python bench/timing/ab_worker.py`` with ``PYTHONPATH`` set to
 that revision's tree, so ``import knight`` finds that revision. Python puts

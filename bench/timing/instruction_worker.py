@@ -1,5 +1,7 @@
-"""One side of the instruction count of `make bench-check` (bench/guard/instructions.py),
-for one revision of knight, run under ``valgrind --tool=callgrind --instr-atstart=no``.
+"""This script counts the instructions of one revision of knight for ``make bench-check``.
+
+It is one side of the count of bench/guard/instructions.py, run under
+``valgrind --tool=callgrind --instr-atstart=no``.
 
 Started as ``python bench/timing/instruction_worker.py SHIM`` with ``PYTHONPATH``
 set to that revision's tree, as bench/timing/ab_worker.py is (and for the same

@@ -1,8 +1,9 @@
-"""One named search through knight's public API, what one run of it did,
-and the process clock and allocator setting its timings rest on: the types
-that the node baseline, the speed guard, the A/B comparison, the history,
-the studies and the benchmark suite share, in timing/, below every
-folder that uses them.
+"""This module defines a named search through knight's public API and the record of one run of it.
+
+It also holds the process clock and the allocator setting that the timings
+rest on. The node baseline, the speed guard, the A/B comparison, the
+history, the studies and the benchmark suite share these types. They live in
+timing/, below every folder that uses them.
 
 Only the standard library is imported at module level, and ``knight`` only
 inside ``run``: ab_worker.py and instruction_worker.py, beside this file,

@@ -1,5 +1,6 @@
-"""Interleaved measurement of several sides (knight and a reference, or two
-revisions of knight) on the same searches, and the ratios between them.
+"""This module measures several sides on the same searches, interleaved, and gives the ratios between them.
+
+A side is knight or a reference, or one of two revisions of knight.
 
 The sides run back to back on each search, in an order that reverses from
 one search to the next and one round to the next (A B, B A, ...), so that a

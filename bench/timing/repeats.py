@@ -1,4 +1,4 @@
-"""Timing primitives shared by the sweep, the speed guard and A/B runs.
+"""This module holds the timing primitives that the sweep, the speed guard and A/B runs share.
 
 Rules every measurement here follows: the first call of a kernel compiles
 (or loads the cache), so it is timed apart and never mixed into run times;

@@ -1,6 +1,8 @@
-"""Other revisions of knight, each run in a process of its own: what
+"""This module runs other revisions of knight, each in a process of its own.
+
 `make bench-check`, `make bench-compare`, `make bench-history` and `make
-bench-find` share, so neither bench/guard/ nor bench/commits/ owns it.
+bench-find` share it, so that neither bench/guard/ nor bench/commits/ owns
+it.
 
 ``checkout(rev)`` makes a detached git worktree of a revision in a temporary
 folder and removes it afterwards; ``Worker(tree, python)`` starts this

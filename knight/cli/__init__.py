@@ -1,4 +1,6 @@
-"""The ``knight`` command line: 1-based squares at this edge, 0-based inside.
+"""This package is the ``knight`` command line.
+
+Squares are numbered from 1 at this edge and from 0 inside the library.
 
 One module per command (``solve``, ``count`` and its ``--total``,
 ``estimate``, ``exists``), each adding its subparser and running it;

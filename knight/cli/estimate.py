@@ -1,5 +1,7 @@
-"""``knight estimate``: Knuth's random-probe estimate of a count's trees,
-plain and pruned, and its time on this machine."""
+"""This module runs ``knight estimate``, which estimates the size and time of a count before it runs.
+
+It uses Knuth's random-probe estimate of the count's trees, plain and
+pruned, and times this machine."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""``knight exists``: what the theorems say about a board, no search."""
+"""This module runs ``knight exists``, which says what the theorems say about a board without searching."""
 
 from knight.cli.options import board, board_args, json_arg
 from knight.cli.printing import print_json

@@ -1,5 +1,6 @@
-"""The arguments several commands take, and their reading into checked
-values (the API's own checks, ``knight.validate``)."""
+"""This module defines the arguments that several commands take and reads them into checked values.
+
+The checks are the API's own, in ``knight.validate``."""
 
 from knight import validate
 

@@ -1,5 +1,7 @@
-"""The ``knight`` parser: one subparser per command, each added by its own
-module, which also runs it (``args.run``)."""
+"""This module builds the ``knight`` parser, with one subparser for each command.
+
+Each command's own module adds its subparser and also runs it
+(``args.run``)."""
 
 from knight.cli import count, estimate, exists, solve
 from knight.exit_status import OneLineParser

@@ -1,5 +1,6 @@
-"""How the commands print: aligned ``name value`` fields, one JSON object,
-durations."""
+"""This module prints the commands' output as aligned ``name value`` fields or one JSON object.
+
+It also formats durations."""
 
 from knight.files import strict_json
 

@@ -1,5 +1,7 @@
-"""A count's progress bar on a terminal: work units or DP steps, and the
-DP's states, memory and, on a cluster, its workers' rates."""
+"""This module draws a count's progress bar on a terminal.
+
+The bar shows work units or DP steps. For the DP it also shows the states
+and the memory, and on a cluster the workers' rates."""
 
 import contextlib
 import os

@@ -1,6 +1,8 @@
-"""What a long count will take, one line on stderr before it starts: the
-DFS's by Knuth's estimate, the DP's by its projected peak (both read from
-the count's ``Job`` by ``knight.counting.driver``)."""
+"""This module prints what a long count will take, in one line on stderr before the count starts.
+
+The DFS's projection comes from Knuth's estimate and the DP's from its
+projected peak. ``knight.counting.driver`` reads both from the count's
+``Job``."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""``knight solve``: one tour, as each square's step number, or as JSON."""
+"""This module runs ``knight solve``, which prints one tour as each square's step number or as JSON."""
 
 from knight import validate
 from knight.cli.options import board, board_args, budget, json_arg

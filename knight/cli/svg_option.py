@@ -1,5 +1,7 @@
-"""``--svg FILE`` on ``solve`` and ``count``: the option, its target
-checked before any search, the drawing after."""
+"""This module adds the ``--svg FILE`` option to ``solve`` and ``count`` and draws the picture.
+
+The target file is checked before any search, and the drawing is written
+after it."""
 
 import sys
 

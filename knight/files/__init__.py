@@ -1,4 +1,6 @@
-"""Files knight writes and reads back safely: written whole or not at all
-(``atomic_write``), append-only journals sealed line by line (``journal``),
-temporaries and spill folders named by their owner (``owned_files``), and
-bounded, strict JSON (``strict_json``)."""
+"""This package writes knight's files and reads them back safely.
+
+``atomic_write`` writes a file whole or not at all. ``journal`` keeps
+append-only journals sealed line by line. ``owned_files`` names temporaries
+and spill folders by their owner. ``strict_json`` reads and writes bounded,
+strict JSON."""

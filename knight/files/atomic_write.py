@@ -1,4 +1,4 @@
-"""A file written whole or not at all: the one way knight replaces a file.
+"""This module writes a file whole or not at all, the one way knight replaces a file.
 
 The content goes to a fresh temporary name beside the target (``mkstemp``,
 so a file of the user's that happens to carry the temporary's name is never

@@ -1,7 +1,9 @@
-"""An append-only journal file: a header line saying what the file is, then
-one record per line. knight's resume files and the harness's runs.csv are
-both journals; this module is the one place that decides how such a file is
-opened, checked, locked, appended to and read back.
+"""This module reads and writes an append-only journal file.
+
+A journal is a header line that says what the file is, then one record a
+line. knight's resume files and the harness's runs.csv are both journals.
+This module is the one place that decides how such a file is opened,
+checked, locked, appended to and read back.
 
 * A file is ours only if its first line is the header we expect. Anything
   else is refused with one line and never written to: a journal of the same

@@ -1,6 +1,7 @@
-"""The temporaries knight makes, named so that knight alone takes them for
-its own, and the removal of those that a killed run (SIGKILL, a power cut)
-left behind.
+"""This module names the temporaries that knight makes and removes those that a killed run left behind.
+
+The names let knight alone take the files for its own. A run killed by
+SIGKILL or a power cut leaves its temporaries behind.
 
 Every exit that can run code removes its temporaries itself (``finally``
 blocks; SIGTERM is turned into an exception by ``knight.exit_status``).
@@ -75,8 +76,25 @@ def new_spill_folder():
 
 
 def spill_bytes(parent=None):
-    """The bytes on disk (allocated blocks) of this process's spill folders
-    in ``parent`` (default ``$TMPDIR``): what its DP runs hold there now."""
+    """Return the bytes that this process's DP spill folders hold on disk.
+
+    Parameters
+    ----------
+    parent : str or os.PathLike, optional
+        The folder that holds the spill folders. None means ``$TMPDIR``, as
+        ``tempfile.gettempdir`` gives it.
+
+    Returns
+    -------
+    int
+        The allocated bytes of the files in the spill folders of this process.
+
+    Examples
+    --------
+    >>> from knight.harness_api import spill_bytes
+    >>> spill_bytes() >= 0
+    True
+    """
     parent = tempfile.gettempdir() if parent is None else parent
     held = 0
     with contextlib.suppress(OSError):

@@ -1,5 +1,6 @@
-"""JSON that every parser reads, and a reader bounded against what a user's
-file can hold.
+"""This module writes JSON that every parser reads, and reads it back within bounds.
+
+The reader is bounded against what a user's file can hold.
 
 Python's ``json`` writes NaN and Infinity, which are not JSON: a float that
 is not finite (a rate measured over no work, say) is written as null

@@ -1,4 +1,4 @@
-"""Board geometry: the move order and square numbering.
+"""This module defines the board's move order and square numbering.
 
 This module is the single source of truth for two definitions the whole
 suite depends on (and the README quotes):

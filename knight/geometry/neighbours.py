@@ -1,4 +1,4 @@
-"""The neighbour table every search and count reads, and its compiled filler.
+"""This module builds the neighbour table that every search and count reads, with its compiled filler.
 
 One module for both, above ``board`` (the move order) and below every
 kernel's caller: ``board`` stays NumPy only, and nothing here imports a
@@ -19,13 +19,33 @@ CACHED_SQUARES = 1 << 16
 
 
 def neighbour_table(rows, cols):
-    """For each square, the squares one knight's move away, in move order.
+    """Return the squares one knight's move from each square, in move order.
 
-    Returns a read-only ``(rows * cols, 8)`` int32 array. Row ``s`` lists
-    the on-board neighbours of square ``s`` first, in ``board.MOVES``
-    order, then pads with -1, so a kernel can stop scanning at the first
-    -1. Built once per board (up to ``CACHED_SQUARES``) and shared by every
-    search on it.
+    Row ``s`` of the table lists the neighbours of square ``s`` on the board,
+    in the order of ``knight.geometry.board.MOVES``, then pads with -1, so
+    that a kernel can stop at the first -1. A table of up to
+    ``CACHED_SQUARES`` squares is built once and shared by every search on
+    that board.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns. They are not checked.
+
+    Returns
+    -------
+    numpy.ndarray
+        A read-only int32 array of shape ``(rows * cols, 8)``. Squares are
+        0-based indices ``row * cols + col``.
+
+    Examples
+    --------
+    >>> from knight.harness_api import neighbour_table
+    >>> table = neighbour_table(3, 4)
+    >>> table.shape
+    (12, 8)
+    >>> table[0]
+    array([ 6,  9, -1, -1, -1, -1, -1, -1], dtype=int32)
     """
     if rows * cols <= CACHED_SQUARES:
         return _cached_table(rows, cols)

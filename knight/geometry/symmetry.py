@@ -1,4 +1,4 @@
-"""Symmetry classes of start squares: the dihedral symmetries of the board.
+"""This module groups start squares into classes by the dihedral symmetries of the board.
 
 A rectangle has 4 symmetries (identity, two mirror flips, the half turn); a
 square has 8 (those, the quarter turns and the two diagonal mirrors). A
@@ -37,8 +37,41 @@ def symmetries(rows, cols):
 
 
 def symmetry_class(rows, cols, square):
-    """Every square that a symmetry maps ``square`` (0-based ``(row, col)``)
-    to, itself included, sorted. InvalidArgument for a square off the board."""
+    """Return the squares that the board's symmetries map a square to.
+
+    A rectangle has four symmetries: the identity, two mirror flips and the
+    half turn. A square board has four more: the quarter turns and the two
+    diagonal mirrors. A symmetry maps every tour to a tour, so the squares
+    of one class have the same number of tours.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns, each at least 1.
+    square : tuple of int
+        A 0-based ``(row, col)`` pair on the board.
+
+    Returns
+    -------
+    list of tuple of int
+        Every square of the class as a ``(row, col)`` pair, ``square``
+        itself included, sorted.
+
+    Raises
+    ------
+    InvalidArgument
+        If the board is out of range or the square is off it.
+
+    Examples
+    --------
+    >>> import knight
+    >>> knight.symmetry_class(5, 5, (0, 0))
+    [(0, 0), (0, 4), (4, 0), (4, 4)]
+    >>> knight.symmetry_class(3, 4, (0, 1))
+    [(0, 1), (0, 2), (2, 1), (2, 2)]
+    >>> knight.symmetry_class(5, 5, (2, 2))
+    [(2, 2)]
+    """
     from knight import validate
 
     rows, cols = validate.board(rows, cols)
@@ -72,9 +105,31 @@ def symmetry_classes(rows, cols, starts):
 
 
 def representatives(rows, cols):
-    """One start square per symmetry class, the first of its class in
-    reading order, as ``{representative: [every square of its class]}``
-    with the representatives in reading order; squares as ``(row, col)``."""
+    """Return one start square for each symmetry class, with the squares of its class.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns, each at least 1. They are
+        not checked.
+
+    Returns
+    -------
+    dict of tuple of int to list of tuple of int
+        Maps the first square of each class in reading order to every
+        square of that class, all as 0-based ``(row, col)`` pairs. The keys
+        come in reading order.
+
+    See Also
+    --------
+    knight.symmetry_class : The class of one square, with its arguments checked.
+
+    Examples
+    --------
+    >>> from knight.harness_api import representatives
+    >>> representatives(3, 3)
+    {(0, 0): [(0, 0), (0, 2), (2, 0), (2, 2)], (0, 1): [(0, 1), (1, 0), (1, 2), (2, 1)], (1, 1): [(1, 1)]}
+    """
     return {
         divmod(first, cols): [divmod(square, cols) for square in members]
         for first, members in symmetry_classes(rows, cols, range(rows * cols)).items()

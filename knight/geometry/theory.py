@@ -1,4 +1,4 @@
-"""What is known without searching: existence theorems and colour parity.
+"""This module answers what is known without searching, by the existence theorems and colour parity.
 
 Pure Python, no NumPy or Numba: ``knight exists`` answers instantly.
 """
@@ -28,12 +28,44 @@ def _closed_exists(short, long):
 
 
 def tour_exists(rows, cols, closed=False):
-    """Whether the ``rows x cols`` board has an open (or closed) knight's tour.
+    """Return whether a board has a knight's tour, by the existence theorems.
 
-    Open tours: Conrad et al. (1994) -- 1x1, 3x4, 3xn for n >= 7, 4xn for
-    n >= 5, and every board with both sides >= 5. Closed tours: Schwenk
-    (1991) -- all m x n with m <= n except when m and n are both odd, m is
-    1, 2 or 4, or m = 3 and n is 4, 6 or 8.
+    No search is made. Open tours exist on the 1 x 1 board, on 3 x 4, on
+    3 x n for n >= 7, on 4 x n for n >= 5, and on every board whose sides
+    are both at least 5 (Conrad et al., 1994). Closed tours exist on every
+    m x n board with m <= n, except where m and n are both odd, where m is
+    1, 2 or 4, and where m is 3 and n is 4, 6 or 8 (Schwenk, 1991).
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns, each at least 1.
+    closed : bool, default False
+        Whether to ask about closed tours instead of open ones.
+
+    Returns
+    -------
+    bool
+        True when the board has at least one tour of the kind asked.
+
+    Raises
+    ------
+    InvalidArgument
+        If a side is not an integer of at least 1, or ``closed`` is not a bool.
+
+    See Also
+    --------
+    start_possible : Ask the same question about one start square.
+
+    Examples
+    --------
+    >>> import knight
+    >>> knight.tour_exists(3, 4)
+    True
+    >>> knight.tour_exists(3, 4, closed=True)
+    False
+    >>> knight.tour_exists(6, 6, closed=True)
+    True
     """
     from knight import validate
 
@@ -44,11 +76,53 @@ def tour_exists(rows, cols, closed=False):
 
 
 def start_possible(rows, cols, start, closed=False):
-    """Whether theory leaves a tour from ``start`` (0-based) possible.
+    """Return whether the theorems leave a tour from a start square possible, and why not.
 
-    Returns ``(possible, reason)``; ``reason`` says why not, else is "".
-    A True answer only means nothing known rules the start out: whether a
-    tour really starts there is for a search to tell.
+    A start is ruled out when the board has no tour of the kind asked (see
+    ``tour_exists``), or by colour parity. A knight changes colour at every
+    move, so on a board with an odd number of squares a tour starts on the
+    colour of the corners. A True answer means only that nothing known
+    rules the start out. Only a search can tell whether a tour really
+    starts there.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns, each at least 1.
+    start : tuple of int
+        The start square as a 0-based ``(row, col)`` pair.
+    closed : bool, default False
+        Whether to ask about closed tours instead of open ones.
+
+    Returns
+    -------
+    possible : bool
+        False when a theorem or colour parity rules the start out.
+    reason : str
+        Why the start is ruled out, or ``""`` when it is not.
+
+    Raises
+    ------
+    InvalidArgument
+        If the board or the start square is out of range.
+
+    See Also
+    --------
+    tour_exists : Say whether the board has a tour from any start.
+    solve : Search for a tour from the start.
+
+    Examples
+    --------
+    >>> import knight
+    >>> knight.start_possible(5, 5, (0, 0))
+    (True, '')
+    >>> possible, reason = knight.start_possible(5, 5, (0, 1))
+    >>> possible
+    False
+    >>> reason
+    'colour parity: on a board with an odd number of squares a tour starts on the corner colour'
+    >>> knight.start_possible(4, 4, (0, 0))
+    (False, 'no open tour exists on a 4x4 board (Conrad et al. 1994)')
     """
     from knight import validate
 

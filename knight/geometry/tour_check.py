@@ -1,4 +1,4 @@
-"""The independent tour checker.
+"""This module checks tours independently of the search kernels.
 
 Written apart from the kernels on purpose: it shares no code with
 ``board.py`` or ``kernels.py`` (it does not even use the move table), so a
@@ -89,5 +89,50 @@ def _knight_move(a, b):
 
 
 def is_tour(rows, cols, tour, closed=False):
-    """True when ``tour`` visits every square once by knight's moves."""
+    """Return whether a sequence of squares is a knight's tour of a board.
+
+    The check shares no code with the search kernels, so that a bug in a
+    kernel cannot hide here. A tour that holds something other than squares
+    is not a tour, and the answer is False rather than an error.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns, each at least 1.
+    tour : iterable
+        The squares in visit order. Each square is either a 0-based index
+        ``row * cols + col`` (an integer, not a bool or a float) or a
+        0-based ``(row, col)`` pair of integers.
+    closed : bool, default False
+        Whether the last square must also be a knight's move from the first.
+
+    Returns
+    -------
+    bool
+        True when ``tour`` visits every square exactly once, each step a
+        knight's move.
+
+    Raises
+    ------
+    InvalidArgument
+        If the board is out of range, ``closed`` is not a bool, or ``tour``
+        is not iterable.
+
+    See Also
+    --------
+    solve : Search for a tour.
+
+    Examples
+    --------
+    >>> import knight
+    >>> tour = [0, 6, 8, 1, 7, 9, 2, 11, 5, 3, 10, 4]
+    >>> knight.is_tour(3, 4, tour)
+    True
+    >>> knight.is_tour(3, 4, tour, closed=True)
+    False
+    >>> knight.is_tour(3, 4, [(0, 0), (1, 2), (2, 0)])
+    False
+    >>> knight.is_tour(3, 4, ["a", "b"])
+    False
+    """
     return tour_problem(rows, cols, tour, closed) is None

@@ -1,4 +1,6 @@
-"""What every kernel runs on: the one Numba policy (``_jit``), the
-popcount intrinsic (``_bits``), names imported on first use (``_lazy``),
-the machine's cores and memory limits (``machine``) and the status codes
-kernels return (``status``)."""
+"""This package holds what every kernel runs on.
+
+``_jit`` is the one Numba policy and ``_bits`` the popcount intrinsic.
+``_lazy`` imports names on first use. ``machine`` reads the machine's cores
+and memory limits, and ``status`` holds the status codes that kernels
+return."""

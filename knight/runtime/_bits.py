@@ -1,4 +1,4 @@
-"""Bit and cache instructions for the kernels, as LLVM intrinsics.
+"""This module gives the kernels bit and cache instructions as LLVM intrinsics.
 
 Numba has no popcount of its own; this compiles to one ``popcnt``
 instruction where the CPU has it. With the JIT disabled

@@ -1,4 +1,4 @@
-"""The one place that decides how knight's kernels are compiled.
+"""This module is the one place that decides how knight's kernels are compiled.
 
 Every kernel module imports ``jit`` from here, so a change of policy (say,
 turning on ``boundscheck`` to hunt a bug) is one edit, not a search.

@@ -1,6 +1,8 @@
-"""Names a module offers but imports only on first use (PEP 562's module
-``__getattr__``): the public API and the harness's loads Numba only when a
-search or a count is asked for, so ``import knight`` stays cheap."""
+"""This module lets a module offer names that it imports only on first use.
+
+It uses PEP 562's module ``__getattr__``. The public API and the harness API
+load Numba only when a search or a count is asked for, so ``import knight``
+stays cheap."""
 
 import importlib
 

@@ -1,7 +1,8 @@
-"""What this machine lends a run: the cores this process may use and the
-memory it can still allocate. The one place either is read, so that the
-thread pools, the memory checks, the projections and the harness's
-records agree. Standard library only: cheap to import."""
+"""This module reads the cores this process may use and the memory it can still allocate.
+
+It is the one place that reads either, so that the thread pools, the memory
+checks, the projections and the harness's records agree. It uses the
+standard library only, so it is cheap to import."""
 
 import functools
 import os
@@ -9,8 +10,22 @@ import resource
 
 
 def usable_cores():
-    """The cores this process may run on (its CPU affinity, which a
-    container or ``taskset`` narrows), not the machine's count."""
+    """Return the number of cores this process may run on.
+
+    The number is the size of the process's CPU affinity, which a container
+    or ``taskset`` can narrow, not the number of cores of the machine.
+
+    Returns
+    -------
+    int
+        The usable cores, at least 1.
+
+    Examples
+    --------
+    >>> from knight.harness_api import usable_cores
+    >>> usable_cores() >= 1
+    True
+    """
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
@@ -71,9 +86,23 @@ def _status_field(name, path="/proc/self/status"):
 
 
 def anonymous_memory():
-    """This process's anonymous resident memory (``RssAnon``: what the
-    kernel cannot reclaim; pages of mapped files are page cache), 0 where
-    it cannot be read."""
+    """Return the anonymous resident memory of this process in bytes.
+
+    Anonymous memory (``RssAnon`` in /proc/self/status) is the memory that
+    the kernel cannot reclaim. Pages of mapped files are page cache and are
+    not counted.
+
+    Returns
+    -------
+    int
+        The bytes of anonymous resident memory, or 0 where they cannot be read.
+
+    Examples
+    --------
+    >>> from knight.harness_api import anonymous_memory
+    >>> anonymous_memory() >= 0
+    True
+    """
     return _status_field("RssAnon") or 0
 
 

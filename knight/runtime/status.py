@@ -1,4 +1,4 @@
-"""Search statuses: the integer codes kernels return, and their words.
+"""This module defines the integer status codes that kernels return, and their words.
 
 The only place either is defined: kernels import the codes, and every
 reader of a status (``Result.status``, the harness's records and

@@ -1,3 +1,5 @@
-"""Finding one tour: ``solver`` (the public ``solve`` and
-``compile_kernels``: it validates and builds the arrays) and
-``search_kernels`` (the compiled searches, which trust them)."""
+"""This package finds one tour.
+
+``solver`` holds the public ``solve`` and ``compile_kernels``, which
+validate the arguments and build the arrays. ``search_kernels`` holds the
+compiled searches, which trust those arrays."""

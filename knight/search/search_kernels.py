@@ -1,4 +1,4 @@
-"""Compiled search kernels: iterative depth-first searches over arrays.
+"""This module compiles the search kernels, iterative depth-first searches over arrays.
 
 Kernels trust their arguments: ``solver.py`` validates and builds the arrays.
 Each kernel but the bitboard one (whose scratch is a few hundred bytes)

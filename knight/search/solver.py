@@ -1,4 +1,7 @@
-"""Public searches: validate arguments, build arrays, run a kernel, wrap it.
+"""This module runs the public searches.
+
+It validates the arguments, builds the arrays, runs a kernel and wraps its
+answer in a ``Result``.
 
 Kernels trust their inputs; everything a user can get wrong is caught here
 (or in ``validate``) with a message that names the valid range.
@@ -70,10 +73,40 @@ _RUNNERS = {"backtrack": _run_backtrack, "warnsdorff": _run_warnsdorff, "greedy"
 
 
 def compile_kernels(methods=validate.METHODS):
-    """Compile (or load from cache) each method's kernels; return seconds each.
+    """Compile the search kernels of each method now, or load them from Numba's cache.
 
-    A method's first call pays this once per process; ``solve`` calls it so
-    that ``Result.seconds`` never includes compilation.
+    A method's first search in a process pays for its compilation once.
+    ``solve`` calls this function first, so that ``Result.seconds`` never
+    includes compilation; call it yourself to pay that cost at a time of your
+    choosing.
+
+    Parameters
+    ----------
+    methods : str or iterable of str, default ("backtrack", "warnsdorff", "greedy")
+        The methods whose kernels to compile: ``"backtrack"``,
+        ``"warnsdorff"`` or ``"greedy"``.
+
+    Returns
+    -------
+    dict of str to float
+        For each method, the seconds its compilation took in this process.
+        A method compiled earlier in the process shows its first time again.
+
+    Raises
+    ------
+    InvalidArgument
+        If ``methods`` is empty or names an unknown method.
+
+    See Also
+    --------
+    solve : Search for one tour, compiling its method's kernels first.
+
+    Examples
+    --------
+    >>> import knight
+    >>> seconds = knight.compile_kernels(["greedy", "warnsdorff"])
+    >>> sorted(seconds)
+    ['greedy', 'warnsdorff']
     """
     methods = validate.choices(methods, "method", validate.METHODS)
     for method in methods:
@@ -89,12 +122,61 @@ def compile_kernels(methods=validate.METHODS):
 
 
 def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=False, tiebreak="first"):
-    """Search for one knight's tour of ``rows x cols`` from ``start`` (0-based).
+    """Search for one knight's tour of a board from a start square.
 
-    ``method`` is ``backtrack`` (move order), ``warnsdorff`` (fewest onward
-    moves first, with backtracking) or ``greedy`` (Warnsdorff, no
-    backtracking). At most ``budget`` nodes are placed
-    (default ``DEFAULT_BUDGET``). Returns a ``Result``.
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns, each at least 1.
+    start : tuple of int, default (0, 0)
+        The start square as a 0-based ``(row, col)`` pair.
+    method : {"warnsdorff", "backtrack", "greedy"}, default "warnsdorff"
+        How to search. ``"backtrack"`` tries the moves in a fixed order and
+        backtracks. ``"warnsdorff"`` tries first the moves to the squares
+        with the fewest onward moves, and backtracks. ``"greedy"`` follows
+        Warnsdorff's rule without backtracking, so it can end in a dead end.
+    budget : int, optional
+        The most nodes (squares placed) the search may visit before it gives
+        up. None means ``knight.validate.DEFAULT_BUDGET``, 100,000,000.
+    closed : bool, default False
+        Whether the tour must be closed: its last square a knight's move
+        from its first.
+    tiebreak : {"first", "roth"}, default "first"
+        How Warnsdorff's rule orders squares with equally few onward moves.
+        ``"first"`` keeps the move order, and ``"roth"`` prefers the square
+        farthest from the board's centre.
+
+    Returns
+    -------
+    Result
+        The outcome. ``Result.status`` is ``"found"`` with the tour in
+        ``Result.tour``, ``"none"`` when the whole search found no tour,
+        ``"budget"`` when the search gave up after ``budget`` nodes, or
+        ``"dead-end"`` when the greedy search got stuck.
+
+    Raises
+    ------
+    InvalidArgument
+        If an argument is out of range, or if the board would not fit in the
+        memory available.
+
+    See Also
+    --------
+    is_tour : Check a tour independently of the search.
+    tour_exists : Say whether a board has a tour at all, without searching.
+
+    Examples
+    --------
+    >>> import knight
+    >>> result = knight.solve(5, 5)
+    >>> result.status, result.nodes
+    ('found', 25)
+    >>> result.tour[:5]
+    array([ 0,  7,  4, 13, 24], dtype=int32)
+    >>> knight.is_tour(5, 5, result.tour)
+    True
+    >>> knight.solve(4, 4, method="backtrack").status
+    'none'
     """
     rows, cols = validate.board(rows, cols)
     row, col = validate.start(rows, cols, start)

@@ -1,5 +1,6 @@
-"""MATRIX.md and matrix.png of a Numba matrix run, from matrix.json alone
-(bench/by_hand/numba_matrix/matrix_run.py measures it)."""
+"""This module writes MATRIX.md and matrix.png of a Numba matrix run from matrix.json alone.
+
+bench/by_hand/numba_matrix/matrix_run.py measures matrix.json."""
 
 import statistics
 

@@ -1,5 +1,7 @@
-"""``make bench-matrix NUMBA="0.59 0.62 0.65 0.68"``: knight's kernels under
-several Numba releases, against C compiled once, in one interleaved run.
+"""Time knight's kernels under several Numba releases against C compiled once, in one run.
+
+Run it as ``make bench-matrix NUMBA="0.59 0.62 0.65 0.68"``. The releases
+and C are interleaved.
 
 Each release gets its environment (numba_environments.py, beside this
 module) and a worker in it (matrix_worker.py) kept for the whole run, so

@@ -1,7 +1,9 @@
-"""Run by each Numba version's Python (bench/by_hand/numba_matrix/matrix_run.py starts
-it): times knight's kernels under that Numba, as the toolchain comparison
-does (bench/baselines/prepared.py's arrays, call_clock's timing), one
-request a line on stdin, one answer a line on stdout, both JSON.
+"""This script, run by each Numba release's Python, times knight's kernels under that release.
+
+bench/by_hand/numba_matrix/matrix_run.py starts it. It times the kernels
+as the toolchain comparison does, with the arrays of
+bench/baselines/prepared.py and the timing of call_clock. It reads one JSON
+request a line on stdin and writes one JSON answer a line on stdout.
 
 A request is a search's fields (bench/named_search.Search); the
 answer ``status``, ``nodes``, ``seconds``, ``cpu_seconds`` of one call, or,

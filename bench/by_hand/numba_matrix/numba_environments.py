@@ -1,9 +1,10 @@
-"""One virtual environment per Numba release, for the Numba matrix
-(bench/by_hand/numba_matrix/matrix_run.py): made on first use under
-``$KNIGHT_CACHE/numba-VERSION`` (default ``~/.cache/knight``), outside the
-repository, and kept; each holds that Numba (the newest patch release of
-the version asked for), whatever NumPy and llvmlite pip pairs with it, and
-nothing of knight: the worker puts the repository on its path.
+"""This module makes one virtual environment for each Numba release of the Numba matrix.
+
+An environment is made on first use under ``$KNIGHT_CACHE/numba-VERSION``
+(default ``~/.cache/knight``), outside the repository, and kept. It holds
+that Numba (the newest patch release of the version asked for) and whatever
+NumPy and llvmlite pip pairs with it. It holds nothing of knight, because
+the worker puts the repository on its path.
 
 A release that does not install for this Python is a one-line reason, not
 an error: the matrix goes on without it.

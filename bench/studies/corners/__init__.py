@@ -1,1 +1,1 @@
-"""The corner study: greedy and Warnsdorff from 1,1 of every n x n (corners_study)."""
+"""This package is the corner study, which runs greedy and Warnsdorff from the corner of every n x n board."""

@@ -1,5 +1,7 @@
-"""From the corner, every n x n board from 5 up: where Warnsdorff's rule
-fails, under each tie rule, and what backtracking pays to recover.
+"""This module runs searches from the corner of every n x n board from 5 up.
+
+It shows where Warnsdorff's rule fails under each tie rule, and what
+backtracking pays to recover.
 
 For each n the greedy walk and the Warnsdorff-ordered search (which steps
 back when the walk dead-ends) run from square (1,1) under both tie rules:

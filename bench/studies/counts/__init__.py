@@ -1,2 +1,4 @@
-"""The counting study: the study (count_study), the worker process each
-count runs in (count_worker), and its figure and section (count_report)."""
+"""This package is the counting study, with its worker process, its figure and its section.
+
+count_study runs the study, count_worker is the process each count runs in,
+and count_report draws the figure and writes the section."""

@@ -1,6 +1,8 @@
-"""Figure 8 and the counting section of REPORT.md from counts.json alone
-(bench/studies/counts/count_study.py measures it): what its rows say, where
-the DP overtakes the DFS, the table, the cluster's overhead and the figure."""
+"""This module draws figure 8 and writes the counting section of REPORT.md from counts.json alone.
+
+bench/studies/counts/count_study.py measures counts.json. The section says
+what its rows show and where the DP overtakes the DFS, and it gives the
+table, the cluster's overhead and the figure."""
 
 from matplotlib.ticker import NullFormatter
 

@@ -1,5 +1,7 @@
-"""The counting study: the DFS, plain and pruned, against the frontier DP,
-on every board each finishes within its cap; and where the DP overtakes.
+"""This module is the counting study, which times the DFS and the frontier DP on the same boards.
+
+The DFS runs plain and pruned. Each engine counts every board it finishes
+within its cap, and the study shows where the DP overtakes.
 
 Four engines (``count_worker.ENGINES``) count the open tours of boards in
 four series: n x n, 3 x k, 4 x k and 5 x k, each smallest first. Three

@@ -1,6 +1,7 @@
-"""One count at a time in a process of its own: the counting study's worker
-(bench/studies/counts/count_study.py), and the handle the study holds on it
-(a ``CappedWorker`` of bench/studies/capped_worker.py).
+"""This module runs one count at a time in a process of its own, for the counting study.
+
+It also holds the study's handle on that process, a ``CappedWorker`` of
+bench/studies/capped_worker.py.
 
 A count cannot be interrupted from outside once its kernels run, and a count
 one board past an engine's reach can take days. So each count runs in this

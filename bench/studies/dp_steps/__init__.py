@@ -1,3 +1,4 @@
-"""The DP's step engines against each other: the study (dp_step_study),
-the worker process it runs them in (dp_step_worker), and its figure and
-section (dp_step_report)."""
+"""This package is the study that compares the DP's step engines with each other.
+
+dp_step_study runs the study, dp_step_worker is the process it runs the
+engines in, and dp_step_report draws the figure and writes the section."""

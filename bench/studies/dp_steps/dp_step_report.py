@@ -1,5 +1,6 @@
-"""Figure 9 and the step-engine section of REPORT.md from dp_steps.json
-alone (bench/studies/dp_steps/dp_step_study.py measures it)."""
+"""This module draws figure 9 and writes the step-engine section of REPORT.md from dp_steps.json alone.
+
+bench/studies/dp_steps/dp_step_study.py measures dp_steps.json."""
 
 import numpy as np
 

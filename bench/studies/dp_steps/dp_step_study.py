@@ -1,8 +1,10 @@
-"""The DP's step engines against each other: the hash step (the engine
-before), the partitioned step in memory and the partitioned step out of
-core, each counting the same totals on a few boards of 0.1-3 s; their
-transitions per second and the anonymous memory they add per state held
-(figure 9 and a section of REPORT.md: bench/studies/dp_steps/dp_step_report.py).
+"""This module compares the DP's step engines on the same totals of a few small boards.
+
+The engines are the hash step (the engine before), the partitioned step in
+memory and the partitioned step out of core. The study gives their
+transitions per second and the anonymous memory they add for each state
+held. bench/studies/dp_steps/dp_step_report.py draws figure 9 and writes a
+section of REPORT.md from them.
 
 Each board is measured by a worker process of its own
 (bench/studies/dp_steps/dp_step_worker.py: what the engines are, how memory is

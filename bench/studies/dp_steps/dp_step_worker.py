@@ -1,6 +1,7 @@
-"""The DP step-engine study's worker (bench/studies/dp_steps/dp_step_study.py): one
-board's total by each way the DP runs a step, in a process of its own, so
-that the memory it measures is this process's alone.
+"""This module is the step-engine study's worker, which counts one board's total by each step engine.
+
+It runs in a process of its own, so that the memory it measures belongs to
+this process alone.
 
 The three engines (``ENGINES``), each ``engine.total_with_work`` of the
 board (one run, no forced end) under its own ``StepPolicy`` (``policy_of``),

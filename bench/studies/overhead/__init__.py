@@ -1,1 +1,1 @@
-"""Set-up against search through the public API (overhead_study)."""
+"""This package is the overhead study, which weighs set-up against search through the public API."""

@@ -1,4 +1,4 @@
-"""Where a user's wait goes: set-up against search, through the public API.
+"""This module measures where a user's wait goes, set-up against search, through the public API.
 
 Three measurements, made in one run so that their ratios compare (the
 "Set-up against search" section of REPORT.md; the corner study adds its

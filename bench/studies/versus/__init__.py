@@ -1,2 +1,4 @@
-"""The toolchain comparison: the study (versus_study), its searches
-(versus_workloads) and its figure and section (versus_report)."""
+"""This package is the toolchain comparison, with its searches, its figure and its section.
+
+versus_study runs the study, versus_workloads lists its searches, and
+versus_report draws the figure and writes the section."""

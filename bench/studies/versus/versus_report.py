@@ -1,5 +1,6 @@
-"""Figure 6 and REPORT.md's section of the toolchain comparison, from
-versus.json alone (bench/studies/versus/versus_study.py measures it).
+"""This module draws figure 6 and writes the toolchain section of REPORT.md from versus.json alone.
+
+bench/studies/versus/versus_study.py measures versus.json.
 
 A file of the first format (sides numba, c and python; no call costs, no
 per-round rates) still reads: every search is a headline one, and a ratio

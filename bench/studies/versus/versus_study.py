@@ -1,6 +1,8 @@
-"""Numba against what a user would pick instead: the same searches by C
-compiled with gcc and with clang, by Cython, and by the plain-Python
-reference under CPython and under PyPy, timed like for like.
+"""This module compares Numba with what a user would pick instead, on the same searches.
+
+The same searches run as C compiled with gcc and with clang, as Cython, and
+as the plain-Python reference under CPython and under PyPy, timed like for
+like.
 
 Like for like: every compiled side (knight's Numba kernels,
 bench/baselines/numba_bound.py; knight.c by each compiler,

@@ -1,7 +1,9 @@
-"""The searches of the toolchain comparison (bench/studies/versus/versus_study.py), also
-timed by the Numba matrix (bench/by_hand/numba_matrix/matrix_run.py): a module of its
-own, so that the matrix takes them without importing a study. The list is
-append-only, like asv benchmarks: a search keeps its place.
+"""This module lists the searches of the toolchain comparison.
+
+The comparison (bench/studies/versus/versus_study.py) and the Numba matrix
+(bench/by_hand/numba_matrix/matrix_run.py) both time them. The list is a
+module of its own, so that the matrix takes it without importing a study.
+The list is append-only, like asv benchmarks, and a search keeps its place.
 """
 
 from bench.timing.named_search import Search

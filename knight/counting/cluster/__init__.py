@@ -1,2 +1,3 @@
-"""What both engines share on a Dask cluster: the connection and the one
-reading of its failures."""
+"""This package holds what both counting engines share on a Dask cluster.
+
+That is the connection and the one reading of the cluster's failures."""

@@ -1,5 +1,7 @@
-"""How a count on a Dask cluster ends when the cluster fails: every wait
-bounded, every failure of Dask's one line naming the cluster.
+"""This module makes a count on a failed Dask cluster end in one line.
+
+Every wait is bounded, and every failure of Dask becomes one line that names
+the cluster.
 
 Dask waits for ever on work no worker can run: a future whose only worker
 died stays pending until a worker comes, and one whose scheduler died is

@@ -1,4 +1,4 @@
-"""Connecting to a Dask scheduler (``knight count --scheduler ADDRESS``).
+"""This module connects to a Dask scheduler (``knight count --scheduler ADDRESS``).
 
 The address's form is checked before anything is imported or searched.
 The connection then has one overall deadline: Dask's own ``timeout`` bounds

@@ -1,3 +1,4 @@
-"""The DFS counting engine: a pruned exhaustive search, each start's tree
-cut into work units that run on local threads or a Dask cluster, finished
-units kept in a resume file."""
+"""This package is the DFS counting engine, a pruned exhaustive search.
+
+Each start's tree is cut into work units that run on local threads or on a
+Dask cluster, and finished units are kept in a resume file."""

@@ -1,6 +1,7 @@
-"""The DFS counting engine: split a ``Job`` into work units, count them on
-its executor (recording them in its resume file), add them up as a
-``Tally``."""
+"""This module splits a count's ``Job`` into work units, counts them and adds them up as a ``Tally``.
+
+The units run on the job's executor, and each finished unit is recorded in
+the resume file."""
 
 import time
 

@@ -1,5 +1,7 @@
-"""Counting kernels: exhaustive search of the subtree below any search
-prefix, plain or pruned, and Knuth's random probes of the same tree.
+"""This module holds the compiled counting kernels of the DFS engine.
+
+They search the whole subtree below any search prefix, plain or pruned, and
+they make Knuth's random probes of the same tree.
 
 A *prefix* is a path the search itself reaches (``prefix[0]`` is the start
 square). Counting the subtree below every prefix at one depth, plus the

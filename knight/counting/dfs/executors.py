@@ -1,6 +1,8 @@
-"""Where DFS work units run: a local thread pool (the kernels release the
-GIL) or a Dask cluster's ``concurrent.futures`` executor, whose waits are
-bounded and whose failures are one line (``cluster.cluster_faults``)."""
+"""This module gives the executors that DFS work units run on.
+
+An executor is a local thread pool, since the kernels release the GIL, or a
+Dask cluster's ``concurrent.futures`` executor. The cluster's waits are
+bounded and its failures are one line (``cluster.cluster_faults``)."""
 
 import concurrent.futures
 import contextlib

@@ -1,5 +1,7 @@
-"""How big is a count before running it: Knuth's random-probe estimate of
-the search tree (plain and pruned) and the time this machine would take.
+"""This module estimates how big a count is before it runs.
+
+It uses Knuth's random-probe estimate of the search tree, plain and pruned,
+and the time this machine would take.
 
 Knuth (1975), "Estimating the efficiency of backtrack programs": walk from
 the root to a leaf choosing a child uniformly at random; ``1 + d1 + d1*d2 +

@@ -1,6 +1,7 @@
-"""Counting one work unit of the DFS: the subtree below a prefix of
-squares, on the compiled counter. Plain data in and out, so that it runs on
-any executor, a remote Dask worker's included; each count has its own stop
+"""This module counts one work unit of the DFS, the subtree below a prefix of squares.
+
+It runs the compiled counter with plain data in and out, so that it runs on
+any executor, a remote Dask worker included. Each count has its own stop
 signal, so two counts in one process never stop each other."""
 
 import time

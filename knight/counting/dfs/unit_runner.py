@@ -1,6 +1,8 @@
-"""Running a split DFS count's units on an executor: in batches sized by
-time, each finished unit recorded in the resume file as its batch ends,
-and on any exception (Ctrl-C among them) the count's stop signal raised."""
+"""This module runs the work units of a split DFS count on an executor.
+
+The units run in batches sized by time. Each finished unit is recorded in
+the resume file as its batch ends. On any exception, Ctrl-C included, the
+count's stop signal is raised."""
 
 from knight.counting.dfs.executors import failures, first_done, parallelism
 from knight.counting.dfs.unit_count import count_units, stop_signal

@@ -1,6 +1,8 @@
-"""Splitting a DFS count into work units: each searched start's search
-cut at a fixed depth, every prefix at that depth a unit counted on its own
-(``unit_count``). The sums are exact whatever the split."""
+"""This module splits a DFS count into work units.
+
+The search from each start is cut at a fixed depth, and every prefix at that
+depth is a unit counted on its own (``unit_count``). The sums are exact
+whatever the split."""
 
 from dataclasses import dataclass
 

@@ -1,4 +1,6 @@
-"""A resume file: finished work units, one JSON line each, append-only.
+"""This module keeps the resume file of a DFS count, one JSON line for each finished work unit.
+
+The file is append-only.
 
 The first line describes the count (its plan's header and node budget); a
 file made for a different count is refused rather than mixed in, and a

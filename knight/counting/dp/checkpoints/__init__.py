@@ -1,4 +1,6 @@
-"""The DP's ``--resume`` checkpoints: one shared header (``checkpoint_header``)
-for a count in one process (``process_checkpoint``, with ``linked_table``
-for a table already on disk) and for a count on a cluster
-(``cluster_checkpoint``)."""
+"""This package holds the DP's ``--resume`` checkpoints.
+
+``checkpoint_header`` is the header that all of them share.
+``process_checkpoint`` saves a count in one process, with ``linked_table``
+for a table already on disk, and ``cluster_checkpoint`` saves a count on a
+cluster."""

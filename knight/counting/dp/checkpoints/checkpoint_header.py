@@ -1,9 +1,10 @@
-"""What every checkpoint of a DP count shares, in one process or on a
-cluster: the header's record of the count it belongs to (its identity),
-the refusal of a file made for another count, the SHA-256 over the header
-and a table that finds a file edited or damaged since knight wrote it, the
-type and range checks of the runs finished and the run under way, and how
-often the table is saved."""
+"""This module holds what every checkpoint of a DP count shares, in one process or on a cluster.
+
+The header records the count that the file belongs to, and a file made for
+another count is refused. A SHA-256 over the header and the table finds a
+file edited or damaged since knight wrote it. The module also checks the
+types and ranges of the finished runs and of the run under way, and it says
+how often the table is saved."""
 
 import hashlib
 import json

@@ -1,7 +1,8 @@
-"""A resumable frontier-DP count on a Dask cluster: a small checkpoint file
-on the client, and the table's partitions in files the workers write to a
-folder beside it (``FILE.parts``) that every worker and the client reach
-at the same path.
+"""This module saves and resumes a frontier-DP count on a Dask cluster.
+
+A small checkpoint file stays on the client. The workers write the table's
+partitions to files in a folder beside it (``FILE.parts``), which every
+worker and the client reach at the same path.
 
 The single-process checkpoint (``process_checkpoint``) holds the table in its
 own file; a cluster's table is spread over the workers and may not fit on

@@ -1,10 +1,12 @@
-"""A checkpoint's table that costs no copy: when a step ran out of core its
-next table is already files in the spill folder (``out_of_core_step``: a
-packed table's files, ``packed_table``; the hash step's shards: two dense
-files), so the checkpoint links them into a folder beside it
-(``FILE.tables``, hard links: the same data under a second name, nothing
-written) and names them in its header (a packed table's block index
-too), instead of writing the table into its own ``.npz``.
+"""This module saves a checkpoint's table without copying it.
+
+When a step ran out of core, its next table is already files in the spill
+folder. These are a packed table's files (``packed_table``) or the hash
+step's shards, which are two dense files. The checkpoint links them into a
+folder beside it (``FILE.tables``) with hard links, which give the same data
+a second name and write nothing. The header names the files, and a packed
+table's block index too, instead of writing the table into the checkpoint's
+own ``.npz``.
 
 The spill folder replaces its table files step after step; a link keeps the
 data of the step the checkpoint names until the checkpoint names another.

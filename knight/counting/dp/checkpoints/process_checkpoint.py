@@ -1,5 +1,7 @@
-"""A resumable frontier-DP count in one file: the runs finished and the
-table of the run under way, written atomically, a stranger's file never
+"""This module saves and resumes a frontier-DP count in one file.
+
+The file holds the finished runs and the table of the run under way. It is
+written atomically, and a file that knight did not write is never
 overwritten."""
 
 import json

@@ -1,4 +1,5 @@
-"""What the frontier DP counts: the states of a frontier and their
-successors (``states``), the degree patterns that can still be completed
-(``degree_relaxation``), and the order the squares are inserted in
-(``cell_order``)."""
+"""This package says what the frontier DP counts.
+
+``states`` holds the states of a frontier and their successors.
+``degree_relaxation`` finds the degree patterns that can still be completed.
+``cell_order`` gives the order in which the squares are inserted."""

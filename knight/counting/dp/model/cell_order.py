@@ -1,8 +1,9 @@
-"""The frontier DP's square order and the plan it makes: the squares in
-insertion order and, for each step, the slot arrays the step kernel reads
-(``Schedule``). A square leaves the frontier after its last neighbour is
-inserted; the order decides how wide the frontier grows, and so the DP's
-work and memory."""
+"""This module chooses the order in which the frontier DP inserts the squares, and makes the plan of each step.
+
+The plan (``Schedule``) holds the squares in insertion order and, for each
+step, the slot arrays that the step kernel reads. A square leaves the
+frontier after its last neighbour is inserted. The order decides how wide
+the frontier grows, and so the DP's work and memory."""
 
 from dataclasses import dataclass
 

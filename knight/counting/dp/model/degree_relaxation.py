@@ -1,6 +1,8 @@
-"""The degree relaxation of the frontier DP: which *degree patterns* of a
-frontier can still be completed to a tour. The DP drops every state whose
-pattern cannot, before it takes a place in the table.
+"""This module finds the degree patterns of a frontier that can still be completed to a tour.
+
+This is the degree relaxation of the frontier DP. The DP drops every state
+whose pattern cannot be completed, before the state takes a place in the
+table.
 
 Why: most states of the exact DP are dead weight. On 5 x 6 (open paths, no
 forced end), a backward pass over the exact tables found that only 4-5% of

@@ -1,6 +1,7 @@
-"""The frontier DP's states and their successors (the helpers every step
-kernel calls): how Hamiltonian paths and cycles of the knight's graph
-are counted without enumerating them.
+"""This module defines the frontier DP's states and their successors.
+
+It holds the helpers that every step kernel calls. They count the
+Hamiltonian paths and cycles of the knight's graph without enumerating them.
 
 The driver (``knight.counting.dp.runs.run_loop``) inserts the board's squares one at a time
 in a fixed order. When a square ``v`` is inserted, the DP decides which of

@@ -1,7 +1,8 @@
-"""The degree relaxation made for a sweep of every width: one run over a
-board whose table, at the end of each column, still holds the states that
-finish the board cut there (``prefix_plan``), and the live patterns that
-keep them (``sweep_live_patterns``).
+"""This module makes the degree relaxation for a sweep of every width.
+
+The sweep is one run over a board whose table, at the end of each column,
+still holds the states that finish the board cut there (``prefix_plan``).
+The module gives the live patterns that keep them (``sweep_live_patterns``).
 
 The DP inserts the squares column by column across the short side, so
 after the first ``k`` columns it has inserted exactly the board of ``k``

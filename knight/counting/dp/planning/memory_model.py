@@ -1,7 +1,8 @@
-"""The frontier DP's memory: the peak it projects for a board, and the
-refusal, before anything is allocated, of a board it could not hold in
-memory nor, sharded, on disk, nor whose counts could pass the widest
-counts it carries."""
+"""This module projects the frontier DP's peak memory and refuses a board it could not hold.
+
+A board is refused before anything is allocated when the DP could hold it
+neither in memory nor, sharded, on disk, or when its counts could pass the
+widest counts the DP carries."""
 
 import math
 import shutil

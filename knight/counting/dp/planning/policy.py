@@ -1,8 +1,10 @@
-"""How a run of the frontier DP takes its steps (``StepPolicy``): which
-step engine, from how many states the partitioned one, the least room a
-step gets, and the memory budget. The engine passes one to the run loop;
-a study that compares the engines passes its own. Nothing else in the DP
-holds these settings: its modules keep no globals for them."""
+"""This module says how a run of the frontier DP takes its steps (``StepPolicy``).
+
+The policy names the step engine, the states from which the partitioned step
+is taken, the least room a step gets, and the memory budget. The engine
+passes a policy to the run loop, and a study that compares the engines
+passes its own. Nothing else in the DP holds these settings, and its modules
+keep no globals for them."""
 
 from dataclasses import dataclass
 
@@ -21,20 +23,45 @@ TABLES = ("auto", "partitioned", "hash")
 
 @dataclass(frozen=True)
 class StepPolicy:
-    """``table``: one of ``TABLES``. ``partitioned_states``: the states a
-    step is expected to make from which ``auto`` takes the partitioned step
-    and a step may run out of core (50,000: 1.6 MB of tables at one limb,
-    past a core's L2; from there the partitioned step was as fast or
-    faster on every board measured, docs/measurements.md, "The partitioned
-    step from 50,000 states"). ``min_room``: the room in bytes a step is
-    given however little is left of the budget (its chunks' tables need
-    some; the budget is then passed by this much). ``memory``: the bytes of
-    anonymous memory (``RssAnon``) the run may hold, None for
-    ``memory_model.FREE_SHARE`` of what is available at each step; steps
-    past it run out of core. ``disk``: the bytes of disk a step out of
-    core may hold (its input and its runs), None for the spill
-    filesystem's free space alone; a step nearing either merges its runs
-    early (``steps.out_of_core_step``)."""
+    """Say how a run of the frontier DP takes its steps and how much memory it may use.
+
+    Parameters
+    ----------
+    table : {"auto", "partitioned", "hash"}, default "auto"
+        The step engine. ``"auto"`` takes the partitioned step for a step
+        expected to make at least ``partitioned_states`` states, and the
+        hash step below that.
+    partitioned_states : int, default 50_000
+        The states a step is expected to make from which ``"auto"`` takes
+        the partitioned step. A step may run out of core only from there.
+    min_room : int, default 32 MiB
+        The bytes a step is given however little of the memory budget is
+        left, since the tables of its chunks need some room. The budget is
+        then exceeded by up to this much.
+    memory : int, optional
+        The bytes of anonymous memory (``RssAnon``) the run may hold. None
+        means ``memory_model.FREE_SHARE`` of the memory available at each
+        step. Steps past the budget run out of core.
+    disk : int, optional
+        The bytes of disk that a step out of core may hold, its input and its
+        runs together. None means the free space of the spill file system.
+        A step that nears either budget merges its runs early.
+
+    Raises
+    ------
+    InvalidArgument
+        If ``table`` is not one of ``TABLES``.
+
+    Examples
+    --------
+    >>> from knight.harness_api import StepPolicy
+    >>> StepPolicy(table="hash").partitioned_states
+    50000
+    >>> StepPolicy(table="heap")
+    Traceback (most recent call last):
+    ...
+    knight.errors.InvalidArgument: table must be one of auto, partitioned, hash, got 'heap'
+    """
 
     table: str = "auto"
     partitioned_states: int = 50_000

@@ -1,5 +1,7 @@
-"""The states the frontier DP will hold, step by step, on a board, projected
-from the per-step states of the runs that were measured (``step_curves.json``).
+"""This module projects the states the frontier DP will hold on a board, step by step.
+
+The projection comes from the measured states of each step of earlier runs
+(``step_curves.json``).
 
 Why per step: a step multiplies the states held by a ratio that depends on
 where its square lies in its column, so the ratios repeat with the column,

@@ -1,6 +1,8 @@
-"""One run of the frontier DP on a Dask cluster: each step's table split
-into ``parts`` partitions held on the workers as futures, stepped where
-they lie, the successors exchanged worker to worker by Dask.
+"""This module runs the frontier DP on a Dask cluster.
+
+Each step's table is split into ``parts`` partitions, which the workers hold
+as futures and step where they lie. Dask exchanges the successors from
+worker to worker.
 
 A step, for ``S`` source partitions and ``P`` target parts:
 
@@ -276,16 +278,51 @@ def check_cluster_fits(client, rows, cols, closed, parts):
 
 
 class ClusterRun:
-    """``count_hamiltonian``'s signature on the cluster of ``client``:
-    ``run(plan, closed, forced, progress) -> (count, work)``, ``parts``
-    partitions (None: one a worker thread), by the one run loop
-    (``run_loop.run_steps``) over a ``ClusterSteps``. ``steps`` keeps each
-    step's summary (states, transitions, bytes moved, seconds and
-    transitions a second per worker, wall seconds) of the last run;
-    ``reruns``, the steps run again on lost work; ``on_step(step)``, when
-    given, is called on the client after each completed step (the fault
-    test's hook). ``progress(step, steps, held, rates)`` gets the step's
-    ``rates``, worker address to transitions a second of task time."""
+    """Run the frontier DP on a Dask cluster, called as ``count_hamiltonian`` is.
+
+    An instance is called as ``run(plan, closed, forced, progress)`` and
+    returns ``(count, work)``. It splits each step's table into ``parts``
+    partitions held on the workers, and steps them by the one run loop
+    (``run_loop.run_steps``). After a run, ``steps`` holds each step's
+    summary: its states, transitions, bytes moved, seconds and transitions
+    a second per worker, and wall seconds. ``reruns`` counts the steps run
+    again after lost work. A ``progress`` function is called as
+    ``progress(step, steps, held, rates)``, where ``rates`` maps each worker's
+    address to its transitions a second.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        The client of the cluster.
+    parts : int, optional
+        The number of partitions of each step's table. None means one for
+        each worker thread.
+    max_limbs : int, default MAX_LIMBS
+        The most 64-bit limbs a count may take.
+    on_step : callable, optional
+        Called on the client as ``on_step(step)`` after each completed step.
+
+    Raises
+    ------
+    InvalidArgument
+        If ``parts`` is less than 1.
+
+    See Also
+    --------
+    count_hamiltonian : The same run in this process.
+
+    Examples
+    --------
+    The example is not run by the tests, since it starts a cluster.
+
+    >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+    >>> from knight.counting.dp.model.cell_order import schedule
+    >>> from knight.harness_api import ClusterRun
+    >>> with LocalCluster(n_workers=2) as cluster, Client(cluster) as client:  # doctest: +SKIP
+    ...     count, work = ClusterRun(client, parts=2)(schedule(5, 5), closed=False)
+    >>> count  # doctest: +SKIP
+    864
+    """
 
     def __init__(self, client, parts=None, max_limbs=MAX_LIMBS, on_step=None):
         self.client = client

@@ -1,12 +1,13 @@
-"""One run of the frontier dynamic program over a ``Schedule``, in one
-process or on a cluster, by one loop (``run_steps``): the step counter,
-the ratio that sizes each step and the ``Work`` (``RunTotals``), the
-counts widened when they outgrow their limbs and the step run again,
-resume from a saved state, the checkpoint hook and progress after each
-step. The steps themselves are a ``StepExecutor``'s: ``ProcessSteps``
-here (each by the engine the ``StepPolicy`` picks, ``steps.step_choice``),
-``cluster_run.ClusterSteps`` on Dask. ``count_hamiltonian`` is the loop
-over ``ProcessSteps``.
+"""This module runs the frontier dynamic program over a ``Schedule``, in one process or on a cluster.
+
+One loop (``run_steps``) does it. The loop keeps the step counter, the ratio
+that sizes each step and the ``Work`` (``RunTotals``). It widens the counts
+when they outgrow their limbs and runs the step again. It resumes from a
+saved state, and it calls the checkpoint hook and the progress function
+after each step. A ``StepExecutor`` takes the steps themselves:
+``ProcessSteps`` here, each step by the engine that the ``StepPolicy`` picks
+(``steps.step_choice``), and ``cluster_run.ClusterSteps`` on Dask.
+``count_hamiltonian`` is the loop over ``ProcessSteps``.
 
 It validates nothing itself (``knight.counting.driver.prepare`` does).
 What the DP computes, and why it is exact, is in
@@ -200,40 +201,64 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
 def count_hamiltonian(
     plan, closed, forced=None, progress=None, state=None, on_step=None, max_limbs=MAX_LIMBS, policy=None, sweep=None
 ):
-    """Count the undirected Hamiltonian paths or cycles of one DP run in this process.
+    """Count the Hamiltonian paths or cycles of a board by one run of the frontier DP in this process.
+
+    The count is of undirected paths (open) or cycles (closed), so each tour
+    is counted once, not once for each direction. With ``forced``, only the
+    paths with that square as an end are counted. A step whose counts
+    overflow their limbs runs again with twice as many limbs.
 
     Parameters
     ----------
     plan : Schedule
-        The run's schedule (``cell_order.schedule``).
+        The order in which the DP inserts the board's squares, as
+        ``knight.counting.dp.model.cell_order.schedule`` makes it.
     closed : bool
-        Count cycles instead of paths.
+        Whether to count cycles (closed tours) instead of paths (open tours).
     forced : int, optional
-        A square forced to be a path's end; None for none.
+        A square, as a 0-based index, that every counted path must end on.
+        None counts every path.
     progress : callable, optional
-        Called as ``progress(step, steps, held)`` after each step.
+        Called after each step as ``progress(step, steps, held)``, where
+        ``held`` is the number of states after the step.
     state : tuple, optional
-        ``(step, keys, counts, completed)`` to resume from, as ``on_step`` got it.
+        The state to resume from, ``(step, keys, counts, completed)``, as
+        ``on_step`` was given it. None starts from the first step.
     on_step : callable, optional
-        Called as ``on_step(step, keys, counts, completed)`` after each step.
-    max_limbs : int, optional
-        The most 64-bit limbs a count may take; past them an ``OverflowError``.
+        Called after each step as ``on_step(step, keys, counts, completed)``,
+        for example to write a checkpoint.
+    max_limbs : int, default MAX_LIMBS
+        The most 64-bit limbs a count may take.
     policy : StepPolicy, optional
-        How the steps are taken and in what memory; None for the defaults.
+        How the steps are taken and in what memory. None takes the defaults
+        of ``StepPolicy``.
     sweep : WidthSweep, optional
-        A sweep whose relaxation the run takes and whose ``before_step``
-        sees each step's input.
+        A sweep of every width (``knight.counting.dp.runs.width_sweep``), whose
+        relaxation the run takes and whose ``before_step`` sees the input of
+        each step. None runs no sweep.
 
     Returns
     -------
-    tuple of (int, Work)
-        The paths (cycles) found, and the run's work.
+    count : int
+        The number of undirected paths or cycles.
+    work : Work
+        The work of each step: the states held after it, the successors
+        emitted and merged, and the engine that took it.
+
+    Raises
+    ------
+    OverflowError
+        If a count needs more than ``max_limbs`` limbs.
 
     Examples
     --------
     >>> from knight.counting.dp.model.cell_order import schedule
-    >>> count_hamiltonian(schedule(3, 4), closed=False)[0]
-    8
+    >>> from knight.harness_api import count_hamiltonian
+    >>> count, work = count_hamiltonian(schedule(5, 5), closed=False)
+    >>> count
+    864
+    >>> len(work.held)
+    25
     """
     runner = ProcessRunner(StepPolicy() if policy is None else policy, sweep, max_limbs)
     executor = runner.executor(plan, closed, forced)

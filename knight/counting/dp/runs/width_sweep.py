@@ -1,9 +1,10 @@
-"""Every width of a board in one DP run (``knight count R N --total
---every-width``): the run over the whole board, its relaxation made for the
-sweep, and before the last square of each column the tours of the board cut
-there harvested from the table (``WidthSweep``, the hook
-``run_loop.count_hamiltonian`` calls). Why it is exact:
-``model.sweep_relaxation``."""
+"""This module counts every width of a board in one DP run (``knight count R N --total --every-width``).
+
+The run covers the whole board, with its relaxation made for the sweep.
+Before the last square of each column, ``WidthSweep`` harvests from the
+table the tours of the board cut there. It is the hook that
+``run_loop.count_hamiltonian`` calls. ``model.sweep_relaxation`` says why
+the sweep is exact."""
 
 from knight.counting.dp.model import degree_relaxation, sweep_relaxation
 from knight.counting.dp.runs import worker_threads

@@ -1,5 +1,6 @@
-"""The DP's worker threads: one pool a process for each thread count,
-kept from pass to pass and step to step.
+"""This module keeps the DP's worker threads, one pool for each thread count in a process.
+
+The pools are kept from pass to pass and from step to step.
 
 Why kept: a pool made and shut down around a pass cost about 190
 microseconds more than handing the pass to threads already running, and

@@ -1,8 +1,10 @@
-"""The hash step's kernel (``frontier_step``): every successor of a table's
-states inserted into one open-addressing table (``table_kernels``), its
-cache lines prefetched a batch at a time, one part of the successors (by
-pattern) per call so that threads fill tables of their own. What a state
-and its successors are is ``model.states``'."""
+"""This module compiles the hash step's kernel, ``frontier_step``.
+
+The kernel inserts every successor of a table's states into one
+open-addressing table (``table_kernels``) and prefetches its cache lines a
+batch at a time. Each call takes one part of the successors, by pattern, so
+that threads fill tables of their own. ``model.states`` says what a state
+and its successors are."""
 
 import numpy as np
 

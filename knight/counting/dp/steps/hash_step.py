@@ -1,7 +1,8 @@
-"""One step of the frontier DP in parts: its successors split by pattern
-over threads (the kernel releases the GIL), and, when the tables would
-not fit in memory at once, shard by shard with the table it makes written
-to disk and read back mapped."""
+"""This module takes one step of the frontier DP in parts, with the successors split by pattern over threads.
+
+The kernel releases the GIL. When the tables would not fit in memory at
+once, the step goes shard by shard, and the table it makes is written to
+disk and read back mapped."""
 
 import contextlib
 import os

@@ -1,15 +1,15 @@
-"""One step of the frontier DP out of core, for a step whose tables do
-not fit in the memory it may use: the partitioned step
-(``partitioned_step``) run on the input a chunk at a time, each chunk's
-reduced partitions packed (``packed_kernels``: sorted keys as gaps,
-counts in the bytes they need) and appended to *runs* on disk, one file
-for each group of consecutive partitions; then each group merged across
-the runs (``packed_kernels.merge_pieces``) into one file of the next
-table, packed (``packed_table``), its runs' file removed as soon as it is
-merged, so that the runs give their disk to the next table as it grows.
-Where the disk runs short while the runs are written, they are merged
-early (``_Runs.compact``): each group's pieces into one, so that the runs
-hold each state made so far once, not once for each chunk that made it.
+"""This module takes one step of the frontier DP out of core, for a step whose tables do not fit in memory.
+
+The partitioned step (``partitioned_step``) runs on the input a chunk at a
+time. Each chunk's reduced partitions are packed (``packed_kernels``: sorted
+keys as gaps, counts in the bytes they need) and appended to *runs* on disk,
+one file for each group of consecutive partitions. Then each group is merged
+across the runs (``packed_kernels.merge_pieces``) into one packed file of
+the next table (``packed_table``). A group's run file is removed as soon as
+it is merged, so that the runs give their disk to the next table as it
+grows. Where the disk runs short while the runs are written, they are merged
+early (``_Runs.compact``). Each group's pieces then become one, so that the
+runs hold each state made so far once, not once for each chunk that made it.
 
 Why this shape (Yang and Du's disk buckets, the sort-and-reduce variants
 of Knuth's DYNAHAM): every byte goes to disk and back once, in long

@@ -1,6 +1,8 @@
-"""The frontier DP's step with sequential tables: successors appended to
-per-partition buffers, each partition then reduced in a hash table small
-enough to stay in cache (``partitioned_step`` drives them).
+"""This module compiles the kernels of the frontier DP's step with sequential tables.
+
+Successors are appended to per-partition buffers, and each partition is then
+reduced in a hash table small enough to stay in cache. ``partitioned_step``
+drives the kernels.
 
 Why: the hash step (``hash_kernels.frontier_step``) sends every successor to
 a random place in one table as large as the next step's states; once that

@@ -1,8 +1,10 @@
-"""One step of the frontier DP with sequential tables (``partition_kernels``):
-the input read in order by threads, each appending successors to its own
-partition buffers; the buffers reduced, partition by partition, with the
-partitions split between threads; chunk after chunk until the input is
-done. Threads never share a buffer or a table, so nothing is locked."""
+"""This module takes one step of the frontier DP with sequential tables (``partition_kernels``).
+
+Threads read the input in order, and each appends successors to its own
+partition buffers. The buffers are then reduced partition by partition, with
+the partitions split between threads. The step goes chunk after chunk until
+the input is done. Threads never share a buffer or a table, so nothing is
+locked."""
 
 from typing import NamedTuple
 

@@ -1,8 +1,9 @@
-"""What a step engine is given besides its table's sizing: the step's
-arrays from the schedule, the forced end, and the options the degree
-relaxation lists, as one named tuple of arrays and ints (``StepArguments``)
-whose order is the step kernels' own, so that ``*arguments`` is their
-argument list."""
+"""This module bundles what a step engine is given besides its table's sizing.
+
+That is the step's arrays from the schedule, the forced end, and the options
+that the degree relaxation lists. They form one named tuple of arrays and
+ints (``StepArguments``) in the step kernels' own order, so that
+``*arguments`` is their argument list."""
 
 from typing import NamedTuple
 

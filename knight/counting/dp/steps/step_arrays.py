@@ -1,5 +1,6 @@
-"""The arrays a run's partitioned steps in memory write over, held from
-step to step (``StepArrays``).
+"""This module holds the arrays that a run's partitioned steps in memory write over, from step to step.
+
+The holder is ``StepArrays``.
 
 Why: the pages of a new array are new to the process, and the kernel
 zeroes each one at its first touch (on this project's virtual machines,

@@ -1,9 +1,8 @@
-"""Choose the engine of each DP step, and take the step with it.
+"""This module chooses the step engine that takes a step.
 
-The run's ``StepPolicy`` and the room that the step has decide between
-the hash step, the partitioned step in memory, and the partitioned step
-out of core. Every engine takes ``StepArguments`` and returns a ``StepMade``.
-"""
+The choice follows the run's ``StepPolicy`` and the room the step has. It is
+the hash step, the partitioned step in memory, or the partitioned step out
+of core. Every engine takes ``StepArguments`` and returns a ``StepMade``."""
 
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step

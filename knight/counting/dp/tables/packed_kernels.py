@@ -1,11 +1,13 @@
-"""The packed table's byte code, compiled: a table on disk (and a run of
-the out-of-core step) is blocks of states, each block's keys in
-ascending order, a state written as the gap from the key before (the
-first from 0) and then its count, both in LEB128 (seven bits a byte,
-the high bit set on every byte but a number's last). A count of any
-number of limbs is one LEB128 number, its limbs least significant
-first, so a count takes the bytes its value needs whatever the limbs
-it is decoded into, and widening the limbs costs nothing on disk.
+"""This module compiles the byte code of the DP's packed table.
+
+A table on disk, and a run of the out-of-core step, is made of blocks of
+states. The keys of a block are in ascending order. A state is written as
+the gap from the key before (the first from 0) and then its count, both in
+LEB128, which puts seven bits in a byte and sets the high bit on every byte
+but a number's last. A count of any number of limbs is one LEB128 number,
+least significant limb first. A count therefore takes the bytes its value
+needs, whatever limbs it is decoded into, and widening the limbs costs
+nothing on disk.
 
 Why gaps: a block is one partition of a step (its keys' hash with the
 step's salt), so its keys spread over the key range and the gaps of a

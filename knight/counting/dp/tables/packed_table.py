@@ -1,8 +1,10 @@
-"""The DP's table on disk, packed (``packed_kernels``: each block's keys as
-gaps, counts in the bytes they need): a few files of blocks in a spill
-folder, and an index of the blocks (the file, the byte each starts at,
-its states). A step reads it a chunk of blocks at a time, decoded into
-the dense arrays its kernels take; never the whole table in memory.
+"""This module keeps the DP's table on disk, packed, as a few files of blocks in a spill folder.
+
+``packed_kernels`` writes each block's keys as gaps and each count in the
+bytes it needs. An index lists the blocks, with the file, the byte each
+block starts at, and its states. A step reads the table a chunk of blocks at
+a time, decoded into the dense arrays its kernels take, and never holds the
+whole table in memory.
 
 A ``PackedTable`` stands in for both arrays of a dense table where the
 run loop passes them on: its ``shape`` is the counts' (states, limbs),

@@ -1,10 +1,12 @@
-"""The DP's table on disk: a table is two arrays, ``keys`` (one
-``uint64`` a state) and ``counts`` (``(states, limbs)`` ``uint64``, least
-significant limb first). On disk it is packed (``packed_table``: what
-the out-of-core step writes and reads, and ``to_disk``), or, as the hash
-step's disk shards leave it, two files of the raw bytes, ``keys`` and
-``counts``, mapped back: the page cache holds them, not this process. A
-checkpoint links either (``checkpoints.linked_table``)."""
+"""This module says how the DP's table is kept, in memory and on disk.
+
+A table is two arrays, ``keys`` (one ``uint64`` a state) and ``counts``
+(``(states, limbs)`` of ``uint64``, least significant limb first). On disk
+it is packed (``packed_table``), as the out-of-core step writes and reads it
+and as ``to_disk`` writes it. The hash step's disk shards leave it instead
+as two files of raw bytes, ``keys`` and ``counts``, mapped back, so that the
+page cache holds them, not this process. A checkpoint links either
+(``checkpoints.linked_table``)."""
 
 import numpy as np
 

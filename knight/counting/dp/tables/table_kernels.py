@@ -1,9 +1,10 @@
-"""The open-addressing table and the carry-checked counts every step of
-the frontier DP shares: the key's hash (a 64-bit mix, salted per step),
-the probe that finds or claims a key's entry, a table's growth, and the
-addition of multi-limb counts that reports a carry out of the top limb.
-A table is a flat ``uint64`` array of entries of ``entry`` words: the key,
-then its count's limbs, least significant first."""
+"""This module compiles the open-addressing table and the carry-checked counts that every DP step shares.
+
+It holds the key's hash (a 64-bit mix, salted for each step), the probe that
+finds or claims a key's entry, a table's growth, and the addition of
+multi-limb counts, which reports a carry out of the top limb. A table is a
+flat ``uint64`` array of entries of ``entry`` words: the key, then its
+count's limbs, least significant first."""
 
 import numpy as np
 

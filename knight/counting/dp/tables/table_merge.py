@@ -1,7 +1,8 @@
-"""Exchanging a DP table between the partitions of a cluster run
-(``knight.counting.dp.runs.cluster_run``): split one dense table into parts by a
-hash of the key, and merge the pieces that meet in one part, adding the
-counts of equal keys.
+"""This module exchanges a DP table between the partitions of a cluster run.
+
+It splits one dense table into parts by a hash of the key, and it merges the
+pieces that meet in one part, adding the counts of equal keys. The cluster
+run is ``knight.counting.dp.runs.cluster_run``.
 
 Why a hash of the key and not the step kernel's pattern part: the
 kernel's ``part``/``parts`` arguments keep a part's states apart by

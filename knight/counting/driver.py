@@ -267,9 +267,8 @@ def _answered_by_theory(job):
 # an optional progress callback and returns a ``Tally``
 ENGINES = {"dfs": count_by_dfs, "dp": count_by_dp}
 
-# ``auto``'s crossover, from per-start grids timed by both engines (the
-# table, with its date, commit and load: docs/measurements.md, "The DP:
-# totals, grids and the crossover"): with a side of 3 or 4 the DFS
+# ``auto``'s crossover, from per-start grids timed by both engines
+# (journal: "The DP: totals, grids and the crossover"): with a side of 3 or 4 the DFS
 # finishes first up to 30 squares, with both sides 5 or more up to 36;
 # past those the DFS's tree grows by a factor per column and the DP's
 # work only linearly.

@@ -14,7 +14,8 @@ from knight.errors import InvalidArgument
 # "auto": partitioned for a step expected to make at least
 # ``partitioned_states`` states, hash below. Both stay callable so that one
 # run can compare them: where the tables fit in a core's L2 the hash step
-# was faster, past them the partitioned one (docs/measurements.md). Past
+# was faster, past them the partitioned one (journal: "The DP's step
+# engines"). Past
 # memory, steps go to disk either way
 TABLES = ("auto", "partitioned", "hash")
 
@@ -25,8 +26,8 @@ class StepPolicy:
     step is expected to make from which ``auto`` takes the partitioned step
     and a step may run out of core (50,000: 1.6 MB of tables at one limb,
     past a core's L2; from there the partitioned step was as fast or
-    faster on every board measured, docs/measurements.md, "The partitioned
-    step from 50,000 states"). ``min_room``: the room in bytes a step is
+    faster on every board measured; journal: "The partitioned step from
+    50,000 states"). ``min_room``: the room in bytes a step is
     given however little is left of the budget (its chunks' tables need
     some; the budget is then passed by this much). ``memory``: the bytes of
     anonymous memory (``RssAnon``) the run may hold, None for

@@ -2,14 +2,14 @@
 end (``Work.held``: steps 1 to short side x long side, in the cell order of
 ``cell_order.schedule``), measured: what ``state_forecast`` projects from.
 
-Where they came from (each run dated, with its commit and load, in
-docs/measurements.md, "The projection's per-step states"): every board up to
+Where they came from (journal: "The projection's per-step states"): every board up to
 7 x 7 open and 7 x 8 closed, whole, from one run each of the DP in one
 process, the figures ``knight count R C [--closed] --total --json`` prints
 as ``states_per_step``. 8 x 8 closed: steps 1-29 from such a run (stopped
 at step 36, its steps 30-36 those below to three figures), steps 30-57 as
-measurements.md's "8 x 8 closed, step by step" gives them (millions, three
-figures), steps 58-64 not measured. 8 x 8
+the journal's table "8 x 8 closed, step by step" gives them (millions,
+three figures; journal: "Arrays a run holds from step to step"), steps
+58-64 not measured. 8 x 8
 open: every step of its second run (``bench.experiments.long_total``, its
 log's states, three processes resumed from its checkpoint), exact; its
 steps 27-44 equal those of its first run, state for state. Boards whose run holds no

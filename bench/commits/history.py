@@ -33,8 +33,8 @@ from bench.run_folder import environment
 
 CSV = repo_paths.RESULTS / "history.csv"
 # 9 rounds: with 5, the middle half of a point's rounds was too wide on 2 busy
-# cores for a +25% step to be marked; 9 narrowed it enough at a modest cost
-# a commit (journal: "Speed along the commits")
+# cores for a +25% step to be marked; 9 narrowed it enough, at a modest cost
+# for each commit (journal: "Speed along the commits")
 ROUNDS = 9
 DEFAULT_REVS = "main"
 DEFAULT_COUNT = 20

@@ -15,8 +15,8 @@ help:  ## list the targets
 # PYTHONDONTWRITEBYTECODE is set: otherwise each of the hundred-odd processes
 # a test run starts (xdist and Dask workers, knight commands) compiles
 # numba's, distributed's and knight's sources again, and each pytest worker
-# rewrites every test module (docs/measurements.md, "make test from a fresh
-# clone"). Written as each module is first imported, not all at install.
+# rewrites every test module (journal: "make test from a fresh clone").
+# Written as each module is first imported, not all at install.
 export PYTHONDONTWRITEBYTECODE :=
 
 # uv installs the same releases as pip in a quarter of the time (it
@@ -30,8 +30,8 @@ $(STAMP): pyproject.toml
 
 # make test's workers (pytest-xdist): two a usable core, as a good part of
 # the suite waits (on subprocesses, loopback clusters, signals' bounds) and
-# a second worker a core runs while one waits (docs/measurements.md, "make
-# test from a fresh clone"); a test file stays on one worker (its module
+# a second worker a core runs while one waits (journal: "make test from a
+# fresh clone"); a test file stays on one worker (its module
 # fixtures, a loopback cluster, start once)
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * len(os.sched_getaffinity(0)))")
 test: $(STAMP)  ## run the test suite, two workers a core (slow checks excluded; TEST_WORKERS=1 for one process), the 15 slowest listed
@@ -51,10 +51,10 @@ api-doc: $(STAMP)  ## rewrite docs/api.md from the public docstrings (make test 
 format: $(STAMP)  ## ruff format: rewrite the Python files in the house style (make lint checks it)
 	$(BIN)/ruff format .
 
-bench: $(STAMP)  ## run the default benchmark sweep (a few minutes: docs/measurements.md) into results/DATE-COMMIT/
+bench: $(STAMP)  ## run the default benchmark sweep (a few minutes) into results/DATE-COMMIT/
 	$(BIN)/python -m bench
 
-bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute: docs/measurements.md), same outputs
+bench-quick: $(STAMP)  ## a short benchmark sweep (under a minute), same outputs
 	$(BIN)/python -m bench --quick
 
 NUMBA ?= 0.59 0.62 0.65 0.68

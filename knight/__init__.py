@@ -14,7 +14,11 @@ __all__ = [
     "Count",
     "InvalidArgument",
     "Result",
+    "Total",
+    "WidthTotal",
+    "WidthTotals",
     "compile_kernels",
+    "count_every_width",
     "count_total",
     "count_tours",
     "is_tour",
@@ -28,9 +32,13 @@ _LAZY = {
     "solve": "knight.search.solver",
     "count_tours": "knight.counting.driver",
     "count_total": "knight.counting.driver",
+    "count_every_width": "knight.counting.driver",
     "compile_kernels": "knight.search.solver",
     "Result": "knight.result",
     "Count": "knight.result",
+    "Total": "knight.result",
+    "WidthTotal": "knight.result",
+    "WidthTotals": "knight.result",
 }
 
 __getattr__ = lazy_getattr("knight", _LAZY)

@@ -121,7 +121,7 @@ class Total:
     existence theorems answered the board with no run (``ruled_out`` then
     gives their reason, and every measure is zero).
 
-    Attributes
+    Parameters
     ----------
     rows, cols : int
         The board.
@@ -182,7 +182,7 @@ class Total:
 class WidthTotal:
     """The total of one board that an every-width sweep passed.
 
-    Attributes
+    Parameters
     ----------
     rows, cols : int
         The board, its long side cut to a width.
@@ -203,7 +203,7 @@ class WidthTotal:
 class WidthTotals:
     """The totals of every width of a board, from one run of the frontier DP.
 
-    Attributes
+    Parameters
     ----------
     rows, cols : int
         The whole board.

@@ -25,7 +25,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # person at Dask's dashboard, which no test opens, and an idle loopback
 # cluster spent four times the CPU with them as without; the tests'
 # clusters idle between their tests and while others run
-# (docs/measurements.md, "Dask's monitors in the tests"). Nothing knight
+# (journal: "Dask's monitors in the tests"). Nothing knight
 # does reads them; a user's cluster keeps its own settings.
 for _name, _value in (
     ("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "False"),

@@ -1,10 +1,11 @@
-"""Reference apart from journal: a dated figure lives in
-docs/measurements.md, with its commit and load, and nowhere else. The
-reference pages (every other page of docs/, the README) say what a thing
-does, how to read it and why it is built so, and link the journal
-("measured: see measurements.md#...") instead of quoting dated runs; the
-Makefile's help says what a target does. Neither carries a date or a commit
-hash. docs/history.md is held to the rule too: it is the reference of
+"""Reference apart from journal: a dated figure lives in the journal,
+notes/journal.md, with its commit and load. One reference page,
+docs/results.md, repeats the current headline figures with their date,
+commit and machine, and links the journal's sections. The other reference
+pages (every other page of docs/, the README) say what a thing does, how to
+read it and why it is built so, and link docs/results.md instead of quoting
+dated runs. The Makefile's help says what a target does. None of these
+carries a date or a commit hash. docs/history.md is held to the rule too: it is the reference of
 `make bench-history` written by hand, not a generated page (the generated
 HISTORY.md goes to results/, never to docs/), and its runs are journal
 entries like any other.
@@ -15,8 +16,8 @@ reference was copied from (`bench/references/reference_kernels.py`,
 moves. Those commits are listed in FROZEN_FROM, and the test checks that the
 frozen files still name them.
 
-Code comments and docstrings may say why a constant is what it is and point
-to the journal; a date or a commit hash in them fails.
+Code comments and docstrings may say why a constant is what it is and name
+the journal's section by its title; a date or a commit hash in them fails.
 """
 
 import ast
@@ -43,7 +44,9 @@ COMMIT = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b")
 DIGITS = re.compile(r"\b\d{7,12}\b")
 # a duration as the Makefile's help once quoted it ("3 min 49 s")
 DURATION = re.compile(r"\b\d+(\.\d+)? ?(min|s)\b")
-JOURNAL = "docs/measurements.md"
+JOURNAL = "notes/journal.md"
+# the one reference page that dates its figures, each row with its commit
+RESULTS = "docs/results.md"
 # the commits the frozen references were copied from: names of code, not of runs
 FROZEN_FROM = {"125a638": "bench/references/reference_kernels.py", "939426f": "bench/references/reference_frontier.py"}
 
@@ -81,13 +84,13 @@ def journal_marks(lines):
 
 def _reference_pages():
     pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
-    return sorted(path.relative_to(ROOT).as_posix() for path in pages if path.relative_to(ROOT).as_posix() != JOURNAL)
+    return sorted(path.relative_to(ROOT).as_posix() for path in pages if path.relative_to(ROOT).as_posix() != RESULTS)
 
 
 @pytest.mark.parametrize("page", _reference_pages())
 def test_a_reference_page_links_the_journal_instead_of_dating_runs(page):
     marks = journal_marks((ROOT / page).read_text().splitlines())
-    assert marks == [], f"{page}: dates and commits belong in {JOURNAL} (line, text)"
+    assert marks == [], f"{page}: dates and commits belong in {JOURNAL} and {RESULTS} (line, text)"
 
 
 def _makefile_help():

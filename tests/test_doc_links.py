@@ -1,8 +1,9 @@
-"""Every relative link of the README and of docs/*.md resolves: to a file
-of the tree, and for `#anchor` to a heading of the Markdown page it names,
-slugged as GitHub slugs headings. The pages link each other (a reference
-page links the journal, docs/measurements.md, for every figure), so a
-heading renamed or moved must not leave a link dangling."""
+"""Every relative link of the README, of docs/*.md and of notes/*.md
+resolves: to a file of the tree, and for `#anchor` to a heading of the
+Markdown page it names, slugged as GitHub slugs headings. The pages link
+each other. A reference page links docs/results.md for its figures, and
+docs/results.md links the sections of the journal, notes/journal.md. A
+heading that is renamed or moved must not leave a link dangling."""
 
 import re
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+TOP = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+PAGES = sorted([*TOP, *(ROOT / "docs").glob("*.md"), *(ROOT / "notes").glob("*.md")])
 # [text](target) and ![alt](target); a target may carry a "title"
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```|~~~)")

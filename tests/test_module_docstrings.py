@@ -15,17 +15,9 @@ from tests import python_source
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(path for folder in ("knight", "bench") for path in (ROOT / folder).rglob("*.py"))
 # pinned by their SHA-256 (tests/bench/test_speed_check.py): never edited
-FROZEN = {"bench/reference_kernels.py", "bench/reference_frontier.py"}
+FROZEN = {"bench/references/reference_kernels.py", "bench/references/reference_frontier.py"}
 # rewritten on another branch, their docstrings with them
-PENDING = {
-    "knight/cli/count.py",
-    "knight/cli/total.py",
-    "knight/counting/dp/__init__.py",
-    "knight/counting/dp/engine.py",
-    "knight/counting/driver.py",
-    "knight/counting/jobs.py",
-    "knight/result.py",
-}
+PENDING = set()
 
 
 def first_line_problem(docstring):

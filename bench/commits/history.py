@@ -34,8 +34,8 @@ from bench.timing.revisions import Worker, checkout, commits, describe, interpre
 
 CSV = repo_paths.RESULTS / "history.csv"
 # 9 rounds: with 5, the middle half of a point's rounds was too wide on 2 busy
-# cores for a +25% step to be marked; 9 narrowed it enough for some half a
-# minute a commit (docs/measurements.md, docs/history.md)
+# cores for a +25% step to be marked; 9 narrowed it enough, at a modest cost
+# for each commit (journal: "Speed along the commits")
 ROUNDS = 9
 DEFAULT_REVS = "main"
 DEFAULT_COUNT = 20

@@ -1,8 +1,8 @@
 """Run the speed guard on this tree against a base revision in one run (make bench-check).
 
 Nothing measured elsewhere is compared: a ratio recorded on one machine
-moved by a quarter on another of the same kind with no change made (issue
-27; docs/measurements.md). Three checks:
+moved by a quarter on another of the same kind with no change made
+(journal: "Why a stored ratio no longer gates"). Three checks:
 
 1. nodes: the exact node counts of results/baseline/nodes.json
    (bench/guard/node_baseline.py); they are the same on every machine;
@@ -16,7 +16,7 @@ moved by a quarter on another of the same kind with no change made (issue
    ratios, and more than ``TIME_THRESHOLD`` more time is SLOWER. One set of
    processes can sit apart for a whole run while its rounds agree (the same
    tree on both sides; a workload whose instructions had not moved:
-   docs/measurements.md, "Two pairs of processes"); a slower kernel is
+   journal: "Two pairs of processes"); a slower kernel is
    slower in every set, and the sets' offsets average out. A workload
    whose time reads over the limit is timed again in as many fresh sets,
    and decided on all of them (``retime_over_limit``): a 9 ms workload
@@ -58,23 +58,24 @@ from bench.timing.revisions import ROOT, checkout, commit_of, describe, git, int
 from knight import InvalidArgument
 
 # Counts of one revision repeat from run to run, at rest and with the
-# other core busy, within a small fraction of a per cent (docs/measurements.md,
-# "bench/'s comments"): 2% is many times that, and a kernel doing 3% more
+# other core busy, within a small fraction of a per cent (journal: "bench/'s
+# comments"): 2% is many times that, and a kernel doing 3% more
 # work is caught.
 INSTRUCTION_THRESHOLD = 0.02
 # CPU-time ratios of the same code move under load by well under a
-# quarter (docs/measurements.md): the reference ratios' 25%
+# quarter (journal: "What the check's design rests on"): the reference
+# ratios' 25%
 TIME_THRESHOLD = THRESHOLD
 # 3 sets of 5 rounds: as many rounds as one set of 15 took, and a third of
-# the variance of one set's offset (docs/measurements.md)
+# the variance of one set's offset (journal: "Two pairs of processes")
 PROCESS_PAIRS = 3
 ROUNDS = 5
 # The self-test's plants, each in one kernel: 40% more time in the timed
 # backtrack, and some 3% more instructions in its twin: 2.5% more nodes
 # searched, plus the set-up of the call that searches them (what the plant
-# reads: docs/measurements.md). A 30% time plant read from under the 25%
-# limit to 8 points over it in CI (docs/measurements.md, "The time
-# plant's margin"): a plant within the noise of the limit fails the
+# reads: journal, "What the check's design rests on"). A time plant near
+# the limit read on both sides of it in CI (journal: "The time plant's
+# margin"): a plant within the noise of the limit fails the
 # self-test by chance.
 TIME_PLANT = WORKLOADS[0].key
 PLANTED_TIME = 0.40
@@ -353,7 +354,7 @@ def self_test(chosen, timed, counted, untimed):
     (not against the base): the plant is then the only difference, and a
     head legitimately faster or slower than its base does not move it (read
     against the base, a head faster than its base hid part of the time
-    plant: docs/measurements.md, "bench/'s comments")."""
+    plant: journal, "bench/'s comments")."""
     lines, caught = [], True
     planted = [pair for pair in chosen if pair[1].key == INSTRUCTION_PLANT]
     if counted is not None and planted:

@@ -3,7 +3,7 @@
 Each side (a revision's tree) runs bench/timing/instruction_worker.py under
 ``valgrind --tool=callgrind --instr-atstart=no``: Python, numba's import and
 the kernels' cache load run uninstrumented (several times faster than
-instrumented; docs/measurements.md), and the client requests of
+instrumented; journal: "bench/'s comments"), and the client requests of
 bench/guard/callgrind_shim.c switch instrumentation on around each
 measured call alone and dump its count
 (``--collect-atstart`` keeps its default: code that is not instrumented
@@ -15,7 +15,7 @@ side running at the same moment, so both sides run at once, one per core.
 Before valgrind, each side's worker runs once natively with no measured
 repeat: that compiles its kernels into its tree's numba cache (a cold
 compile under valgrind takes many times the cache's load:
-docs/measurements.md, "bench/'s comments"), for the CPU named by
+journal: "bench/'s comments"), for the CPU named by
 ``CPU_NAME`` in both runs.
 """
 

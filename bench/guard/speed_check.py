@@ -4,8 +4,8 @@ Each workload's throughput (nodes per CPU second, see bench/timing/paired.py)
 is measured against each reference of bench/guard/references.py in the same
 run, interleaved, and that ratio is set beside the ratio committed in
 results/baseline/ratios.json. It never fails a run: a ratio between
-different code moves from one machine to another (issue 27: by a quarter
-on a machine of the same kind with no change made; docs/measurements.md). The speed guard that
+different code moves from one machine to another, by a quarter on a machine of
+the same kind with no change made (journal: "Why a stored ratio no longer gates"). The speed guard that
 decides is bench/guard/base_check.py, this tree against a base revision.
 
     python -m bench.guard.speed_check               measure, compare, print the table
@@ -40,7 +40,7 @@ RATIOS = repo_paths.BASELINE / "ratios.json"
 # a plant of the guard's, so never passed on to another revision's worker
 PLANT = f"{PLANTS}PLANT"
 # Back-to-back runs on the shared 2-core machine moved the median ratios
-# by a small fraction of this (docs/measurements.md, "bench/'s comments"):
+# by a small fraction of this (journal: "bench/'s comments"):
 # 25% leaves a wide margin above that and still catches a kernel a third
 # slower.
 THRESHOLD = 0.25

@@ -2,7 +2,7 @@
 
 Each is sized long enough that timer resolution and scheduling jitter
 are small against it, short enough that many interleaved rounds fit in a
-CI minute (their times: docs/measurements.md, "bench/'s comments").
+CI minute (journal: "bench/'s comments").
 Between them they cover every kernel and code path: move-order DFS to a
 budget, exhaustive counting, Warnsdorff DFS with each tie-break on a small
 board (deep backtracking) and a large one, the greedy walk on a board of
@@ -21,7 +21,8 @@ WORKLOADS = (
     Search("greedy", 1500, 1500, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
     # The guard's CPU time covers the whole call, set-up included, and the
     # references build their neighbour tables in NumPy as knight did before
-    # (several times knight's whole call: docs/measurements.md): a set-up
+    # (several times knight's whole call; journal: "What the check's design
+    # rests on"): a set-up
     # built in NumPy again, or scratch faulted in twice, shows in these two.
     Search("warnsdorff", 300, 300, (0, 0), closed=False, budget=10**8, tiebreak="roth"),
     Search("backtrack", 300, 300, (0, 0), closed=False, budget=900_000),
@@ -49,7 +50,8 @@ def matching(text=None):
 # the same kernel and code path at a tenth of the work or less, since a call
 # runs many times slower counted under callgrind (`make bench-check`:
 # bench/guard/base_check.py, bench/guard/instructions.py). Too short to time
-# under load (one read far off against itself: docs/measurements.md), so
+# under load (one read far off against itself; journal: "bench/'s
+# comments"), so
 # WORKLOADS are what is timed. Append-only too, in step with WORKLOADS.
 INSTRUCTION_WORKLOADS = (
     Search("backtrack", 8, 8, (0, 0), closed=True, budget=400_000),

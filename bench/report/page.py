@@ -12,6 +12,7 @@ import html
 import re
 from pathlib import Path
 
+from bench.report import summary
 from knight.harness_api import atomic_write
 
 INDEX = "index.html"
@@ -99,7 +100,7 @@ def _list(lines):
 
 def render(markdown, folder, title="Knight's-tour benchmark"):
     """The page for ``markdown``, whose images are files in ``folder``."""
-    body = "\n".join(_block(lines, folder) for lines in _blocks(markdown))
+    body = summary.linked("\n".join(_block(lines, folder) for lines in _blocks(markdown)))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"

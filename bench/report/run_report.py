@@ -1,11 +1,12 @@
 """This module writes REPORT.md of a run folder, and the figures it embeds, from the folder's files alone.
 
-The report holds the run's header, what was run and on what machine, the
+The report holds the run's title, the summary that it opens with
+(bench/report/summary.py), what was run and on what machine, the
 sweep's figures, every study the run holds (in the order of
 bench/studies/registry.py), then the sweep's summary and findings. ``python
 -m bench.report`` (make plots) calls ``write`` on an existing run folder."""
 
-from bench.report import page, sweep_figures, sweep_sections, tour_pictures
+from bench.report import page, summary, sweep_figures, sweep_sections, tour_pictures
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
 from bench.text_cells import markdown_table
@@ -68,9 +69,11 @@ def render(meta, rows, figures, studied=(), tours=()):
         else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs "
         "(finish it with `python -m bench --resume`)"
     )
+    measurements = {study.name: measured for study, measured, _ in studied}
     parts = [
         f"# Knight's-tour benchmark: {meta.get('folder', '')}".rstrip(),
         "",
+        *summary.section(rows, figures, measurements),
         f"{len(rows):,} runs, {state}. Started {meta['started']}, finished {meta['finished'] or '-'}. "
         f"Each search was repeated {meta['sweep']['repeats']} times; times are the kernel's own, medians of "
         "the repeats. Node counts are exact and do not depend on the machine.",
@@ -91,7 +94,6 @@ def render(meta, rows, figures, studied=(), tours=()):
         "",
     ]
     parts += sweep_sections.figures_section(figures)
-    measurements = {study.name: measured for study, measured, _ in studied}
     for study, measured, figure in studied:
         parts += study.section(measured, figure, measurements)
     parts += sweep_sections.findings_section(rows)

@@ -1,8 +1,8 @@
 """This module defines the named sweeps ``default`` (make bench) and ``quick`` (make bench-quick).
 
 Sized by measurement on the project's 2-core machine, so that the default
-run takes minutes and the quick one seconds (docs/measurements.md has the
-figures, each with its date, commit and load). Budgets are what makes that
+run takes minutes and the quick one seconds (journal: "make bench and
+make bench-quick"). Budgets are what makes that
 possible: plain backtracking from a bad start square
 of an 8x8 board would run for years.
 """

@@ -45,7 +45,7 @@ def _with_plant(search, fraction):
 # uncounted calls before the counted ones: the first compiles or loads the
 # cache; Python 3.11's interpreter specialises its bytecode over the first
 # calls, and after one the DP's first counted call read above the rest
-# (docs/measurements.md, "bench/'s comments")
+# (journal: "bench/'s comments")
 WARM_CALLS = 2
 # seconds: longer than any counted call runs under valgrind
 SWITCH_INTERVAL = 1000.0
@@ -84,7 +84,7 @@ def main():
     # Threads change hands only where one blocks, never on Python's 5 ms
     # switch timer: under valgrind that timer fires wherever the slow clock
     # has got to, and the counts of the count's thread pool moved with it
-    # (docs/measurements.md)
+    # (journal: "What the check's design rests on")
     sys.setswitchinterval(SWITCH_INTERVAL)
     request = json.loads(sys.stdin.read())
     searches = [Search.from_json(fields) for fields in request["searches"]]

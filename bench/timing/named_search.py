@@ -35,7 +35,7 @@ def pin_allocator():
     timed call) or from recycled heap depends on what the process did
     before: whole-call ratios of large boards read lower in one process
     than in another running the same knight, and equal with the threshold
-    fixed (docs/measurements.md, "bench/'s comments"). Every process whose
+    fixed (journal: "bench/'s comments"). Every process whose
     timings are compared (the speed check, the A/B and history workers)
     pins it. Elsewhere than glibc: nothing to pin."""
     try:

@@ -10,8 +10,7 @@ the rounds is the measurement, their range its spread.
 
 Throughput is nodes per CPU second of the process (Outcome.cpu_seconds): on
 a machine with more busy processes than cores, wall-time ratios of identical
-code spread far wider than CPU-time ratios (docs/measurements.md, "bench/'s
-comments").
+code spread far wider than CPU-time ratios (journal: "bench/'s comments").
 """
 
 import statistics

@@ -138,7 +138,7 @@ def _check_grid_printable(rows, cols, closed):
     """Refuse, before the work, a grid of every start's count too large to
     print (or to hold as JSON): at ``MAX_PRINTED_SQUARES`` a per-start
     count by the DP is already hours to weeks, one run per symmetry class
-    (the runs timed: docs/measurements.md, "Counting by search")."""
+    (journal: "Counting by search")."""
     from knight.geometry import theory
 
     squares = rows * cols

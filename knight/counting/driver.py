@@ -187,7 +187,7 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     >>> knight.count_total(5, 5).tours
     1728
     >>> knight.count_total(6, 6, closed=True).tours
-    708448
+    710064
     """
     _check_progress(progress)
     job = prepare(

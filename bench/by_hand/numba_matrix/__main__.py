@@ -1,4 +1,4 @@
-"""``python -m bench.by_hand.numba_matrix`` (``make bench-matrix``)."""
+"""This module runs the Numba matrix as ``python -m bench.by_hand.numba_matrix`` (``make bench-matrix``)."""
 
 import sys
 

@@ -182,10 +182,10 @@ def preset(quick=False):
     """The counting study of a preset sweep: n x n for n =
     4..7 and 3 x k, 4 x k, 5 x k, the DFS up to k = 12 and the DP to 20,
     each engine under its time cap; the DFS also under a node budget per
-    work unit (10^8: seconds of one unit; docs/measurements.md). The pruned DFS
-    gets 3 s, enough for 6x6 on the idle machine; the plain DFS 1 s,
-    the DP 1.5 s. Sized so that the study takes under a minute on the idle
-    2-core machine (docs/measurements.md has the figures). Quick: n <= 5, the DP
+    work unit (10^8, seconds of one unit). The pruned DFS gets 3 s, enough
+    for 6x6 on the idle machine; the plain DFS 1 s, the DP 1.5 s. The caps
+    keep the study under a minute on the idle 2-core machine (journal: "The
+    counting study and the step-engine study"). Quick: n <= 5, the DP
     to k = 8, the DFS to 6, every cap 0.3 s: a few seconds."""
     budget = 10**8
     if quick:

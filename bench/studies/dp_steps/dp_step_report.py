@@ -198,12 +198,12 @@ def section(measured, figure):
         f"Times depend on the machine and its load: {measured['cores']} cores usable, load average "
         f"{load['start'][0]:.1f} as the study started and {load['end'][0]:.1f} as it ended "
         f"({seconds_text(measured['wall_seconds'])} in all). On a loaded machine wall time stretches and the "
-        "ratios between engines move from run to run by tens of percent (docs/measurements.md); the bytes "
+        "ratios between engines move from run to run by tens of percent (docs/results.md); the bytes "
         "per state do not depend on the load. The largest table of these boards holds "
         f"{_largest(measured):,} states ({_megabytes(16 * _largest(measured))} at 16 bytes a state), within "
         "the caches or nearly: past them, "
         "at 7x7 open and 8x8 closed, the partitioned step's lead over the hash step is larger "
-        "(docs/measurements.md).",
+        "(docs/results.md).",
         "",
         f"![DP step engines]({figure.name})" if figure is not None else "",
         "",

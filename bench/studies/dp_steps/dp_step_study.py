@@ -63,8 +63,9 @@ class StepPlan:
 def preset(quick=False):
     """The study of a preset sweep: 6x6 and 5x9 open, 6x8 and 5x10 closed
     (peak tables of 363 k, 133 k, 226 k and 19 k states): sized so that the
-    study takes well under a minute on the 2-core machine (its times are in
-    docs/measurements.md). Quick: 5x5 open and 6x6 closed, seconds."""
+    study takes well under a minute on the 2-core machine (journal: "The
+    counting study and the step-engine study"). Quick: 5x5 open and 6x6
+    closed, seconds."""
     if quick:
         return StepPlan(((5, 5, False), (6, 6, True)), seconds=30.0)
     return StepPlan(((6, 6, False), (5, 9, False), (6, 8, True), (5, 10, True)))

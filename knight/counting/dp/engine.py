@@ -411,6 +411,7 @@ def total_with_work(rows, cols, closed, progress=None, run=None):
 
     Examples
     --------
+    >>> from knight.harness_api import total_with_work
     >>> total_with_work(3, 4, False)[0]
     16
     """

@@ -48,7 +48,8 @@ class Schedule:
 
 
 # The order of the cells within each column, per short side: the one that
-# made the DP's work least, found by search (docs/measurements.md; every order, up
+# made the DP's work least, found by search (journal: "The DP's cell
+# orders"; every order, up
 # to mirror image, for short sides 3 to 6, by successors emitted on 3 x 30,
 # 4 x 14, 5 x 10 and 6 x 6 open; short side 7 by a hill-climb of swaps on
 # the live patterns' count, which ranks the 6 x 6 orders like the work

@@ -59,7 +59,7 @@ from knight.runtime._jit import jit
 # ``word_successor`` as a symbol of its own, and the kernels' IR keeps the
 # call). Inlined by Numba, each was typed and optimised again in every
 # kernel: almost half of the DP kernels' compile time on a fresh cache, for
-# no speed measured (docs/measurements.md, "The successors compiled once").
+# no speed measured (journal: "The successors compiled once").
 
 BARE = 0
 INTERIOR = 1

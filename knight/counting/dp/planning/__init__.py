@@ -1,4 +1,4 @@
-"""The frontier DP's plans: how much memory and disk a run takes, and how it steps.
+"""This package plans the memory, the disk and the steps of the frontier DP's runs.
 
 ``memory_model`` turns a memory budget into the room a step gets and
 projects a run's peak. ``state_forecast`` projects the states a run holds

@@ -28,18 +28,18 @@ BYTES_PER_STATE = 80
 
 # bytes a state of a packed table on disk (``packed_table``: sorted keys as
 # gaps, counts in LEB128) at one limb: the bytes a state grow with the
-# board (wider keys, larger counts): issue 30's goal for 8 x 8 open, above
-# every step measured out of core (docs/measurements.md, "Packed tables on
+# board (wider keys, larger counts). The figure is the goal set for 8 x 8
+# open, above every step measured out of core (journal: "Packed tables on
 # disk"). A count of more limbs takes up to 64/7 bytes more a limb
 DISK_BYTES_PER_STATE = 8
 _DISK_BYTES_PER_LIMB = 10
 # the runs of a step out of core, in entries a state it makes: chunks of
 # the input each reduce their own successors, so a state made from states
 # of several chunks is in several runs; with many chunks a step (8 x 8
-# open's, in a few GiB) they near the transitions a state made. 3.25: 8 x 8
-# open's peak steps under --memory 14GiB held on disk what 2.7 (step 42 of
-# its second run) and 3.0 (step 43 of its first) give at DISK_BYTES_PER_STATE,
-# where 2.5 fell short (docs/measurements.md, "8 x 8 open's second run")
+# open's, in a few GiB) they near the transitions a state made. The share
+# covers what 8 x 8 open's peak steps held on disk under a 14 GiB budget,
+# with a margin, where a smaller share fell short (journal: "8 x 8 open's
+# second run")
 RUN_ENTRIES_PER_STATE = 3.25
 # where the disk runs short the step merges its runs early, each group's
 # pieces into one, each time they have grown by this share since the last
@@ -91,24 +91,21 @@ def projected_peak_states(rows, cols, closed=False):
 
 
 # the time a run takes, projected from its states summed over its steps:
-# transitions per state held after a step (1.5 to 2.3 on the measured
-# boards past a million states: 6 x 7 open 1.88, 6 x 8 closed 1.67, 7 x 8
-# closed 1.85, 7 x 7 open 1.90; docs/measurements.md, "The projection's
-# per-step states"), a run with a forced end making FORCED_SHARE of those
-# (the 7 x 7 grid: 1.41 billion in 6 forced runs, 0.41 of the unforced
-# run's each), and one core's time per transition (docs/measurements.md,
-# the machine quiet: 7 x 7 open 102 s of user CPU for 579 million, 0.18 us;
-# 8 x 8 closed 831 s for 3.19 billion out of core, 0.26 us)
+# transitions per state held after a step (a typical value of the measured
+# boards past a million states; journal: "The projection's per-step
+# states"), a run with a forced end making FORCED_SHARE of those (from the
+# 7 x 7 grid's forced runs), and one core's time per transition on a quiet
+# machine, between 7 x 7 open's in memory and 8 x 8 closed's out of core
+# (journal: "The DP: totals, grids and the crossover")
 TRANSITIONS_PER_STATE_STEP = 1.7
 FORCED_SHARE = 0.4
 CORE_SECONDS_PER_TRANSITION = 0.2e-6
 # a board whose run was timed at its scale takes its own measured core
 # seconds a state held after a step: 8 x 8 open's steps 28-43 out of core
 # (68 million to 1.95 billion states, alone, its second run; less step 38, which
-# held a resume's start-up, and 41, which a test shared) took 0.40 wall
-# microseconds a state on 2 cores, 0.79 of a core: twice the figure above
-# (more transitions a state than 8 x 8 closed's, and each through disk;
-# docs/measurements.md, "8 x 8 open's second run")
+# held a resume's start-up, and 41, which a test shared) took about twice
+# the figure above a state (more transitions a state than 8 x 8 closed's,
+# and each through disk; journal: "8 x 8 open's second run")
 MEASURED_CORE_SECONDS_PER_STATE_STEP = {(8, 8, False): 0.8e-6}
 
 
@@ -294,7 +291,8 @@ PARTITION_TABLE_BYTES = 1 << 20
 # the cache once more and back (sequential, but 2 x 32..64 bytes a state);
 # chunks of one step's states hold memory like the dense table made and
 # make one or two chunks a step; on a board whose tables fit the cache,
-# smaller and larger chunks took the same time (docs/measurements.md)
+# smaller and larger chunks took the same time (journal: "The DP: totals,
+# grids and the crossover")
 CHUNK_SHARE = 1.0
 BUFFER_SHARE = 0.125
 # the hash step's tables of one step may take at most this share of the
@@ -309,7 +307,8 @@ MERGE_SHARE = 0.25
 # in 64-bit words an entry (a key and its limbs): its hash tables at a
 # load of 3/8..3/4 (up to 2.7 entries), the dense copy made from them (1)
 # and the emit buffers (a chunk of one step's states: 1); the 7 x 7 open
-# run's peak is within it (docs/measurements.md)
+# run's peak is within it (journal: "The DP: totals, grids and the
+# crossover")
 ENTRIES_PER_STATE = 5
 
 

@@ -16,8 +16,8 @@ from knight.errors import InvalidArgument
 # "auto": partitioned for a step expected to make at least
 # ``partitioned_states`` states, hash below. Both stay callable so that one
 # run can compare them: where the tables fit in a core's L2 the hash step
-# was faster, past them the partitioned one (docs/measurements.md). Past
-# memory, steps go to disk either way
+# was faster, past them the partitioned one (journal: "The DP's step
+# engines"). Past memory, steps go to disk either way
 TABLES = ("auto", "partitioned", "hash")
 
 

@@ -1,4 +1,4 @@
-"""The frontier DP's runs: the one loop over a schedule and its executors.
+"""This package holds the frontier DP's run loop and its executors.
 
 ``run_loop`` holds the loop (``run_steps``) and the executor of one
 process (``ProcessSteps``). ``cluster_run`` holds the executor of a Dask

@@ -2,10 +2,9 @@
 
 The pools are kept from pass to pass and from step to step.
 
-Why kept: a pool made and shut down around a pass cost about 190
-microseconds more than handing the pass to threads already running, and
-a small board's total made fifty or more such pools
-(docs/measurements.md, "Worker threads kept for the run"). The kernels
+Why kept: a pool made and shut down around a pass cost more than handing
+the pass to threads already running, and a small board's total made
+dozens of such pools (journal: "Worker threads kept for the run"). The kernels
 release the GIL, so the threads run them side by side.
 """
 

@@ -47,8 +47,8 @@ _CHUNK_MARGIN = 1.25
 # state read, and a chunk, which merges only its own successors, makes
 # more, several times more on a step of many transitions a state read.
 # Such a trial's tables regrow, all of a thread's at once, the old held
-# beside the new: at half a chunk, past the budget (docs/measurements.md,
-# "A chunk's tables regrown past the budget"). An eighth stays well inside
+# beside the new: at half a chunk, past the budget (journal: "A chunk's
+# tables regrown past the budget"). An eighth stays well inside
 _TRIAL_SHARE = 1 / 8
 # the arrays a step's chunks hold are made this much larger than the
 # trial asks: the chunks after it then fit them at the same rate of

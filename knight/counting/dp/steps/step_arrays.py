@@ -5,9 +5,9 @@ The holder is ``StepArrays``.
 Why: the pages of a new array are new to the process, and the kernel
 zeroes each one at its first touch (on this project's virtual machines,
 slowly: the host backs the page too). Made new each step, the emit
-buffers, partition tables and next table of 7 x 7 open's run spent a fifth
-of its CPU samples in the kernel's ``clear_page``
-(docs/measurements.md, "Arrays a run holds from step to step"). Held, a
+buffers, partition tables and next table of 7 x 7 open's run spent a large
+share of its CPU samples in the kernel's ``clear_page``
+(journal: "Arrays a run holds from step to step"). Held, a
 run takes most of its pages once.
 
 What is held, and why the run's peak stays what fresh arrays gave:

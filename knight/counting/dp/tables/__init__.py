@@ -1,4 +1,4 @@
-"""The frontier DP's tables in memory and on disk.
+"""This package holds the frontier DP's tables in memory and on disk.
 
 ``table_kernels`` holds the open-addressing table and the carry-checked
 counts that every step shares. ``table_format`` writes a table to disk and

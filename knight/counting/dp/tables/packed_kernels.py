@@ -13,7 +13,7 @@ Why gaps: a block is one partition of a step (its keys' hash with the
 step's salt), so its keys spread over the key range and the gaps of a
 block of n states are about range / n, a few bytes where a key is 8;
 most counts are far below 2^64 and take a byte or three where a limb is
-8 (``docs/measurements.md`` has the bytes a state measured).
+8 (journal: "Packed tables on disk").
 """
 
 import numpy as np
@@ -268,8 +268,8 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
     limb.
 
     A partition's pieces are decoded whole and sorted (a merge of the
-    sorted runs by a heap was slower at tens of runs: docs/measurements.md,
-    "The merge of runs by a heap"). Counts of one limb are sorted with
+    sorted runs by a heap was slower at tens of runs; journal: "The merge
+    of runs by a heap"). Counts of one limb are sorted with
     their keys, so that the sums read both in order; wider ones are read
     through the rows' order."""
     parts = piece_states.shape[1]

@@ -176,13 +176,10 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
         )
         return overflow
 
-    def run(fn, items):
-        return worker_threads.map_all(fn, items, threads=threads)
-
     # one chunk at least, even of no states: the first marks the tables empty
     while chunks[0] == 0 or any(cursors[t] < bounds[t + 1] for t in range(threads)):
         fills[:] = 0
-        for thread, made in enumerate(run(emit, range(threads))):
+        for thread, made in enumerate(worker_threads.map_all(emit, range(threads), threads=threads)):
             cursors[thread], found, emitted, dead, overflow, strays = made
             if strays:
                 raise AssertionError(f"{strays} dp states have a pattern the relaxation calls dead")
@@ -191,7 +188,7 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
             tallies[1] += int(emitted)
             tallies[2] += int(dead)
             tallies[3] |= int(overflow)
-        for overflow in run(reduce, range(threads)):
+        for overflow in worker_threads.map_all(reduce, range(threads), threads=threads):
             tallies[3] |= int(overflow)
         chunks[0] += 1
         if tallies[3]:
@@ -215,5 +212,5 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
             tables[group], table_bits[group], entry, out_keys, out_counts, offsets[group]
         )
 
-    run(compact, range(threads))
+    worker_threads.map_all(compact, range(threads), threads=threads)
     return PartitionTables(out_keys, out_counts, held, tallies)

@@ -184,10 +184,12 @@ def test_partitions_are_sized_to_the_cache(expected, entry):
     ],
 )
 def test_partitioned_totals_equal_the_published(monkeypatch, rows, cols, closed, published):
-    from knight.counting.dp.engine import total_tours
+    from knight.counting import driver
+    from knight.counting.dp import engine
 
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 1_000)
-    assert total_tours(rows, cols, closed, policy=StepPolicy(table="partitioned")) == published
+    job = driver.prepare(rows, cols, None, closed, method="dp", total=True)
+    assert engine.total(job, policy=StepPolicy(table="partitioned")).tours == published
 
 
 @pytest.mark.parametrize(("rows", "cols", "seed"), [(5, 5, 10), (4, 6, 24)])

@@ -248,7 +248,7 @@ def test_an_unknown_count_method_is_refused_in_one_line():
 
 def test_count_total_takes_the_road_of_every_count(monkeypatch):
     """``count_total`` is ``prepare`` (a total's ``Job``) then
-    ``total_prepared``, as ``count_tours`` is ``prepare`` then
+    ``total_of``, as ``count_tours`` is ``prepare`` then
     ``count_prepared``: the same checks, once."""
     from knight import count_total
 

@@ -38,12 +38,14 @@ from knight.counting.dp.memory_model import check_fits, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.counting.peak_sampler import PeakSampler
 from knight.errors import InvalidArgument
+from knight.exit_status import signals_raised_as_such
 from knight.geometry import theory
 from knight.result import Count
 from knight.runtime import machine
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 
+@signals_raised_as_such
 def count_tours(
     rows,
     cols,
@@ -368,6 +370,7 @@ def memory_room(memory=None):
     return available if memory is None else min(memory, available)
 
 
+@signals_raised_as_such
 def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None, resume=None):
     """Directed tours from every start together (the sum of
     ``count_tours(rows, cols, closed=closed)``'s grid), from one run of the

@@ -37,7 +37,6 @@ import sys
 import threading
 
 from knight.errors import InvalidArgument
-from knight.files import owned_files
 from knight.runtime import machine
 from knight.validate import one_line
 
@@ -292,6 +291,23 @@ def signals_raised_as_such(function):
     return wrapper
 
 
+# what run_command calls as every command ends, however it ends
+_clean_ups = []
+
+
+def at_command_end(clean_up):
+    """Have ``run_command`` call ``clean_up()`` as each command ends, after
+    its work, however it ended: for what a signal can leave behind between
+    a thing's making and its owner's note of it (a spill folder).
+
+    Examples
+    --------
+    >>> at_command_end(lambda: None)
+    """
+    if clean_up not in _clean_ups:
+        _clean_ups.append(clean_up)
+
+
 def run_command(prog, body):
     """``body()``'s exit status, or the status of the failure it ended in.
 
@@ -334,9 +350,8 @@ def run_command(prog, body):
         return _ending(prog, (swallowed or interrupted)[0])
     finally:
         sys.unraisablehook, sys.excepthook = unraisable_hook, excepthook
-        # a signal can land after a spill folder is made and before its
-        # count notes it: no count runs now, so none is still in use
-        owned_files.remove_spill_folders_made()
+        for clean_up in _clean_ups:
+            clean_up()
         if in_main:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGHUP, previous_hup)

@@ -19,6 +19,7 @@ import shutil
 import tempfile
 import time
 
+from knight import exit_status
 from knight.errors import InvalidArgument
 
 # a spill folder holds this file, so that a folder merely named like one is not taken for one
@@ -126,6 +127,11 @@ def remove_spill_folders_made():
         folder = _made.pop()
         if os.path.isfile(os.path.join(folder, SPILL_MARK)):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+# a signal can land after a spill folder is made and before its count
+# notes it: as a command ends no count of its runs, so none is in use
+exit_status.at_command_end(remove_spill_folders_made)
 
 
 def spill_bytes(parent=None):

@@ -118,7 +118,23 @@ def ordered_pair(value):
     is its keys', and a generator or iterator is read once: each would
     answer for a square the caller did not mean. A string or bytes is a
     sequence too, of characters or of bytes, and is refused ("12" would
-    unpack to ``("1", "2")``)."""
+    unpack to ``("1", "2")``).
+
+    Parameters
+    ----------
+    value : object
+        What the caller gave as a square.
+
+    Returns
+    -------
+    bool
+        True for a sequence or a one-dimensional NumPy array.
+
+    Examples
+    --------
+    >>> ordered_pair((4, 1)), ordered_pair({4, 1}), ordered_pair(iter((4, 1)))
+    (True, False, False)
+    """
     if isinstance(value, (str, bytes, bytearray, Set, Mapping)):
         return False
     if isinstance(value, Sequence):
@@ -127,8 +143,23 @@ def ordered_pair(value):
 
 
 def unordered(value):
-    """Whether ``value`` is a collection with no order of its own: a set, a
-    frozenset, a dict or one of its views of keys or items."""
+    """Whether ``value`` is a collection with no order of its own.
+
+    Parameters
+    ----------
+    value : object
+        What the caller gave as a tour.
+
+    Returns
+    -------
+    bool
+        True for a set, a frozenset, a dict or its view of keys or items.
+
+    Examples
+    --------
+    >>> unordered({0, 1}), unordered([0, 1])
+    (True, False)
+    """
     return isinstance(value, (Set, Mapping))
 
 

@@ -49,8 +49,24 @@ class TargetChanged(OSError):
 
 
 def identity(path):
-    """``(device, inode, size, mtime_ns)`` of the file at ``path``, or None
-    where there is none."""
+    """The identity of the file at ``path``: what a rewrite or a
+    replacement by another program changes.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+
+    Returns
+    -------
+    tuple or None
+        ``(device, inode, size, mtime_ns)``, or None where there is no file.
+
+    Examples
+    --------
+    >>> identity("/no/such/file") is None
+    True
+    """
     try:
         found = os.stat(path)
     except FileNotFoundError:

@@ -45,7 +45,27 @@ def fitted(name, tail):
     """``name`` followed by ``tail``, cut short and marked by a hash of
     ``name`` where the whole would pass ``NAME_MAX``: the name of a file
     knight keeps beside ``name`` (its lock, its temporaries), the same for
-    the same ``name`` on every run, however long ``name`` is."""
+    the same ``name`` on every run, however long ``name`` is.
+
+    Parameters
+    ----------
+    name : str
+        The file's own name (a name the OS gave as bytes included).
+    tail : str
+        What knight adds to it.
+
+    Returns
+    -------
+    str
+        A name of at most ``NAME_MAX`` bytes.
+
+    Examples
+    --------
+    >>> fitted(".tour.ckpt", ".knight-lock")
+    '.tour.ckpt.knight-lock'
+    >>> len(fitted("n" * 250, ".knight-lock"))
+    255
+    """
     whole = f"{name}{tail}"
     if name_bytes(whole) <= NAME_MAX:
         return whole

@@ -325,13 +325,17 @@ def check_target(path):
     (standard output), or a file name: InvalidArgument for a folder, a
     missing parent folder, a folder this process cannot write, something
     that is not a regular file, or a file that is not a knight drawing
-    (never overwritten)."""
+    (never overwritten). A file name comes back as an
+    ``atomic_write.CheckedPath``: its names were tried in its folder, and
+    ``write`` replaces only the file seen here."""
     if path == "-":
         return path
     if path == "":
         raise InvalidArgument("--svg needs a file name, or - for standard output")
-    from knight.files import journal
+    from knight.files import atomic_write, journal
 
+    if path.endswith(os.sep):  # "tour.svg/" passed every check, then failed after the work
+        raise InvalidArgument(f"{path} ends in a slash, as a folder's name does; give a file name for the drawing")
     path = journal.usable_path(path, "the drawing")
     if os.path.lexists(path):
         if not os.path.isfile(path) or os.path.islink(path):
@@ -339,14 +343,15 @@ def check_target(path):
         with open(path, "rb") as file:
             if file.read(len(HEADER)) != HEADER.encode():
                 raise InvalidArgument(f"{path} is not a knight drawing; refusing to overwrite it")
-    return path
+    return atomic_write.check(path, "the drawing")
 
 
 def write(target, parts, out):
     """The drawing ``parts`` into ``target`` (checked by ``check_target``):
     to ``out`` for ``-``, else whole or not at all (``knight.files.atomic_write``);
     an OSError naming ``target`` if it cannot be written (a full disk: exit
-    status 74, see ``knight.exit_status``)."""
+    status 74, see ``knight.exit_status``), ``atomic_write.TargetChanged``
+    if a checked file changed meanwhile."""
     if target == "-":
         out.writelines(parts)
         return

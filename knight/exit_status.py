@@ -16,16 +16,23 @@ a Ctrl-C reads the same from either.
        (a full disk, a file made read-only), or the Dask cluster of a
        count was lost while working (its workers or its scheduler gone,
        ``counting.cluster.cluster_faults``); what finished is kept
+129    hung up (SIGHUP: the terminal was closed); what finished is kept
 130    interrupted (Ctrl-C); what finished is kept
 141    standard output was closed by its reader (``| head``): quietly,
        as a program killed by SIGPIPE
 143    terminated (SIGTERM); what finished is kept
 =====  ==================================================================
+
+No stream is assumed: a command started with standard error closed
+(``2>&-``) writes its messages to a null sink, never to standard output,
+and one started with standard output closed ends in exit status 74.
 """
 
 import argparse
 import contextlib
 import errno
+import functools
+import io
 import os
 import signal
 import sys
@@ -41,6 +48,9 @@ EXIT_IO = 74  # sysexits.h's EX_IOERR
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_PIPE = 128 + signal.SIGPIPE
 EXIT_TERMINATED = 128 + signal.SIGTERM
+EXIT_HUNG_UP = 128 + signal.SIGHUP
+# the signals that end a command as SIGTERM does, and what it says for each
+_ENDING_SIGNALS = {signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -76,12 +86,17 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the process is so that ``finally`` blocks (the
-    removal of temporaries) run, as they do for Ctrl-C."""
+    """SIGTERM or SIGHUP (``signum``), raised where the process is so that
+    ``finally`` blocks (the removal of temporaries, a spill folder, a
+    lock) run, as they do for Ctrl-C."""
+
+    def __init__(self, signum=signal.SIGTERM):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _raise_terminated(signum, frame):
-    raise Terminated
+    raise Terminated(signum)
 
 
 def _chain(error):
@@ -151,8 +166,8 @@ def _ending(prog, error):
     """The exit status for ``error``, after saying what happened."""
     behind = _signal_behind(error)
     if isinstance(behind, Terminated):
-        _say(prog, "terminated")
-        return EXIT_TERMINATED
+        _say(prog, _ENDING_SIGNALS.get(behind.signum, "terminated"))
+        return 128 + behind.signum
     if behind is not None:
         forget_python_interrupt()
         _say(prog, "interrupted")
@@ -206,13 +221,104 @@ def check_environment(prog):
         raise SystemExit(EXIT_USAGE) from None
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output of a process started without one (``>&-``): a
+    write fails as a write to a closed descriptor does, so the command
+    ends in one line and exit status 74 rather than printing into nothing."""
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        raise OSError(errno.EBADF, "it was closed before the command started")
+
+
+def _fill_closed_descriptors():
+    """Open the null device on each of descriptors 0-2 that is closed: a
+    file the command opens must not take the number of a standard stream,
+    where C code (Numba's, NumPy's) would write its messages into it."""
+    for descriptor in (0, 1, 2):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != descriptor:
+                os.dup2(null, descriptor)
+                os.close(null)
+
+
+def ensure_streams():
+    """Give the process every standard stream it lacks, once, before the
+    command runs: a null sink for a closed standard error (its messages
+    are then lost; the exit status still tells), ``_ClosedOutput`` for a
+    closed standard output. Without them, ``print(file=sys.stderr)``
+    printed to standard output, into ``--json``'s record, and
+    ``sys.stderr.isatty()`` was an AttributeError.
+
+    Examples
+    --------
+    >>> ensure_streams()
+    """
+    _fill_closed_descriptors()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (it lives as long as the process)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+
+
+def signals_raised_as_such(function):
+    """``function``, made to raise a Ctrl-C or SIGTERM that a compiled call
+    turned into another error (a ``SystemError`` of Numba's dispatcher) as
+    itself: for the Python API, whose caller catches KeyboardInterrupt.
+
+    Examples
+    --------
+    >>> @signals_raised_as_such
+    ... def count():
+    ...     return 1
+    >>> count()
+    1
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:
+            behind = _signal_behind(error)
+            if behind is None:
+                raise
+            raise behind.with_traceback(None) from None
+
+    return wrapper
+
+
+# what run_command calls as every command ends, however it ends
+_clean_ups = []
+
+
+def at_command_end(clean_up):
+    """Have ``run_command`` call ``clean_up()`` as each command ends, after
+    its work, however it ended: for what a signal can leave behind between
+    a thing's making and its owner's note of it (a spill folder).
+
+    Examples
+    --------
+    >>> at_command_end(lambda: None)
+    """
+    if clean_up not in _clean_ups:
+        _clean_ups.append(clean_up)
+
+
 def run_command(prog, body):
     """``body()``'s exit status, or the status of the failure it ended in.
 
     Anything not anticipated here (a bug) keeps its traceback: hiding one
     would hide the bug."""
+    ensure_streams()
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
+    previous_hup = signal.signal(signal.SIGHUP, _raise_terminated) if in_main else None
     interrupted = []
     previous_int = signal.signal(signal.SIGINT, _recording(interrupted)) if in_main else None
     swallowed, unraisable_hook, excepthook = [], sys.unraisablehook, sys.excepthook
@@ -246,8 +352,11 @@ def run_command(prog, body):
         return _ending(prog, (swallowed or interrupted)[0])
     finally:
         sys.unraisablehook, sys.excepthook = unraisable_hook, excepthook
+        for clean_up in _clean_ups:
+            clean_up()
         if in_main:
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGHUP, previous_hup)
             signal.signal(signal.SIGINT, previous_int)
 
 

@@ -6,6 +6,7 @@ importing the kernels.
 
 import operator
 import re
+from collections.abc import Mapping, Sequence, Set
 
 from knight.errors import InvalidArgument
 from knight.runtime import machine
@@ -108,10 +109,92 @@ def board(rows, cols):
     return rows, cols
 
 
+def ordered_pair(value):
+    """Whether ``value`` can be a square: a sequence (tuple, list, range,
+    deque) or a one-dimensional NumPy array, which keep their items in one
+    order however often they are read.
+
+    A set has no order (``{4, 1}`` unpacks as ``(1, 4)``), a dict's order
+    is its keys', and a generator or iterator is read once: each would
+    answer for a square the caller did not mean. A string or bytes is a
+    sequence too, of characters or of bytes, and is refused ("12" would
+    unpack to ``("1", "2")``).
+
+    Parameters
+    ----------
+    value : object
+        What the caller gave as a square.
+
+    Returns
+    -------
+    bool
+        True for a sequence or a one-dimensional NumPy array.
+
+    Examples
+    --------
+    >>> ordered_pair((4, 1)), ordered_pair({4, 1}), ordered_pair(iter((4, 1)))
+    (True, False, False)
+    """
+    if isinstance(value, (str, bytes, bytearray, Set, Mapping)):
+        return False
+    if isinstance(value, Sequence):
+        return True
+    return type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 1
+
+
+def unordered(value):
+    """Whether ``value`` is a collection with no order of its own.
+
+    Parameters
+    ----------
+    value : object
+        What the caller gave as a tour.
+
+    Returns
+    -------
+    bool
+        True for a set, a frozenset, a dict or its view of keys or items.
+
+    Examples
+    --------
+    >>> unordered({0, 1}), unordered([0, 1])
+    (True, False)
+    """
+    return isinstance(value, (Set, Mapping))
+
+
 def start(rows, cols, start, name="start"):
-    """Checked 0-based ``(row, col)`` square (``name`` says which, in errors)."""
-    if isinstance(start, (str, bytes)):  # "12" would unpack to ("1", "2")
-        raise InvalidArgument(f"{name} must be a (row, col) pair, got {shown(start)}")
+    """Checked 0-based ``(row, col)`` square (``name`` says which, in errors).
+
+    Parameters
+    ----------
+    rows, cols : int
+        The checked board.
+    start : sequence of two integers
+        The square; see ``ordered_pair`` for what is taken as a sequence.
+    name : str
+        What the square is called in an error.
+
+    Returns
+    -------
+    tuple of int
+        ``(row, col)``, on the board.
+
+    Raises
+    ------
+    InvalidArgument
+        For anything but a sequence of two integers on the board.
+
+    Examples
+    --------
+    >>> start(5, 5, [4, 1])
+    (4, 1)
+    """
+    if not ordered_pair(start):
+        raise InvalidArgument(
+            f"{name} must be a (row, col) pair: a tuple, a list or an array, not a set, a dict or an iterator; "
+            f"got {shown(start)}"
+        )
     try:
         row, col = start
     except (TypeError, ValueError):

@@ -22,10 +22,9 @@ __all__ = ["build_parser", "main", "progress_text"]
 
 
 def main(argv=None, out=None):
-    out = sys.stdout if out is None else out
-
     def body():
+        # read here, once run_command has given a closed stdout its stand-in
         args = build_parser().parse_args(argv)
-        return args.run(args, out)
+        return args.run(args, sys.stdout if out is None else out)
 
     return run_command("knight", body)

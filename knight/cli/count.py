@@ -12,7 +12,7 @@ from knight.cli.options import board, board_args, budget, disk, json_arg, memory
 from knight.cli.printing import MAX_PRINTED_SQUARES, fields_of, json_head, print_fields, print_json
 from knight.cli.progress_bar import progress_bar
 from knight.cli.projection import print_projections
-from knight.cli.svg_option import draw, svg_arg, svg_target
+from knight.cli.svg_option import draw, svg_arg, svg_target, text_stream
 from knight.errors import InvalidArgument
 
 
@@ -125,13 +125,18 @@ def run(args, out):
     # the DFS reports work units; the DP reports steps and its table's size
     with progress_bar("step" if job.method == "dp" else "unit", args.resume) as progress:
         counted = driver.count_prepared(job, progress)
+    status = _print_count(counted, square, args.json, text_stream(svg, out))
     if svg is not None:
-        out = draw(svg, counted, out)
+        draw(svg, counted, out)
+    return status
+
+
+def _print_count(counted, square, as_json, out):
     if counted.ruled_out:
-        return _print_ruled_out(counted, square, args.json, out)
+        return _print_ruled_out(counted, square, as_json, out)
     if counted.method == "dp":
-        return _print_dp_count(counted, square, args.json, out)
-    return _print_dfs_count(counted, square, args.json, out)
+        return _print_dp_count(counted, square, as_json, out)
+    return _print_dfs_count(counted, square, as_json, out)
 
 
 def _check_grid_printable(rows, cols, closed):

@@ -3,7 +3,7 @@
 from knight import validate
 from knight.cli.options import board, board_args, budget, json_arg
 from knight.cli.printing import MAX_PRINTED_SQUARES, print_fields, print_json
-from knight.cli.svg_option import draw, svg_arg, svg_target
+from knight.cli.svg_option import draw, svg_arg, svg_target, text_stream
 from knight.errors import InvalidArgument
 from knight.files import strict_json
 
@@ -54,12 +54,13 @@ def run(args, out):
     from knight.search.solver import solve
 
     result = solve(rows, cols, start, args.method, nodes, args.closed, tiebreak)
-    if svg is not None:
-        out = draw(svg, result, out)
+    text = text_stream(svg, out)
     if args.json:
-        _print_json(result, start, out)
+        _print_json(result, start, text)
     else:
-        _print_text(result, start, out)
+        _print_text(result, start, text)
+    if svg is not None:
+        draw(svg, result, out)
     return 0
 
 

@@ -26,14 +26,20 @@ def svg_target(args, rows, cols, grid=False):
     return drawing.check_target(args.svg)
 
 
+def text_stream(target, out):
+    """Where a command's text goes: standard error once the drawing
+    (``target``) takes standard output, else ``out``."""
+    return sys.stderr if target == "-" else out
+
+
 def draw(target, done, out):
-    """Draw ``done`` (a Result or a Count) into ``target``; returns where
-    the text goes: standard error once the drawing took standard output."""
+    """Draw ``done`` (a Result or a Count) into ``target``, after the
+    command printed it: a picture that cannot be written loses no result
+    (the write's failure still ends the command, exit status 74)."""
     from knight import drawing
 
     if getattr(done, "tour", True) is None:
         print(f"knight: no tour was found, so nothing was drawn ({target} not written)", file=sys.stderr)
-        return out
+        return
     parts = drawing.result_parts(done) if hasattr(done, "tour") else drawing.count_grid_parts(done)
     drawing.write(target, parts, out)
-    return sys.stderr if target == "-" else out

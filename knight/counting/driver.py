@@ -29,11 +29,13 @@ from knight.counting.dp.engine import total as total_of
 from knight.counting.dp.planning.memory_model import check_fits, memory_room, projection
 from knight.counting.jobs import Job, Starts, plan_starts
 from knight.errors import InvalidArgument
+from knight.exit_status import signals_raised_as_such
 from knight.geometry import theory
 from knight.result import Count
 from knight.validate import DEFAULT_COUNT_BUDGET
 
 
+@signals_raised_as_such
 def count_tours(
     rows,
     cols,
@@ -138,6 +140,7 @@ def count_tours(
     return count_prepared(job, progress)
 
 
+@signals_raised_as_such
 def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=None, disk=None, resume=None):
     """Count the directed tours from every start together, from one run of the frontier DP.
 
@@ -196,6 +199,7 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     return total_of(job, progress)
 
 
+@signals_raised_as_such
 def count_every_width(rows, cols, closed=False, progress=None, memory=None):
     """Count the total of every width of a board, from one run of the frontier DP.
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from knight.errors import InvalidArgument
 from knight.exit_status import naming
+from knight.files import owned_files
 
 SYNC_SECONDS = 1.0
 # errors a record parser raises for a line that is not a record
@@ -216,12 +217,33 @@ def _why_unwritable(folder):
     return "Read-only file system" if read_only else "Permission denied"
 
 
-def check(path, kind, recognise, starts=b""):
+def _check_seals(path, kind, data, separator):
+    """InvalidArgument, as ``Journal.open`` would give it, for the first
+    complete line of ``data`` whose checksum fails against the file's own
+    header: damage is refused before the work, not after what it prints."""
+    lines = data[: data.rfind(b"\n") + 1].split(b"\n")[:-1]
+    if not lines:
+        return  # a header longer than the peek, cut short: Journal.open judges it
+    sealed = Format(kind=kind, header=lines[0].decode("utf-8"), parse=None, separator=separator)
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            sealed.unsealed(line.decode("utf-8"))
+        except ValueError as error:
+            raise InvalidArgument(
+                f"{path}, line {number}: a damaged line of {kind} ({_why(error)}); "
+                "nothing in the file is used, and it is left untouched"
+            ) from None
+
+
+def check(path, kind, recognise, starts=b"", separator="\t", sealed=None):
     """Before the work that decides a journal's header: InvalidArgument if
     ``path`` cannot hold one, or holds a file whose first line
     ``recognise`` (text -> bool) does not take for a journal of ``kind``
     (or, cut short with no line end, does not begin with ``starts``), or
-    that another run holds locked.
+    that another run holds locked, or one with a damaged line (its
+    checksum, against the file's own header, fails: ``separator`` comes
+    before it; ``sealed``, given the header, says whether its records carry
+    checksums, None: they all do).
     Nothing is written; ``Journal.open`` checks it all again, and locks."""
     path = usable_path(path, kind)
     if not os.path.exists(path):
@@ -234,21 +256,23 @@ def check(path, kind, recognise, starts=b""):
             # prints what it plans (the lock goes with the file's closing)
             _lock(path, file)
             head = file.read(_PEEK_BYTES)
+            if b"\n" in head or len(head) == _PEEK_BYTES:
+                try:
+                    ours = recognise(head.split(b"\n", 1)[0].decode("utf-8"))
+                except MALFORMED:
+                    ours = False
+                if not ours:
+                    raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
+                if sealed is None or sealed(head.split(b"\n", 1)[0].decode("utf-8")):
+                    _check_seals(path, kind, head + file.read(), separator)
+            elif head and not (head.startswith(starts) or starts.startswith(head)):
+                # a short file with no line end can be our header cut short by a
+                # crash (Journal.open keeps that), but only if it starts as every
+                # header of the kind does: anything else is refused now, before the
+                # work (and what it prints) begins
+                raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
     except OSError as error:
         raise _os_error(path, error) from None
-    if b"\n" in head or len(head) == _PEEK_BYTES:
-        try:
-            ours = recognise(head.split(b"\n", 1)[0].decode("utf-8"))
-        except MALFORMED:
-            ours = False
-        if not ours:
-            raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
-    elif head and not (head.startswith(starts) or starts.startswith(head)):
-        # a short file with no line end can be our header cut short by a
-        # crash (Journal.open keeps that), but only if it starts as every
-        # header of the kind does: anything else is refused now, before the
-        # work (and what it prints) begins
-        raise InvalidArgument(f"{path} is not {kind}; it is left untouched")
     return path
 
 
@@ -369,11 +393,14 @@ _LOCK_TEXT = "knight: held by the count writing {name}; removed when it ends\n"
 
 
 def _side_lock_path(path):
-    """``(path, its lock file's path)``, ``.NAME.knight-lock`` beside it; a
+    """``(path, its lock file's path)``, ``.NAME.knight-lock`` beside it
+    (``owned_files.fitted``: cut short with a hash if that is too long); a
     link is followed (``followed``): two names of one file share its lock."""
     path = followed(_path(path), "a checkpoint")
     folder, name = os.path.split(os.path.abspath(path))
-    return path, os.path.join(folder, f".{name}{LOCK_SUFFIX}")
+    # a name near the system's limit gets a lock named by its hash: the
+    # lock must not refuse a name the file itself may have
+    return path, os.path.join(folder, owned_files.fitted(f".{name}", LOCK_SUFFIX))
 
 
 class SideLock:
@@ -387,7 +414,8 @@ class SideLock:
 
     def __init__(self, path):
         path, self.path = _side_lock_path(path)
-        self._text = _LOCK_TEXT.format(name=os.path.basename(path)).encode()
+        # fsencode: a name the OS gave as bytes that are not UTF-8 is written back as those bytes
+        self._text = os.fsencode(_LOCK_TEXT.format(name=os.path.basename(path)))
         self._file = None
         for _ in range(3):  # a lock file removed by its holder as we opened it: open again
             self._file = self._open_locked(path)

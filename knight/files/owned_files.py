@@ -13,12 +13,14 @@ every file of the user's, are never touched.
 """
 
 import contextlib
+import hashlib
 import os
 import re
 import shutil
 import tempfile
 import time
 
+from knight import exit_status
 from knight.errors import InvalidArgument
 
 # a spill folder holds this file, so that a folder merely named like one is not taken for one
@@ -26,13 +28,70 @@ SPILL_MARK = "knight-dp-spill"
 _SPILL = re.compile(r"knight-dp-(\d+)-[A-Za-z0-9_]+")
 
 
+# the longest file name that Linux's file systems take, in bytes
+NAME_MAX = 255
+# what mkstemp adds to a temporary's prefix: 8 random characters, then ".tmp"
+_MKSTEMP_TAIL = 8 + len(".tmp")
+# the longest process id Linux gives (pid_max is at most 2^22)
+_PID_DIGITS = 7
+
+
+def name_bytes(name):
+    """The length of file name ``name`` in bytes, as the system counts it
+    (a name the OS gave as undecodable bytes included)."""
+    return len(os.fsencode(name))
+
+
+def fitted(name, tail):
+    """``name`` followed by ``tail``, cut short and marked by a hash of
+    ``name`` where the whole would pass ``NAME_MAX``: the name of a file
+    knight keeps beside ``name`` (its lock, its temporaries), the same for
+    the same ``name`` on every run, however long ``name`` is.
+
+    Parameters
+    ----------
+    name : str
+        The file's own name (a name the OS gave as bytes included).
+    tail : str
+        What knight adds to it.
+
+    Returns
+    -------
+    str
+        A name of at most ``NAME_MAX`` bytes.
+
+    Examples
+    --------
+    >>> fitted(".tour.ckpt", ".knight-lock")
+    '.tour.ckpt.knight-lock'
+    >>> len(fitted("n" * 250, ".knight-lock"))
+    255
+    """
+    whole = f"{name}{tail}"
+    if name_bytes(whole) <= NAME_MAX:
+        return whole
+    mark = "~" + hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    room = NAME_MAX - name_bytes(mark + tail)
+    kept = name
+    while name_bytes(kept) > room:
+        kept = kept[:-1]
+    return f"{kept}{mark}{tail}"
+
+
 def temporary_prefix(name):
     """The prefix of a temporary file standing for ``name`` beside it."""
-    return f".{name}.knight-{os.getpid()}-"
+    return _temporary_stem(name) + f"{os.getpid()}-"
+
+
+def _temporary_stem(name):
+    # room is kept for the longest process id, so that every run's
+    # temporaries of one name share this stem
+    room = "0" * _PID_DIGITS + "-" + "x" * _MKSTEMP_TAIL
+    return fitted(f".{name}", ".knight-" + room)[: -len(room)]
 
 
 def _temporary_pattern(name):
-    return re.compile(re.escape(f".{name}.knight-") + r"(\d+)-[A-Za-z0-9_]+\.tmp")
+    return re.compile(re.escape(_temporary_stem(name)) + r"(\d+)-[A-Za-z0-9_]+\.tmp")
 
 
 def _dead(pid):
@@ -66,13 +125,34 @@ def remove_stale_temporaries(folder, name):
                     os.unlink(entry.path)
 
 
+# the spill folders this process made: a signal that lands between a
+# folder's making and its owner's note of it would leave it behind, so
+# ``remove_spill_folders_made`` removes each as the command ends
+_made = set()
+
+
 def new_spill_folder():
     """A fresh folder in ``$TMPDIR`` for the DP's disk shards, marked as
     knight's (the run that makes it has swept the stale ones already:
     ``remove_stale_spill_folders``)."""
     folder = tempfile.mkdtemp(prefix=f"knight-dp-{os.getpid()}-")
+    _made.add(folder)
     _write_mark(folder, SPILL_MARK, "the DP's disk shards of one count; removed when it ends\n")
     return folder
+
+
+def remove_spill_folders_made():
+    """Remove every spill folder this process made that is still there:
+    for the end of a command, when no count of its runs any more."""
+    while _made:
+        folder = _made.pop()
+        if os.path.isfile(os.path.join(folder, SPILL_MARK)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+# a signal can land after a spill folder is made and before its count
+# notes it: as a command ends no count of its runs, so none is in use
+exit_status.at_command_end(remove_spill_folders_made)
 
 
 def spill_bytes(parent=None):
@@ -165,7 +245,14 @@ def remove_stale_spill_folders(parent=None):
 def check_marked_folder(folder, mark, what):
     """InvalidArgument if ``folder`` is there and is not one of knight's:
     a real folder holding the file ``mark`` (``what`` names its kind in the
-    refusal: a folder merely named like one stays the user's)."""
+    refusal: a folder merely named like one stays the user's), or if its
+    name is longer than a file name may be (the checkpoint's name is, with
+    the folder's suffix)."""
+    if name_bytes(os.path.basename(folder)) > NAME_MAX:
+        raise InvalidArgument(
+            f"the checkpoint keeps {what} named {os.path.basename(folder)[:24]}... beside it, which passes the "
+            f"{NAME_MAX} bytes a file name may have: give the checkpoint a shorter name"
+        )
     if os.path.lexists(folder) and not (
         os.path.isdir(folder) and not os.path.islink(folder) and os.path.isfile(os.path.join(folder, mark))
     ):

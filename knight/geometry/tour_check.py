@@ -5,10 +5,12 @@ Written apart from the kernels on purpose: it shares no code with
 bug there cannot hide here. Plain Python, so it reads as the definition.
 
 A square is an integer (Python's or NumPy's; not a bool, not a float, even
-3.0) or a ``(row, col)`` pair of integers. A tour holding anything else is
+3.0) or a ``(row, col)`` pair of integers, held in a sequence (a set's
+order is not the caller's: ``validate.ordered_pair``). A tour holding anything else is
 not a tour: the checker says why and ``is_tour`` answers False, never
-raising. Only arguments that are not a board, a flag or an iterable at all
-raise ``InvalidArgument``, as ``solve`` does.
+raising. Only arguments that are not a board, a flag or an iterable at all,
+and a tour with no order (a set, a dict), raise ``InvalidArgument``, as
+``solve`` does.
 """
 
 import operator
@@ -27,6 +29,9 @@ def tour_problem(rows, cols, tour, closed=False):
     """
     rows, cols = validate.board(rows, cols)
     closed = validate.flag(closed, "closed")
+    if validate.unordered(tour):
+        # a set of squares has no visiting order to check
+        raise InvalidArgument(f"tour must list its squares in visit order, got {validate.shown(tour)}")
     try:
         items = iter(tour)
     except TypeError:
@@ -74,7 +79,7 @@ def _cell(item, cols):
         if square < 0:
             return f"square {square} is negative"
         return divmod(square, cols)
-    if not isinstance(item, (str, bytes)):
+    if validate.ordered_pair(item):
         try:
             pair = [_integer(value) for value in item] if len(item) == 2 else None
         except TypeError:  # no len() or not iterable

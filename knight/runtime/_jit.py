@@ -5,6 +5,7 @@ turning on ``boundscheck`` to hunt a bug) is one edit, not a search.
 """
 
 import functools
+import sys
 
 from knight.runtime import machine
 
@@ -14,16 +15,46 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 # cache=True: a fresh process loads machine code from __pycache__ instead of
-#   recompiling, which keeps `knight solve` start-up well under a second.
+#   recompiling, which keeps `knight solve` start-up well under a second
+#   (False only where no cache folder can be written: _can_cache).
 # nogil=True: kernels hold no Python objects, so releasing the GIL is free and
 #   lets a thread pool run independent searches side by side.
 # error_model="numpy": integer kernels never divide by a value that can be
 #   zero; skipping Python's ZeroDivisionError checks keeps loops tight.
 # fastmath stays off: the kernels are integer code, and exact, reproducible
 #   tie-breaking matters more than any float speed-up.
+
+
+def _probe():
+    return 0
+
+
+def _can_cache():
+    """Whether Numba can cache this package's kernels; if not, say so once.
+
+    Numba looks for a writable cache folder as it decorates a function:
+    the ``__pycache__`` beside the module, ``NUMBA_CACHE_DIR``, or the
+    user's cache folder. A read-only install run by a user whose home is
+    not writable has none, and every decoration raised RuntimeError
+    ("cannot cache function ...: no locator available"). Such a run
+    compiles its kernels each time instead."""
+    try:
+        numba.njit(cache=True)(_probe)
+    except RuntimeError as error:
+        if "cannot cache" not in str(error):
+            raise
+        print(
+            "knight: no writable cache folder for compiled kernels (beside knight's modules, NUMBA_CACHE_DIR "
+            "or the home folder's cache); running uncached, so each run compiles its kernels again",
+            file=sys.stderr,
+        )
+        return False
+    return True
+
+
 jit = functools.partial(
     numba.njit,
-    cache=True,
+    cache=_can_cache(),
     nogil=True,
     error_model="numpy",
     fastmath=False,

@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from knight import validate
+from knight.exit_status import signals_raised_as_such
 from knight.geometry.neighbours import neighbour_table
 from knight.result import Result
 from knight.runtime import status
@@ -121,6 +122,7 @@ def compile_kernels(methods=validate.METHODS):
     return {method: _compile_seconds[method] for method in methods}
 
 
+@signals_raised_as_such
 def solve(rows, cols, start=(0, 0), method="warnsdorff", budget=None, closed=False, tiebreak="first"):
     """Search for one knight's tour of a board from a start square.
 

@@ -190,3 +190,33 @@ def test_a_cluster_checkpoint_nested_at_any_depth_is_one_line(tmp_path_factory, 
         ClusterCheckpoint.check(path)
     assert "\n" not in str(refused.value)
     assert path.read_text() == _nested(depth)
+
+
+@DAMAGE
+@given(data=st.data())
+def test_damage_is_refused_before_the_estimate_is_printed(tmp_path_factory, monkeypatch, finished, data):
+    """Issue 57: ``knight count 5 8 --method dfs --resume F``, one record's
+    tours changed, printed Knuth's estimate and then the refusal: two lines.
+    With the estimate printed for every board, a byte changed in any record
+    is still refused in one line, before it (or gives the true count)."""
+    from knight.cli import projection
+
+    monkeypatch.setattr(projection, "PROJECT_COUNTS_ABOVE", 0)
+    header = finished.index(b"\n") + 1
+    where = data.draw(st.integers(header, len(finished) - 1))
+    value = data.draw(st.integers(0, 255).filter(lambda byte: byte != finished[where]))
+    damaged = bytearray(finished)
+    damaged[where] = value
+    status, err = _resumed(tmp_path_factory, bytes(damaged))
+    assert status == 0 or "estimate" not in err
+
+
+def test_the_probes_damage_is_refused_before_the_estimate(tmp_path_factory, monkeypatch, finished):
+    from knight.cli import projection
+
+    monkeypatch.setattr(projection, "PROJECT_COUNTS_ABOVE", 0)
+    lines = _lines(finished)
+    text, checksum = _tours_plus(lines[1], 1)
+    damaged = "\n".join([lines[0], f"{text}\t{checksum}", *lines[2:]]) + "\n"
+    status, err = _resumed(tmp_path_factory, damaged.encode())
+    assert status == exit_status.EXIT_USAGE and "line 2: a damaged line" in err

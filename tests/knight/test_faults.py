@@ -111,6 +111,7 @@ def test_a_real_closed_pipe_and_a_real_full_disk(tmp_path):
     [
         (KeyboardInterrupt(), exit_status.EXIT_INTERRUPTED, "knight: interrupted\n"),
         (exit_status.Terminated(), exit_status.EXIT_TERMINATED, "knight: terminated\n"),
+        (exit_status.Terminated(signal.SIGHUP), exit_status.EXIT_HUNG_UP, "knight: hung up\n"),
         (InvalidArgument("bad\nthing"), exit_status.EXIT_USAGE, "knight: error: bad\\nthing\n"),
         (MemoryError(), exit_status.EXIT_USAGE, None),
         (
@@ -754,3 +755,124 @@ def test_what_c_code_prints_that_is_not_a_signal_still_reaches_stderr(capsys):
 
     assert exit_status.run_command("knight", body) == 0
     assert "ValueError: a bug, printed" in capsys.readouterr().err
+
+
+# --- every signal that ends a command ends it cleanly ------------------------
+
+# a DP count whose steps run from disk, in a lock on a checkpoint's name,
+# signalled by itself as its spill folder is made: the moment it holds both
+_SIGNALLED_SPILL = """
+import os, signal, sys, tempfile
+from knight import exit_status
+from knight.counting.dp import run_loop
+from knight.counting.dp.model import cell_order
+from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.steps import hash_step
+from knight.files import journal, owned_files
+from knight.runtime import machine
+
+machine.available_memory = lambda: 2**10
+hash_step.PARALLEL_STATES = 0
+folder, signum = sys.argv[1], int(sys.argv[2])
+tempfile.tempdir = folder
+made = owned_files.new_spill_folder
+
+def signalled():
+    spill = made()
+    os.kill(os.getpid(), signum)
+    return spill
+
+owned_files.new_spill_folder = signalled
+policy = StepPolicy(table="hash", partitioned_states=0, min_room=4_000)
+
+def body():
+    with journal.SideLock(os.path.join(folder, "count.ckpt")):
+        run_loop.count_hamiltonian(cell_order.schedule(5, 6), False, policy=policy)
+    return 0
+
+sys.exit(exit_status.run_command("knight", body))
+"""
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "said"),
+    [
+        (signal.SIGHUP, exit_status.EXIT_HUNG_UP, "knight: hung up\n"),
+        (signal.SIGTERM, exit_status.EXIT_TERMINATED, "knight: terminated\n"),
+        (signal.SIGINT, exit_status.EXIT_INTERRUPTED, "knight: interrupted\n"),
+    ],
+)
+def test_a_signal_that_ends_a_dp_count_leaves_no_spill_folder_and_no_lock(tmp_path, signum, status, said):
+    """Issue 57: SIGHUP (a closed terminal) killed the process silently
+    (status 129) and left its spill folder and its lock. It ends as SIGTERM
+    does: one line, its status, and nothing of the count's left."""
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED_SPILL, str(tmp_path), str(int(signum))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (status, said)
+    assert list(tmp_path.iterdir()) == []
+
+
+# commands run with a standard stream closed, as ``2>&-`` or ``>&-`` runs them
+CLOSED_STREAMS = [
+    ("2>&-", ["solve", "5", "5", "--start", "9,9", "--json"], exit_status.EXIT_USAGE, ""),
+    ("2>&-", ["count", "5", "5", "--json"], 0, '"tours": 1728'),
+    ("2>&-", ["count", "3", "4", "--resume", "units.jsonl"], 0, "tours    16 directed open tours"),
+    ("2>&-", ["count", "5", "5", "--method", "dp", "--total", "--resume", "count.ckpt"], 0, "1728 directed"),
+    ("2>&-", ["solve", "5", "5", "--svg", "-"], 0, "<svg"),
+    (">&-", ["solve", "5", "5"], exit_status.EXIT_IO, None),
+    ("<&- 2>&-", ["estimate", "5", "5", "--probes", "10", "--seed", "1"], 0, "directed open tours"),
+]
+
+
+@pytest.mark.parametrize(("closing", "argv", "status", "printed"), CLOSED_STREAMS)
+def test_a_closed_standard_stream_is_no_crash_and_no_error_on_stdout(tmp_path, closing, argv, status, printed):
+    """Issue 57: ``knight count 5 5 2>&-`` was an AttributeError (status 1),
+    and errors went to standard output, into ``--json``'s record. A closed
+    stream now has a stand-in; a file the command opens never takes its
+    descriptor (a resume file got knight's messages)."""
+    command = " ".join(["exec", sys.executable, "-m", "knight", *argv, closing])
+    done = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr and "knight:" not in done.stdout
+    if printed is None:
+        closed = "knight: error: standard output: it was closed before the command started\n"
+        assert (done.stdout, done.stderr) == ("", closed)
+    else:
+        assert printed in done.stdout and done.stderr == ""
+    for path in tmp_path.iterdir():
+        assert b"knight:" not in path.read_bytes(), path.name
+
+
+def _interrupted_inside(error):
+    """A stand-in for a compiled call that a signal interrupted: Numba's
+    dispatcher returns with the signal's exception set, which CPython
+    reports as a SystemError caused by it."""
+
+    def compiled(*args, **kwargs):
+        try:
+            raise error
+        except BaseException as raised:
+            raise SystemError("CPUDispatcher(frontier_step) returned a result with an exception set") from raised
+
+    return compiled
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt(), exit_status.Terminated(signal.SIGHUP)])
+@pytest.mark.parametrize("function", ["count_tours", "count_total", "solve"])
+def test_the_api_raises_an_interrupt_in_a_compiled_call_as_itself(monkeypatch, function, error):
+    """Issue 57: 2 of 15 Ctrl-Cs during DP calls of the API surfaced as
+    ``SystemError: CPUDispatcher(frontier_step) returned a result with an
+    exception set``; a caller catching KeyboardInterrupt missed them."""
+    import knight
+    from knight.counting import driver
+    from knight.search import solver
+
+    where = {"count_tours": (driver, "count_prepared"), "count_total": (driver, "total_prepared")}
+    module, name = where.get(function, (solver, "compile_kernels"))
+    monkeypatch.setattr(module, name, _interrupted_inside(error))
+    with pytest.raises(type(error)):
+        getattr(knight, function)(5, 5)

@@ -472,3 +472,191 @@ def test_real_json_is_strict():
     assert done.returncode == 0, done.stderr
     record = _strict_json(done.stdout)
     assert record["rate"] is None and not math.isnan(record["seconds"])
+
+
+# --- one value in many types: refused, or the answer of its plain type --------
+
+
+def _enum_member(value):
+    import enum
+
+    return enum.IntEnum("Side", {"VALUE": value}).VALUE
+
+
+# integers as Python's, NumPy's and other types hold them: an exact
+# integer type must give the answer of the int; the rest must be refused
+# or give that answer, never another
+INTEGER_FORMS = {
+    "int": (int, "answer"),
+    "numpy int64": (np.int64, "answer"),
+    "numpy uint8": (np.uint8, "answer"),
+    "IntEnum": (_enum_member, "answer"),
+    "bool": (lambda value: bool(value), "either"),
+    "float": (float, "either"),
+    "numpy float": (np.float64, "either"),
+    "text": (str, "either"),
+    "Fraction": (lambda value: __import__("fractions").Fraction(value), "either"),
+    "one-item list": (lambda value: [value], "either"),
+}
+FLAG_FORMS = {
+    "bool": (bool, "answer"),
+    "numpy bool": (np.bool_, "answer"),
+    "int": (int, "answer"),
+    "text": (lambda value: "yes" if value else "", "either"),
+    "None": (lambda value: None, "either"),
+    "list": (lambda value: [value], "either"),
+}
+# a square: sequences keep their order and are taken; a set, a dict, a
+# generator and an iterator are refused, whatever they hold
+SQUARE_FORMS = {
+    "tuple": (tuple, "answer"),
+    "list": (list, "answer"),
+    "numpy array": (np.array, "answer"),
+    "int32 array": (lambda square: np.array(square, dtype=np.int32), "answer"),
+    "deque": (lambda square: __import__("collections").deque(square), "answer"),
+    "set": (set, "refuse"),
+    "frozenset": (frozenset, "refuse"),
+    "dict": (lambda square: {square[0]: square[1]}, "refuse"),
+    "dict keys": (lambda square: dict.fromkeys(square).keys(), "refuse"),
+    "generator": (lambda square: (value for value in square), "refuse"),
+    "iterator": (iter, "refuse"),
+    "reversed": (lambda square: reversed(list(square)), "refuse"),
+    "map": (lambda square: map(int, square), "refuse"),
+    "text": (lambda square: f"{square[0]},{square[1]}", "refuse"),
+    "bytes": (bytes, "refuse"),
+}
+# a whole tour: read in its order once (an iterator too), but never a set or a dict
+TOUR_FORMS = {
+    "list": (list, "answer"),
+    "tuple": (tuple, "answer"),
+    "numpy array": (np.array, "answer"),
+    "generator": (lambda tour: (square for square in tour), "answer"),
+    "set": (set, "refuse"),
+    "frozenset": (frozenset, "refuse"),
+    "dict": (dict.fromkeys, "refuse"),
+}
+
+
+def _formed(forms):
+    """``(name, form, rule)`` drawn from ``forms``."""
+    return st.sampled_from(sorted(forms)).map(lambda name: (name, *forms[name]))
+
+
+def _same(one, other):
+    """Whether two answers of a public function are the same answer."""
+    if isinstance(one, knight.Result):
+        return (one.status, one.nodes, one.start) == (other.status, other.nodes, other.start) and np.array_equal(
+            one.tour, other.tour
+        )
+    if isinstance(one, knight.Count):
+        return one.total_tours == other.total_tours and np.array_equal(one.tours, other.tours)
+    return one == other
+
+
+def _check_forms(call, plain, formed):
+    """``call(*formed values)`` is refused in one line, or gives the answer
+    of ``call(*plain)``; a rule of "answer" must answer, one of "refuse"
+    must be refused."""
+    expected = call(*plain)
+    values = [form(value) for value, (_, form, _) in zip(plain, formed, strict=True)]
+    rules = {rule for _, _, rule in formed}
+    try:
+        answer = call(*values)
+    except InvalidArgument as error:
+        assert "\n" not in str(error) and str(error)
+        assert rules != {"answer"}, f"{[name for name, _, _ in formed]} refused: {error}"
+        return
+    assert "refuse" not in rules, f"{[name for name, _, _ in formed]} answered {answer!r}"
+    assert _same(answer, expected), f"{[name for name, _, _ in formed]}: {answer!r}, not {expected!r}"
+
+
+def _small_board(max_squares):
+    return st.integers(1, 5).flatmap(lambda rows: st.tuples(st.just(rows), st.integers(1, max_squares // rows)))
+
+
+def _board_and_square(max_squares):
+    return _small_board(max_squares).flatmap(
+        lambda board: st.tuples(st.just(board), st.tuples(st.integers(0, board[0] - 1), st.integers(0, board[1] - 1)))
+    )
+
+
+TYPES = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+integer_form, flag_form, square_form = _formed(INTEGER_FORMS), _formed(FLAG_FORMS), _formed(SQUARE_FORMS)
+
+
+def _answer(name, closed):
+    """The public function ``name`` called as the property calls it."""
+    calls = {
+        "solve": lambda rows, cols, start, closed: knight.solve(rows, cols, start, budget=20_000, closed=closed),
+        "count_tours": lambda rows, cols, start, closed: knight.count_tours(rows, cols, start, closed, method="dfs"),
+        "start_possible": knight.start_possible,
+        "symmetry_class": lambda rows, cols, start, closed: knight.symmetry_class(rows, cols, start),
+    }
+    return calls[name]
+
+
+@TYPES
+@given(
+    st.sampled_from(["solve", "count_tours", "start_possible", "symmetry_class"]),
+    _board_and_square(20),
+    st.booleans(),
+    st.tuples(integer_form, integer_form, square_form, flag_form),
+)
+def test_a_square_in_any_type_is_refused_or_answered_right(name, board_square, closed, formed):
+    """Issue 57: ``count_tours(5, 6, start={4, 1})`` counted from (1, 4).
+    A square with no order of its own is refused; one in a sequence of any
+    kind gets the answer of its tuple; so do the board's sides and the flag."""
+    (rows, cols), start = board_square
+    _check_forms(_answer(name, closed), (rows, cols, start, closed), formed)
+
+
+@TYPES
+@given(_small_board(20), st.booleans(), st.tuples(integer_form, integer_form, flag_form))
+def test_a_board_in_any_type_is_refused_or_answered_right(board, closed, formed):
+    """``tour_exists`` and ``count_total``, which take no square: their
+    board and flag, as the property above takes them."""
+    rows, cols = board
+    _check_forms(knight.tour_exists, (rows, cols, closed), formed)
+    _check_forms(lambda rows, cols, closed: knight.count_total(rows, cols, closed), (rows, cols, closed), formed)
+
+
+@TYPES
+@given(_board_and_square(30), st.integers(0, 2), _formed(TOUR_FORMS), square_form)
+def test_a_tour_in_any_type_is_refused_or_answered_right(board_square, swaps, tour_form, square_form):
+    """``is_tour``: a tour in a set or a dict is refused (it has no visiting
+    order); a square in it held with no order of its own is no square, so
+    such a tour is not one."""
+    (rows, cols), start = board_square
+    found = knight.solve(rows, cols, start, budget=20_000).tour
+    squares = [divmod(int(square), cols) for square in (found if found is not None else range(rows * cols))]
+    for swap in range(swaps):
+        squares[swap], squares[-1 - swap] = squares[-1 - swap], squares[swap]
+    name, form, rule = square_form
+    if rule == "answer":
+        _check_forms(lambda tour: knight.is_tour(rows, cols, tour), (squares,), [tour_form])
+        return
+    try:
+        tour = tour_form[1]([form(square) for square in squares])
+    except TypeError:  # a set of sets cannot be made: there is no such tour to try
+        return
+    try:
+        answer = knight.is_tour(rows, cols, tour)
+    except InvalidArgument:
+        assert tour_form[2] == "refuse"
+    else:
+        assert tour_form[2] != "refuse" and answer is False, f"{name} squares in a {tour_form[0]}: {answer}"
+
+
+SQUARE_PROPERTIES = {
+    "count_total": test_a_board_in_any_type_is_refused_or_answered_right,
+    "count_tours": test_a_square_in_any_type_is_refused_or_answered_right,
+    "is_tour": test_a_tour_in_any_type_is_refused_or_answered_right,
+    "solve": test_a_square_in_any_type_is_refused_or_answered_right,
+    "start_possible": test_a_square_in_any_type_is_refused_or_answered_right,
+    "symmetry_class": test_a_square_in_any_type_is_refused_or_answered_right,
+    "tour_exists": test_a_board_in_any_type_is_refused_or_answered_right,
+}
+
+
+def test_every_public_function_has_an_argument_type_property():
+    assert set(SQUARE_PROPERTIES) == set(PROPERTIES) - {"compile_kernels"}

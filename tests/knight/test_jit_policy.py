@@ -91,3 +91,30 @@ def test_every_dispatcher_has_the_policy_options():
         options = {key: dispatcher.targetoptions.get(key) for key in policy}
         assert options == policy, name
         assert (type(dispatcher._cache).__name__ != "NullCache") == cache, name
+
+
+# a process in which Numba finds no folder to cache in (as a read-only
+# install run by a user whose home is not writable): its locators all decline
+_NO_CACHE_FOLDER = """
+import sys
+import numba.core.caching as caching
+caching.CacheImpl._locator_classes = []
+from knight import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "answer"),
+    [(["solve", "5", "5"], "status   found"), (["count", "3", "4", "--method", "dp"], "16 directed open tours")],
+)
+def test_a_process_that_cannot_cache_says_so_once_and_runs_uncached(argv, answer):
+    """Issue 57: a read-only install with no writable NUMBA_CACHE_DIR or
+    home ended in 37 lines and ``RuntimeError: cannot cache function
+    'fill_neighbour_table': no locator available``."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _NO_CACHE_FOLDER, *argv], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and answer in done.stdout, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("knight: no writable cache folder")

@@ -1,13 +1,18 @@
 """The journal under hostile files: foreign files refused and never
 written, malformed lines named, paths that cannot hold one, and the lock."""
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from knight import cli
 from knight.errors import InvalidArgument
 from knight.files import journal
 
@@ -175,3 +180,68 @@ def test_a_torn_last_line_is_dropped_wherever_it_was_cut(tmp_path):
         with open(path, "a") as file:
             file.write(whole[:cut])
         assert journal.read(path, FORMAT) == [7]
+
+
+# --- file names as the system gives them: any bytes, up to its limit --------
+
+NAMES = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+# a file name: any bytes but the separator and NUL, up to NAME_MAX
+file_name = (
+    st.one_of(
+        st.binary(min_size=1, max_size=12),
+        st.integers(1, 255).map(lambda length: b"\xff" * length),
+        st.integers(200, 255).map(lambda length: b"n" * length),
+    )
+    .map(lambda name: name.replace(b"/", b"_").replace(b"\0", b"_"))
+    .filter(lambda name: name not in (b".", b".."))
+)
+
+
+@NAMES
+@given(file_name)
+def test_a_side_lock_takes_any_name_the_file_may_have(tmp_path_factory, name):
+    """Issue 57: ``--resume $'dp\\xff.ckpt'`` was a UnicodeEncodeError, and
+    a legal name of 250 characters could not be locked ("File name too
+    long": the lock's name is longer). The lock's name fits, and holds."""
+    folder = tmp_path_factory.mktemp("lock")
+    path = os.path.join(os.fsencode(folder), name).decode(errors="surrogateescape")
+    with journal.SideLock(path) as held:
+        assert len(os.fsencode(os.path.basename(held.path))) <= 255
+        with pytest.raises(InvalidArgument, match="in use by another run"):
+            journal.SideLock(path)
+        with pytest.raises(InvalidArgument, match="in use by another run"):
+            journal.SideLock.check(path)
+    assert os.listdir(folder) == []
+
+
+def _run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = cli.main(argv, out=out)
+    return status, out.getvalue(), err.getvalue()
+
+
+# each file option, and what its command prints when it works
+FILE_OPTIONS = {
+    "dp checkpoint": (["count", "5", "5", "--method", "dp", "--total", "--resume"], "1728 directed open tours"),
+    "dfs resume file": (["count", "5", "5", "--depth", "4", "--resume"], "tours    1728 directed open tours"),
+    "drawing": (["solve", "5", "5", "--svg"], "status   found"),
+}
+
+
+@NAMES
+@given(st.sampled_from(sorted(FILE_OPTIONS)), file_name)
+def test_a_file_named_with_any_bytes_works_or_is_refused_before_the_work(tmp_path_factory, option, name):
+    """Non-UTF-8 names (bytes the OS gives as they are) and names up to the
+    system's limit: the true result with the file written and nothing else
+    left, or one line and exit 2 before any work, with nothing made."""
+    folder = tmp_path_factory.mktemp("named")
+    path = os.fsdecode(os.path.join(os.fsencode(folder), name))
+    argv, printed = FILE_OPTIONS[option]
+    status, out, err = _run([*argv, path])
+    if status == 0:
+        assert printed in out and err == ""
+        assert os.listdir(os.fsencode(folder)) == [name]
+    else:
+        assert (status, out) == (2, "") and err.startswith("knight: error: ") and err.count("\n") == 1, err
+        assert os.listdir(folder) == []

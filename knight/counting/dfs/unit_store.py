@@ -82,6 +82,13 @@ def _recognise(line):
     return isinstance(found, dict) and (found.get("file") == FILE or {"rows", "cols", "units"} <= set(found))
 
 
+def _sealed(line):
+    """Whether the records under the header ``line`` carry checksums (a
+    file of version 1 has none: ``_differs`` names it)."""
+    found = strict_json.loads(line)
+    return isinstance(found, dict) and found.get("version") == VERSION
+
+
 def _differs(header, line):
     """How the count of the header ``line`` differs from ``header``'s, or
     None when ``line`` is not a resume file's header."""
@@ -118,7 +125,7 @@ class UnitStore:
         """``path`` as a string, if it can be a resume file: refuses (before
         a count plans) a folder, a missing parent, a file that is not one."""
         # every header is a JSON object
-        return journal.check(path, KIND, _recognise, starts=b"{")
+        return journal.check(path, KIND, _recognise, starts=b"{", sealed=_sealed)
 
     @classmethod
     def open(cls, path, header):

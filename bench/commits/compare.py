@@ -15,11 +15,11 @@ interpreter, which is how to A/B a numba or llvmlite upgrade.
 import sys
 from contextlib import ExitStack
 
-from bench import command, paired
+from bench import command, distinct_sides, paired
 from bench.command import Parser
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
-from bench.revisions import ROOT, checkout, interleaved, interpreter
+from bench.revisions import ROOT, checkout, commit_of, interleaved, interpreter
 
 ROUNDS = 15
 
@@ -90,6 +90,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
     pythons = {"base": interpreter(args.base_python), "head": interpreter(args.head_python)}
+    head = None if args.head is None else commit_of(args.head)
+    distinct_sides.refuse_same(commit_of(args.base), head, ("BASE", "HEAD"))
     samples, missing = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
     title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"

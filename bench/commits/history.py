@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import command, paired, repo_paths
+from bench import command, distinct_sides, paired, repo_paths
 from bench.command import Parser
 from bench.guard import instructions
 from bench.guard.references import REFERENCES
@@ -239,6 +239,7 @@ def main(argv=None):
         touching = f" touching {args.touching}" if paths else ""
         print(f"no commits in {args.revs or DEFAULT_REVS}{touching}", file=sys.stderr)
         return 2
+    distinct_sides.refuse_grafted(listed, f"the commits of {args.revs or DEFAULT_REVS}")
     if not args.no_measure:
         seconds = run(listed, args.csv, args.rounds, args.python, count=not args.no_instructions)
         print(f"measured in {seconds:.0f} s")

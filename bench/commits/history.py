@@ -28,7 +28,7 @@ from bench.command import Parser
 from bench.guard import instructions
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import PAIRS, WORKLOADS
-from bench.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
+from bench.revisions import KnightDoesNotImport, Worker, checkout, commits, describe, interpreter, unrunnable
 from bench.run_folder import environment
 
 CSV = repo_paths.RESULTS / "history.csv"
@@ -163,7 +163,7 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
                 timed = [search for search in searches if search.key not in failed]
                 samples = paired.measure({"knight": worker.run, "c": reference.run}, timed, rounds)
             counts = instruction_counts(tree, timed, python) if count else {}
-    except RuntimeError as problem:  # its knight does not import: every workload is missing
+    except (RuntimeError, KnightDoesNotImport) as problem:  # its knight does not import: every workload is missing
         failed, timed = {search.key: str(problem) for search in searches}, []
     points = [Point(**stamp, workload=key, status=MISSING, note=why) for key, why in failed.items()]
     for search in timed:

@@ -4,6 +4,7 @@ revision whose knight does not import is one line, a checkout or a
 study's scratch folder left by a killed run is removed by the next run,
 and a closed stderr neither crashes a run nor sends its errors to stdout."""
 
+import contextlib
 import json
 import os
 import signal
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import owned_folders, revisions
+from bench import distinct_sides, owned_folders, revisions
+from bench.guard import base_check
 from bench.named_search import Search
 from bench.studies import capped_worker
 from bench.sweep.progress import Progress
@@ -220,3 +222,46 @@ def test_dasks_table_of_package_versions_is_not_printed(monkeypatch):
         warnings.simplefilter("always")
         assert dask_client.connect("127.0.0.1:1") == "a client"
     assert [warning for warning in shown if warning.category is VersionMismatchWarning] == []
+
+
+_TIMING = """
+import sys
+from bench import revisions
+from bench.named_search import Search
+from knight.exit_status import run_command
+search = Search("greedy", 300, 300, (0, 0), closed=False, budget=10**6)
+def body():
+    print("timing", flush=True)
+    trees = {"base": revisions.ROOT, "head": revisions.ROOT}
+    revisions.interleaved(trees, dict.fromkeys(trees, sys.executable), [search], 10**6)
+sys.exit(run_command("bench", body))
+"""
+
+
+def test_ctrl_c_in_a_timing_stage_is_one_line():
+    """A terminal's Ctrl-C reaches the whole process group: the workers too."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", _TIMING],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout.readline() == "timing\n"
+    time.sleep(6)  # the workers started and timing
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) == 130
+    assert process.stderr.read().splitlines() == ["bench: interrupted"]
+    process.stdout.close()
+    process.stderr.close()
+
+
+def test_a_base_whose_knight_does_not_import_ends_the_guard_in_one_line(tmp_path, monkeypatch, capsys):
+    (tmp_path / "knight").mkdir()
+    (tmp_path / "knight" / "__init__.py").write_text("def broken(:\n")
+    monkeypatch.setattr(base_check, "checkout", lambda commit: contextlib.nullcontext(tmp_path))
+    monkeypatch.setattr(base_check, "check_nodes", lambda: True)
+    monkeypatch.setattr(distinct_sides, "same_as_working_tree", lambda *_: False)
+    assert base_check.main(["--base", "HEAD"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "base: the knight does not import (SyntaxError" in err

@@ -265,3 +265,13 @@ def test_a_base_whose_knight_does_not_import_ends_the_guard_in_one_line(tmp_path
     assert base_check.main(["--base", "HEAD"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "base: the knight does not import (SyntaxError" in err
+
+
+def test_a_count_worker_whose_study_is_gone_stops_counting(monkeypatch):
+    """The worker runs in a session of its own: a closed terminal does not
+    reach it, so it watches for the end of the study that started it."""
+    from bench.studies.counts import count_worker
+
+    monkeypatch.setattr(count_worker, "_PARENT", -1)
+    with pytest.raises(count_worker._Orphaned):
+        count_worker.answer("dfs-plain", 5, 6, 60)

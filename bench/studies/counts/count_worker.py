@@ -47,6 +47,16 @@ class _PastCap(Exception):
     pass
 
 
+class _Orphaned(Exception):
+    """The study that started this worker is gone (killed before it could
+    stop the worker): nobody reads the count, so it stops."""
+
+
+# the study's process: the worker runs in a session of its own, so no
+# signal of the study's terminal reaches it, and it watches for its end
+_PARENT = os.getppid()
+
+
 # this process's loopback clusters, ``{workers: (cluster, client)}``, started
 # before the first count (``start_clusters``): outside every timed region
 _clusters = {}
@@ -114,6 +124,8 @@ def answer(engine, rows, cols, seconds, budget=None):
     deadline = time.perf_counter() + seconds
 
     def progress(*_):
+        if os.getppid() != _PARENT:
+            raise _Orphaned
         if time.perf_counter() > deadline:
             raise _PastCap
 
@@ -153,6 +165,8 @@ def main(argv=None):
         print(json.dumps({"warm_up_seconds": warm_up(sizes)}), flush=True)
         for line in sys.stdin:
             print(json.dumps(answer(**json.loads(line))), flush=True)
+    except _Orphaned:
+        pass  # the scratch folder is the next study's to remove, its maker being dead
     finally:
         close_clusters()
 

@@ -176,7 +176,8 @@ def refuse_same(base, head, names=("the base", "the head"), repository=ROOT):
     head : str or None
         A full commit hash, or None for the working tree.
     names : tuple of str
-        What the two sides are called in the refusal.
+        What the two sides are called in the refusal (the second names
+        the working tree itself when ``head`` is None).
     repository : path-like
         A folder inside the git repository.
 
@@ -190,15 +191,15 @@ def refuse_same(base, head, names=("the base", "the head"), repository=ROOT):
     --------
     >>> refuse_same("HEAD", "HEAD")
     Traceback (most recent call last):
-    knight.errors.InvalidArgument: the base HEAD and the head (HEAD) hold the same files: ...
+    knight.errors.InvalidArgument: the base HEAD and the head HEAD hold the same files: ...
     """
     if head is None:
         same = same_as_working_tree(base, repository)
     else:
         same = tree_of(base, repository) == tree_of(head, repository)
     if same:
-        where = "the working tree" if head is None else head[:12]
+        other = names[1] if head is None else f"{names[1]} {head[:12]}"
         raise InvalidArgument(
-            f"{names[0]} {base[:12]} and {names[1]} ({where}) hold the same files: "
+            f"{names[0]} {base[:12]} and {other} hold the same files: "
             "the comparison would check nothing; name another revision"
         )

@@ -91,7 +91,7 @@ def main(argv=None):
     args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
     pythons = {"base": interpreter(args.base_python), "head": interpreter(args.head_python)}
     head = None if args.head is None else commit_of(args.head)
-    distinct_sides.refuse_same(commit_of(args.base), head, ("BASE", "HEAD"))
+    distinct_sides.refuse_same(commit_of(args.base), head, ("BASE", "the working tree" if head is None else "HEAD"))
     samples, missing = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
     title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"

@@ -3,8 +3,7 @@
 Every string that a user or the machine controls (a command line, a folder
 name, an environment variable, a compiler's version) goes through ``plain``
 on its way into REPORT.md: Markdown must read it as text, never as a line
-break, a table cell, a link or an image. A table's cells are plain unless
-the caller marks one as ``Markup``.
+break, a table cell, a link or an image. Every cell of a table is plain.
 """
 
 import re
@@ -16,10 +15,6 @@ _SYNTAX = re.compile(r"([\\`*\[\]<>!|&])")
 # line breaks, other control characters and lone surrogates (a name that is
 # not UTF-8): shown as escapes, so that no string adds a line or fails to encode
 _HIDDEN = ("Cc", "Cs", "Zl", "Zp")
-
-
-class Markup(str):
-    """A table cell that holds Markdown on purpose (bold, code): written as it is."""
 
 
 def _visible(character):
@@ -79,12 +74,8 @@ def rate_text(value):
     return f"{value:.3g}"
 
 
-def _cell(value):
-    return value if isinstance(value, Markup) else plain(value)
-
-
 def markdown_table(header, lines):
-    """A Markdown table whose cells are ``plain`` text unless marked ``Markup``.
+    """A Markdown table whose every cell is ``plain`` text.
 
     Parameters
     ----------
@@ -105,6 +96,6 @@ def markdown_table(header, lines):
     |---|---|
     | 1 | x\\|y |
     """
-    out = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(map(_cell, line)) + " |" for line in lines]
+    out = ["| " + " | ".join(map(plain, header)) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(map(plain, line)) + " |" for line in lines]
     return "\n".join(out)

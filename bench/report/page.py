@@ -156,6 +156,8 @@ def _list(lines):
 def render(markdown, folder, title="Knight's-tour benchmark"):
     """The page for ``markdown``, whose images are files in ``folder``."""
     body = "\n".join(_block(lines, folder) for lines in _blocks(markdown))
+    # a folder's name that is not UTF-8 is shown as escapes, and the page still writes
+    title = title.encode("utf-8", "backslashreplace").decode("utf-8")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"

@@ -116,3 +116,7 @@ def test_the_escapes_cover_every_character_markdown_reads():
     assert all(plain(character) != character for character in "|\\`*[]<>!&\n")
     ordinary = string.ascii_letters + string.digits + " .,:;-+=/%"
     assert plain(ordinary) == ordinary
+
+
+def test_a_title_that_is_not_utf8_still_writes(tmp_path):
+    assert "run\\udcff" in page.render("# x\n", tmp_path, title="run\udcff").encode("utf-8").decode("utf-8")

@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 
-from knight.files.owned_files import _dead, _ours, _write_mark
+from knight.harness_api import owned_files
 
 MARK = "knight-bench-owner"
 
@@ -42,7 +42,7 @@ def make(prefix):
     >>> shutil.rmtree(folder)
     """
     folder = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
-    _write_mark(folder, MARK, f"a temporary folder of process {os.getpid()}; removed when it ends\n")
+    owned_files._write_mark(folder, MARK, f"a temporary folder of process {os.getpid()}; removed when it ends\n")
     return folder
 
 
@@ -75,9 +75,9 @@ def remove_stale(prefix, before=None, parent=None):
     with contextlib.suppress(OSError):
         for entry in os.scandir(parent):
             found = pattern.fullmatch(entry.name)
-            if not found or not entry.is_dir(follow_symlinks=False) or not _ours(entry.path):
+            if not found or not entry.is_dir(follow_symlinks=False) or not owned_files._ours(entry.path):
                 continue
-            if os.path.isfile(os.path.join(entry.path, MARK)) and _dead(int(found[1])):
+            if os.path.isfile(os.path.join(entry.path, MARK)) and owned_files._dead(int(found[1])):
                 if before is not None:
                     before(entry.path)
                 shutil.rmtree(entry.path, ignore_errors=True)

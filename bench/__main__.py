@@ -194,6 +194,7 @@ def _run_extras(folder):
         if setting:
             print(f"bench: {study.announcement.format(setting=setting)}", file=sys.stderr)
             study.run(folder, setting)
+            sweep_runner.study_finished(folder, study.extra)
 
 
 @command.ends_in_one_line

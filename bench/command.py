@@ -4,7 +4,11 @@ Bad settings end in one line on stderr and exit status 2, before any work
 starts, as the ``knight`` command does; an interrupt ends in 130.
 """
 
+import contextlib
 import functools
+import io
+import os
+import sys
 
 from knight import InvalidArgument
 from knight.harness_api import exit_status, validate
@@ -41,9 +45,39 @@ def ends_in_one_line(main):
 
     @functools.wraps(main)
     def wrapped(argv=None):
+        settle_streams()
         return exit_status.run_command("bench", lambda: main(argv))
 
     return wrapped
+
+
+def settle_streams():
+    """Make the standard streams safe to write before any work.
+
+    A closed or missing stderr (``2>&-``) becomes a null sink, so that a
+    message meant for it is dropped rather than printed on stdout (where
+    ``print(file=None)`` would put it) or failing. Stdout writes a name
+    that is not UTF-8 as the bytes it came from, whatever the locale.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> settle_streams()
+    """
+    if sys.stderr is None or _closed(sys.stderr):
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 -- it lives as long as the process
+    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+        sys.stdout.reconfigure(errors="surrogateescape")
+
+
+def _closed(stream):
+    try:
+        return stream.closed or stream.fileno() < 0
+    except (ValueError, OSError, AttributeError, io.UnsupportedOperation):
+        return not hasattr(stream, "write")
 
 
 def parse_boards(text):

@@ -24,6 +24,10 @@ knight says:
   back.
 - ``exit_status``: the exit statuses and the one-line argument parser of
   the ``knight`` command, so that ``python -m bench`` ends as it does.
+- ``owned_files``: knight's tests of a temporary's owner (its maker's
+  process gone, this user's, its mark there), so that the checkouts and
+  scratch folders of a killed bench run are removed as the DP's spill
+  folders are.
 - ``atomic_write``: a file written whole or not at all, under a temporary
   name of knight's own (never a user's file), for meta.json, REPORT.md
   and index.html.
@@ -75,7 +79,7 @@ All but ``neighbour_table`` load Numba, so they are looked up on first use, as
 
 from knight import drawing, exit_status, validate
 from knight.counting.peak_sampler import PeakSampler
-from knight.files import atomic_write, journal, strict_json
+from knight.files import atomic_write, journal, owned_files, strict_json
 from knight.geometry.symmetry import representatives
 from knight.runtime import status
 from knight.runtime._lazy import lazy_getattr
@@ -89,6 +93,7 @@ __all__ = [
     "drawing",
     "exit_status",
     "journal",
+    "owned_files",
     "representatives",
     "status",
     "strict_json",

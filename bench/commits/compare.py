@@ -19,8 +19,8 @@ from bench import command
 from bench.command import Parser
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import WORKLOADS
-from bench.timing import paired
-from bench.timing.revisions import ROOT, checkout, interleaved, interpreter
+from bench.timing import distinct_sides, paired
+from bench.timing.revisions import ROOT, checkout, commit_of, interleaved, interpreter
 
 ROUNDS = 15
 
@@ -91,6 +91,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.rounds, args.threshold = command.rounds(args.rounds), command.threshold(args.threshold)
     pythons = {"base": interpreter(args.base_python), "head": interpreter(args.head_python)}
+    head = None if args.head is None else commit_of(args.head)
+    distinct_sides.refuse_same(commit_of(args.base), head, ("BASE", "the working tree" if head is None else "HEAD"))
     samples, missing = compare(args.base, args.head, args.rounds, pythons)
     report, worst = table(samples, args.threshold)
     title = f"A/B: {args.head or 'working tree'} over {args.base}, {args.rounds} interleaved rounds"

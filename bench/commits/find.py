@@ -25,6 +25,7 @@ from bench.guard import instructions
 from bench.guard.base_check import INSTRUCTION_THRESHOLD
 from bench.guard.speed_check import THRESHOLD
 from bench.guard.workloads import matching
+from bench.timing import distinct_sides
 from bench.timing.revisions import ROOT, commit_of, commits, describe, git, interpreter
 from knight import InvalidArgument
 
@@ -103,17 +104,13 @@ def prober(listed, searches, rounds, python, repository, say=print, by=TIME):
 def find(good, bad, searches, rounds, threshold, python=sys.executable, repository=ROOT, say=print, by=TIME):
     """The full hash of the first commit after ``good`` up to ``bad`` that is
     slower than ``good``, or None."""
-    listed = [commit_of(good, repository)]
-    if (
-        git(
-            "merge-base", "--is-ancestor", listed[0], commit_of(bad, repository), check=False, repository=repository
-        ).returncode
-        != 0
-    ):
+    listed, last = [commit_of(good, repository)], commit_of(bad, repository)
+    if git("merge-base", "--is-ancestor", listed[0], last, check=False, repository=repository).returncode != 0:
         raise InvalidArgument(f"{good} is not an ancestor of {bad}: GOOD is the older revision (reversed?)")
     listed += commits(f"{good}..{bad}", repository=repository)
     if len(listed) == 1:
         raise InvalidArgument(f"no commit after {good} up to {bad}: nothing to bisect")
+    distinct_sides.refuse_same(listed[0], last, ("GOOD", "BAD"), repository)
     say(f"{len(listed) - 1} commits after {good} up to {bad}; about {len(listed).bit_length() + 1} probes")
     index = first_slower(len(listed), prober(listed, searches, rounds, python, repository, say, by), threshold)
     return None if index is None else listed[index]

@@ -29,8 +29,8 @@ from bench.guard import instructions
 from bench.guard.references import REFERENCES
 from bench.guard.workloads import PAIRS, WORKLOADS
 from bench.run_folder import environment
-from bench.timing import paired
-from bench.timing.revisions import Worker, checkout, commits, describe, interpreter, unrunnable
+from bench.timing import distinct_sides, paired
+from bench.timing.revisions import KnightDoesNotImport, Worker, checkout, commits, describe, interpreter, unrunnable
 
 CSV = repo_paths.RESULTS / "history.csv"
 # 9 rounds: with 5, the middle half of a point's rounds was too wide on 2 busy
@@ -164,7 +164,7 @@ def measure_commit(commit, rounds, python, reference, searches=WORKLOADS, reposi
                 timed = [search for search in searches if search.key not in failed]
                 samples = paired.measure({"knight": worker.run, "c": reference.run}, timed, rounds)
             counts = instruction_counts(tree, timed, python) if count else {}
-    except RuntimeError as problem:  # its knight does not import: every workload is missing
+    except (RuntimeError, KnightDoesNotImport) as problem:  # its knight does not import: every workload is missing
         failed, timed = {search.key: str(problem) for search in searches}, []
     points = [Point(**stamp, workload=key, status=MISSING, note=why) for key, why in failed.items()]
     for search in timed:
@@ -240,6 +240,7 @@ def main(argv=None):
         touching = f" touching {args.touching}" if paths else ""
         print(f"no commits in {args.revs or DEFAULT_REVS}{touching}", file=sys.stderr)
         return 2
+    distinct_sides.refuse_grafted(listed, f"the commits of {args.revs or DEFAULT_REVS}")
     if not args.no_measure:
         seconds = run(listed, args.csv, args.rounds, args.python, count=not args.no_instructions)
         print(f"measured in {seconds:.0f} s")

@@ -42,18 +42,20 @@ Where valgrind or a C compiler is missing, one line says so and the time
 check alone decides.
 """
 
+import json
 import statistics
 import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from bench import command, repo_paths
 from bench.command import Parser
 from bench.guard import instructions, node_baseline
 from bench.guard.speed_check import THRESHOLD, append_markdown
 from bench.guard.workloads import INSTRUCTION_WORKLOADS, PAIRS, WORKLOADS
-from bench.timing import paired
+from bench.timing import distinct_sides, paired
 from bench.timing.revisions import ROOT, checkout, commit_of, describe, git, interleaved, interpreter
 from knight import InvalidArgument
 
@@ -85,13 +87,40 @@ BASE_RECORD = repo_paths.BASELINE / "base.json"
 LEFT_OUT, BROKEN = "left out", "FAILED"
 
 
-def default_base():
-    """The last commit that changed results/baseline/, or InvalidArgument."""
-    folder = BASE_RECORD.parent.relative_to(ROOT)
-    listed = git("log", "-1", "--format=%H", "--", str(folder)).stdout.strip()
+def default_base(repository=ROOT, record=BASE_RECORD):
+    """The last commit that changed results/baseline/, or InvalidArgument.
+
+    A shallow or grafted clone is refused: its oldest commit reads as the
+    one that added every file, so it would be taken for the base. When the
+    working tree holds just what that commit holds (the commit that
+    recorded the baseline, checked out), the base is the commit the
+    baseline was recorded on top of (base.json's "on top of"): the tree
+    against itself would check nothing."""
+    folder = Path(record).parent.relative_to(repository)
+    if distinct_sides.is_shallow(repository):
+        raise InvalidArgument(
+            f"a shallow clone cannot tell which commit last changed {folder}/: {distinct_sides.UNSHALLOW}"
+        )
+    listed = git("log", "-1", "--format=%H", "--", str(folder), repository=repository).stdout.strip()
     if not listed:
-        raise InvalidArgument(f"no commit changed {folder}/ (a shallow clone?): name the base with BASE=<rev>")
+        raise InvalidArgument(f"no commit changed {folder}/: name the base with BASE=<rev>")
+    distinct_sides.refuse_grafted([listed], f"the commits that changed {folder}/", repository)
+    if distinct_sides.same_as_working_tree(listed, repository):
+        return _recorded_on_top_of(listed, record, repository)
     return listed
+
+
+def _recorded_on_top_of(listed, record, repository):
+    """The commit that base.json says the baseline of ``listed`` was recorded on top of."""
+    shown = git("show", f"{listed}:{Path(record).relative_to(repository)}", check=False, repository=repository)
+    try:
+        on_top_of = json.loads(shown.stdout)["on top of"]
+        return commit_of(on_top_of, repository)
+    except (ValueError, KeyError, TypeError, InvalidArgument):
+        raise InvalidArgument(
+            f"this tree is {listed[:12]}, the commit that recorded the baseline, and its base.json names "
+            "no commit it was recorded on top of: name the base with BASE=<rev>"
+        ) from None
 
 
 def record_base(path=BASE_RECORD):
@@ -386,6 +415,7 @@ def _caught(figure, plant, key, change, found):
 def run(base, chosen, rounds, python=sys.executable, summary=None):
     began = time.perf_counter()
     commit = commit_of(base)
+    distinct_sides.refuse_same(commit, None, ("BASE", "this tree"))
     short, subject, _ = describe(commit)
     print(f"speed guard: this tree against BASE {base} = {short} ({subject[:70]})")
     nodes_hold = check_nodes()

@@ -29,15 +29,39 @@ code { background: #f3f3f3; padding: 0 3px; border-radius: 3px; }
 _IMAGE = re.compile(r"^!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)\)$")
 
 
+# a backslash before ASCII punctuation makes it a plain character, as in
+# CommonMark (bench/text_cells.py's ``plain`` writes such escapes)
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_HELD = re.compile("\x00([0-9]+)\x00")
+
+
 def _inline(text):
-    """Escape, then `code` and **bold**."""
-    escaped = html.escape(text, quote=False)
+    """Escape, then `code` and **bold**; a backslash-escaped character stays itself."""
+    held = []
+
+    def hold(match):
+        held.append(match[1])
+        return f"\x00{len(held) - 1}\x00"
+
+    kept = _ESCAPE.sub(hold, text.replace("\x00", ""))
+    escaped = html.escape(kept, quote=False)
     escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", escaped)
+    escaped = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", escaped)
+    return _HELD.sub(lambda match: html.escape(held[int(match[1])]), escaped)
 
 
 def _cells(line):
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    """A table line's cells, split at each pipe that no backslash escapes."""
+    cells, cell, characters = [], "", iter(line.strip().removeprefix("|").removesuffix("|"))
+    for character in characters:
+        if character == "\\":
+            cell += character + next(characters, "")
+        elif character == "|":
+            cells.append(cell.strip())
+            cell = ""
+        else:
+            cell += character
+    return [*cells, cell.strip()]
 
 
 def _table(lines):
@@ -47,11 +71,43 @@ def _table(lines):
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
+def inside(folder, name):
+    """The file ``name`` names in ``folder``, or None when it is not a file inside it.
+
+    Parameters
+    ----------
+    folder : path-like
+        The run folder.
+    name : str
+        A path relative to ``folder``, as an image line of REPORT.md gives it.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The resolved path (symbolic links followed), when that is a file
+        inside the resolved ``folder``; None for an absolute path, a
+        ``../`` way out, a link that leads out, or no file.
+
+    Examples
+    --------
+    >>> inside("/tmp", "/etc/hostname") is None
+    True
+    """
+    root = Path(folder).resolve()
+    try:
+        path = (root / name).resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL
+        return None
+    return path if path.is_relative_to(root) and path.is_file() else None
+
+
 def _image(match, folder):
-    """An <img> with the image's bytes inside; a missing file becomes a note."""
-    path = Path(folder) / match["src"]
+    """An <img> with the image's bytes inside; a missing file, or one outside
+    the run folder, becomes a note: the page is shared, so it embeds
+    nothing but the run's own files."""
+    path = inside(folder, match["src"])
     alt = html.escape(match["alt"])
-    if not path.is_file():
+    if path is None:
         return f"<p><em>(figure {html.escape(match['src'])} is missing)</em></p>"
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     kind = "svg+xml" if path.suffix == ".svg" else "png"
@@ -101,6 +157,8 @@ def _list(lines):
 def render(markdown, folder, title="Knight's-tour benchmark"):
     """The page for ``markdown``, whose images are files in ``folder``."""
     body = summary.linked("\n".join(_block(lines, folder) for lines in _blocks(markdown)))
+    # a folder's name that is not UTF-8 is shown as escapes, and the page still writes
+    title = title.encode("utf-8", "backslashreplace").decode("utf-8")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"

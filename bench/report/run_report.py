@@ -9,7 +9,8 @@ bench/studies/registry.py), then the sweep's summary and findings. ``python
 from bench.report import page, summary, sweep_figures, sweep_sections, tour_pictures
 from bench.run_folder import folders, record
 from bench.studies.registry import STUDIES
-from bench.text_cells import markdown_table
+from bench.sweep import sweep_runner
+from bench.text_cells import markdown_table, plain
 from knight import InvalidArgument
 from knight.harness_api import atomic_write
 
@@ -51,6 +52,22 @@ def _machine_table(meta):
     return markdown_table(("", ""), facts)
 
 
+def _not_run(meta):
+    """The parts of an incomplete run that did not finish, as words."""
+    studies = {
+        study.extra: study.announcement.format(setting=setting)
+        for study in STUDIES
+        for setting in [(meta.get("extras") or {}).get(study.extra)]
+    }
+    names = [
+        f"the sweep's last {meta['runs_planned'] - meta['runs_done']:,} runs"
+        if key == sweep_runner.SWEEP_PART
+        else studies.get(key, key)
+        for key in meta.get("not_run") or sweep_runner.parts_not_run(meta)
+    ]
+    return plain("; ".join(names)) or "nothing"
+
+
 def _compile_lines(meta):
     lines = []
     for number, session in enumerate(meta["sessions"], 1):
@@ -66,12 +83,12 @@ def render(meta, rows, figures, studied=(), tours=()):
     state = (
         "complete"
         if meta["complete"]
-        else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs "
-        "(finish it with `python -m bench --resume`)"
+        else f"**incomplete**: {meta['runs_done']} of {meta['runs_planned']} runs; "
+        f"not run: {_not_run(meta)} (finish it with `python -m bench --resume`)"
     )
     measurements = {study.name: measured for study, measured, _ in studied}
     parts = [
-        f"# Knight's-tour benchmark: {meta.get('folder', '')}".rstrip(),
+        f"# Knight's-tour benchmark: {plain(meta.get('folder', ''))}".rstrip(),
         "",
         *summary.section(rows, figures, measurements),
         f"{len(rows):,} runs, {state}. Started {meta['started']}, finished {meta['finished'] or '-'}. "
@@ -80,7 +97,7 @@ def render(meta, rows, figures, studied=(), tours=()):
         "",
         "## What was run",
         "",
-        f"Command: `{' '.join(meta['command'])}`",
+        f"Command: {plain(' '.join(meta['command']))}",
         "",
         _sweep_table(meta),
         "",

@@ -211,6 +211,9 @@ META_TYPES = {
     "compile_seconds": (dict, type(None)),
     "sessions": list,
 }
+# keys that a later version writes, checked when present: a run folder made
+# before them is still read (its parts read as finished once its runs are)
+OPTIONAL_META_TYPES = {"not_run": list, "extras_done": list}
 SCHEMA = 1
 
 
@@ -224,5 +227,8 @@ def read_meta(path):
         if key not in meta:
             raise InvalidArgument(f"{path} has no {key!r}")
         if not isinstance(meta[key], kind) or (kind is int and isinstance(meta[key], bool)):
+            raise InvalidArgument(f"{path}: {key!r} has the wrong type ({type(meta[key]).__name__})")
+    for key, kind in OPTIONAL_META_TYPES.items():
+        if key in meta and not (isinstance(meta[key], kind) and all(isinstance(item, str) for item in meta[key])):
             raise InvalidArgument(f"{path}: {key!r} has the wrong type ({type(meta[key]).__name__})")
     return meta

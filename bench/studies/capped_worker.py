@@ -18,9 +18,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 
 from bench import repo_paths
+from bench.timing import owned_folders
+
+# a worker's temporary folder: owned_folders names it with this process's id
+SCRATCH_PREFIX = "knight-count-study-"
 
 
 class CappedWorker:
@@ -58,7 +61,8 @@ class CappedWorker:
         return json.loads(line)
 
     def _start(self):
-        self.scratch = tempfile.mkdtemp(prefix="knight-count-study-")
+        owned_folders.remove_stale(SCRATCH_PREFIX)
+        self.scratch = owned_folders.make(SCRATCH_PREFIX)
         sizes = [",".join(str(size) for size in self.clusters)] if self.clusters else []
         self.process = subprocess.Popen(
             [self.python, "-m", self.module, *sizes],

@@ -7,6 +7,7 @@ expected cost, a rough model below; tqdm's rate, averaged over the whole
 sweep, then calibrates the model against the machine at hand.
 """
 
+import io
 import sys
 
 from tqdm import tqdm
@@ -43,16 +44,29 @@ def expected_seconds(run, repeats, searched):
     return repeats * (_CALL_S + squares * _SQUARE_S + nodes / _NODES_PER_S[run.method])
 
 
+def _terminal(stream):
+    """Whether ``stream`` is an open terminal: a closed or missing stderr (``2>&-``) is not."""
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):  # closed, or gone
+        return False
+
+
 class Progress:
-    """``with Progress(costs) as bar: ... bar.advance(cost, label)``."""
+    """``with Progress(costs) as bar: ... bar.advance(cost, label)``.
+
+    The bar is drawn on stderr when that is a terminal (or ``enabled`` is
+    True and stderr is there at all), never on stdout."""
 
     def __init__(self, costs, enabled=None):
         self.total_runs = len(costs)
         self.done = 0
+        stream = sys.stderr
+        shown = _terminal(stream) if enabled is None else enabled and stream is not None
         self._bar = tqdm(
             total=sum(costs),
-            file=sys.stderr,
-            disable=enabled is False or (enabled is None and not sys.stderr.isatty()),
+            file=stream if shown else io.StringIO(),
+            disable=not shown,
             smoothing=0,
             mininterval=0.5,
             bar_format="{desc} {percentage:3.0f}%|{bar}| {elapsed} elapsed, about {remaining} left",

@@ -77,6 +77,8 @@ def create(sweep, parent, command, extras=None):
         "runs_planned": len(plan.runs(sweep)),
         "runs_done": 0,
         "complete": False,
+        "not_run": [],
+        "extras_done": [],
         "started": now(),
         "finished": None,
         "machine": environment.machine(),
@@ -86,6 +88,7 @@ def create(sweep, parent, command, extras=None):
         "compile_seconds": None,
         "sessions": [],
     }
+    meta["not_run"] = parts_not_run(meta)
     record.write_json(folder / record.META, meta)
     folders.point_latest(folder)
     return folder
@@ -191,7 +194,71 @@ def _end_session(folder, meta, session, ended, rows_done):
     session["finished"] = now()
     session["ended"] = ended
     meta["runs_done"] = rows_done
-    meta["complete"] = rows_done >= meta["runs_planned"]
-    if meta["complete"]:
-        meta["finished"] = session["finished"]
+    _settle(meta, session["finished"])
     record.write_json(Path(folder) / record.META, meta)
+
+
+# the name ``parts_not_run`` gives the sweep's own runs
+SWEEP_PART = "sweep"
+
+
+def parts_not_run(meta):
+    """The planned parts of a run that have not finished, in their order.
+
+    Parameters
+    ----------
+    meta : dict
+        The run's meta.json.
+
+    Returns
+    -------
+    list of str
+        ``SWEEP_PART`` while runs of the sweep are missing, then the key
+        (in meta.json's "extras") of each planned study that has not
+        finished. A run is complete only when this is empty.
+
+    Examples
+    --------
+    >>> parts_not_run({"runs_done": 3, "runs_planned": 4, "extras": {"corners_largest": 30, "counts": None}})
+    ['sweep', 'corners_largest']
+    """
+    missing = [SWEEP_PART] if meta["runs_done"] < meta["runs_planned"] else []
+    done = set(meta.get("extras_done") or ())
+    return missing + [key for key, setting in (meta.get("extras") or {}).items() if setting and key not in done]
+
+
+def _settle(meta, when):
+    """Set meta.json's "not_run" and "complete" from its parts, and "finished" when none is left."""
+    meta["not_run"] = parts_not_run(meta)
+    meta["complete"] = not meta["not_run"]
+    if meta["complete"]:
+        meta["finished"] = meta["finished"] or when
+
+
+def study_finished(folder, extra):
+    """Record in ``folder``'s meta.json that the study under ``extra`` finished.
+
+    Parameters
+    ----------
+    folder : path-like
+        The run folder.
+    extra : str
+        The study's key in meta.json's "extras".
+
+    Returns
+    -------
+    bool
+        Whether the run is complete now.
+
+    Examples
+    --------
+    >>> study_finished(folder, "counts")  # doctest: +SKIP
+    True
+    """
+    path = Path(folder) / record.META
+    meta = record.read_meta(path)
+    if extra not in meta.setdefault("extras_done", []):
+        meta["extras_done"].append(extra)
+    _settle(meta, now())
+    record.write_json(path, meta)
+    return meta["complete"]

@@ -25,6 +25,8 @@ answer is one more line, after the others.
 
 import ctypes
 import json
+import os
+import signal
 import sys
 from dataclasses import asdict, replace
 
@@ -103,4 +105,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    # Ctrl-C is the parent's to handle: it closes this worker's input (or
+    # kills it), and the worker ends there without a traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        main()
+    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -15,12 +15,11 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from bench import repo_paths
-from bench.timing import paired
+from bench.timing import owned_folders, paired
 from bench.timing.named_search import Outcome
 from knight import InvalidArgument
 
@@ -32,6 +31,15 @@ TIME_PLANT = "KNIGHT_GUARD_TIME_PLANT"
 # so (TIME_PLANT, bench/guard/speed_check.py's PLANT): none may leak into a
 # run of another revision
 PLANTS = "KNIGHT_GUARD_"
+
+
+# a checkout's temporary folder: owned_folders names it with this process's id
+CHECKOUT_PREFIX = "knight-ab-"
+
+
+class KnightDoesNotImport(InvalidArgument):
+    """The knight of a revision does not import (a syntax error, a missing
+    module): the revision cannot be compared, and the run ends in one line."""
 
 
 class SearchFailed(RuntimeError):
@@ -46,6 +54,7 @@ class Worker:
 
     def __init__(self, tree, python, time_plant=None):
         planted = {} if time_plant is None else {TIME_PLANT: json.dumps(time_plant)}
+        self.tree = tree
         self.process = subprocess.Popen(
             [interpreter(python), str(WORKER)],
             stdin=subprocess.PIPE,
@@ -56,7 +65,7 @@ class Worker:
         )
         try:
             imported = Path(self._read()["knight"]).resolve()
-        except RuntimeError:
+        except (RuntimeError, KnightDoesNotImport):
             self.close()
             raise
         if Path(tree).resolve() not in imported.parents:
@@ -77,7 +86,8 @@ class Worker:
             raise RuntimeError(f"worker exited with status {self.process.wait()}")
         answer = json.loads(line)
         if "import_error" in answer:
-            raise RuntimeError(f"worker could not import knight: {answer['import_error']}")
+            why = " ".join(str(answer["import_error"]).split())
+            raise KnightDoesNotImport(f"the knight of {self.tree} does not import ({why})")
         return answer
 
     def close(self):
@@ -114,9 +124,12 @@ def interpreter(python):
 
 @contextmanager
 def checkout(rev, repository=ROOT):
-    """A detached worktree of ``rev`` in a temporary folder, removed after."""
+    """A detached worktree of ``rev`` in a temporary folder, removed after
+    (in ``finally``: an interrupt or SIGTERM removes it too), once the
+    checkouts that dead runs left are gone (``remove_stale_checkouts``)."""
     commit = commit_of(rev, repository)
-    folder = Path(tempfile.mkdtemp(prefix="knight-ab-"))
+    remove_stale_checkouts(repository)
+    folder = Path(owned_folders.make(CHECKOUT_PREFIX))
     tree = folder / "tree"
     try:
         git("worktree", "add", "--quiet", "--detach", str(tree), commit, repository=repository)
@@ -125,6 +138,35 @@ def checkout(rev, repository=ROOT):
         git("worktree", "remove", "--force", str(tree), check=False, repository=repository)
         shutil.rmtree(folder, ignore_errors=True)
         git("worktree", "prune", check=False, repository=repository)
+
+
+def remove_stale_checkouts(repository=ROOT):
+    """Remove the checkouts that runs killed before their ``finally`` left
+    in ``$TMPDIR``, and their entries in ``git worktree list``.
+
+    Parameters
+    ----------
+    repository : path-like
+        The repository whose worktree list is pruned.
+
+    Returns
+    -------
+    list of str
+        The temporary folders removed.
+
+    Examples
+    --------
+    >>> remove_stale_checkouts()  # doctest: +SKIP
+    []
+    """
+
+    def unregister(folder):
+        git("worktree", "remove", "--force", str(Path(folder) / "tree"), check=False, repository=repository)
+
+    removed = owned_folders.remove_stale(CHECKOUT_PREFIX, before=unregister)
+    if removed:
+        git("worktree", "prune", check=False, repository=repository)
+    return removed
 
 
 @contextmanager
@@ -188,7 +230,10 @@ def interleaved(trees, pythons, searches, rounds, time_plants=None):
     with ExitStack() as stack:
         workers = {}
         for side, tree in trees.items():
-            workers[side] = Worker(tree, pythons[side], time_plants.get(side))
+            try:
+                workers[side] = Worker(tree, pythons[side], time_plants.get(side))
+            except KnightDoesNotImport as error:
+                raise KnightDoesNotImport(f"{side}: {error}".replace(f"of {tree} ", "")) from None
             stack.callback(workers[side].close)
         untimed = {side: unrunnable(worker, searches) for side, worker in workers.items()}
         timed = [search for search in searches if not any(search.key in failed for failed in untimed.values())]

@@ -28,6 +28,8 @@ META_KEYS = {
     "runs_planned",
     "runs_done",
     "complete",
+    "not_run",
+    "extras_done",
     "started",
     "finished",
     "machine",

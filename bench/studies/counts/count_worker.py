@@ -24,6 +24,8 @@ prints; for the total, the wall time of schedule and run), ``cpu_seconds``
 """
 
 import json
+import os
+import signal
 import sys
 import time
 
@@ -44,6 +46,16 @@ GRACE = 1.0
 
 class _PastCap(Exception):
     pass
+
+
+class _Orphaned(Exception):
+    """The study that started this worker is gone (killed before it could
+    stop the worker): nobody reads the count, so it stops."""
+
+
+# the study's process: the worker runs in a session of its own, so no
+# signal of the study's terminal reaches it, and it watches for its end
+_PARENT = os.getppid()
 
 
 # this process's loopback clusters, ``{workers: (cluster, client)}``, started
@@ -113,6 +125,8 @@ def answer(engine, rows, cols, seconds, budget=None):
     deadline = time.perf_counter() + seconds
 
     def progress(*_):
+        if os.getppid() != _PARENT:
+            raise _Orphaned
         if time.perf_counter() > deadline:
             raise _PastCap
 
@@ -152,6 +166,8 @@ def main(argv=None):
         print(json.dumps({"warm_up_seconds": warm_up(sizes)}), flush=True)
         for line in sys.stdin:
             print(json.dumps(answer(**json.loads(line))), flush=True)
+    except _Orphaned:
+        pass  # the scratch folder is the next study's to remove, its maker being dead
     finally:
         close_clusters()
 
@@ -175,4 +191,10 @@ class Worker(CappedWorker):
 
 
 if __name__ == "__main__":
-    main()
+    # Ctrl-C is the parent's to handle: it closes this worker's input (or
+    # kills it), and the worker ends there without a traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        main()
+    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -42,6 +42,8 @@ engine (``measure_board``).
 """
 
 import json
+import os
+import signal
 import statistics
 import sys
 import time
@@ -152,4 +154,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    # Ctrl-C is the parent's to handle: it closes this worker's input (or
+    # kills it), and the worker ends there without a traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        main()
+    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -13,6 +13,7 @@ import gc
 import re
 import socket
 import threading
+import warnings
 
 from knight.counting.cluster import cluster_faults
 from knight.errors import InvalidArgument
@@ -109,9 +110,14 @@ def connect(text, seconds=None, worker_seconds=None):
     where = address(text)
     try:
         from distributed import Client
+        from distributed.versions import VersionMismatchWarning
     except ImportError:
         raise InvalidArgument("--scheduler needs Dask: pip install 'knight-tours[dask]'") from None
     cluster_faults.quiet()
+    # Dask prints a 13-line table of package versions when it cannot read
+    # this process's (short of file descriptors, it reads none): a count
+    # that then fails says so in its own line, and one that works needs no table
+    warnings.filterwarnings("ignore", category=VersionMismatchWarning)
     _reachable(where, seconds)
     outcome = {}
 

@@ -1,4 +1,6 @@
-"""Named, frozen results of every public call: a search, a count, a total and a sweep.
+"""This module defines the named, frozen results of the public calls.
+
+There is one for a search, a count, a total and a sweep of every width.
 
 Each result holds everything its call measured, so that the command line's
 ``--json``, the harness and the tests all read the same object.

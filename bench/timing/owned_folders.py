@@ -1,5 +1,6 @@
-"""The harness's temporary folders, marked with their owner, and the removal
-of those that a dead run left behind.
+"""This module names the harness's temporary folders and removes those that a dead run left behind.
+
+Each folder is marked with its owner.
 
 A run removes its own folders in ``finally`` blocks, so an interrupt or a
 SIGTERM leaves nothing. A kill that runs no code (SIGKILL, a power cut, a

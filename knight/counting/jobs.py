@@ -1,6 +1,7 @@
-"""What a count is, between its driver and its engines: the ``Job`` an
-engine is handed (validated, its starts planned once) and the ``Tally`` it
-returns. Both engines import this module, and nothing here imports an
+"""This module defines what passes between the driver and the engines of a count.
+
+An engine is handed a ``Job``, validated and its starts planned once, and
+returns a ``Tally``. Both engines import this module, and nothing here imports an
 engine."""
 
 from dataclasses import dataclass

@@ -764,14 +764,12 @@ def test_what_c_code_prints_that_is_not_a_signal_still_reaches_stderr(capsys):
 _SIGNALLED_SPILL = """
 import os, signal, sys, tempfile
 from knight import exit_status
-from knight.counting.dp import run_loop
+from knight.counting.dp.runs import run_loop
 from knight.counting.dp.model import cell_order
-from knight.counting.dp.policy import StepPolicy
+from knight.counting.dp.planning.policy import StepPolicy
 from knight.counting.dp.steps import hash_step
 from knight.files import journal, owned_files
-from knight.runtime import machine
 
-machine.available_memory = lambda: 2**10
 hash_step.PARALLEL_STATES = 0
 folder, signum = sys.argv[1], int(sys.argv[2])
 tempfile.tempdir = folder
@@ -783,7 +781,7 @@ def signalled():
     return spill
 
 owned_files.new_spill_folder = signalled
-policy = StepPolicy(table="hash", partitioned_states=0, min_room=4_000)
+policy = StepPolicy(table="hash", partitioned_states=0, min_room=4_000, memory=2**10)
 
 def body():
     with journal.SideLock(os.path.join(folder, "count.ckpt")):

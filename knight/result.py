@@ -1,4 +1,4 @@
-"""Named, frozen results of every public call: a search, a count, a total and a sweep.
+"""Define the frozen results that the public calls return for a search, a count, a total and a sweep.
 
 Each result holds everything its call measured, so that the command line's
 ``--json``, the harness and the tests all read the same object.

@@ -1,4 +1,4 @@
-"""Run ``knight count``: every tour from one start, or each start's count as a grid.
+"""Run ``knight count``, which counts the tours from one start, or from each start as a grid.
 
 ``--total`` routes the command to ``knight.cli.total``, which prints the
 total alone.

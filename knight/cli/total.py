@@ -1,4 +1,4 @@
-"""Run ``knight count ROWS COLS --total``: the DP's total over every start, from one run.
+"""Run ``knight count ROWS COLS --total``, which prints the DP's total over every start from one run.
 
 With ``--every-width`` the command prints the total of every width of the
 board instead, one line each, from that same run.

@@ -1,4 +1,4 @@
-"""Count tours: validate a count once, then run the engine that fits it.
+"""Count tours by validating a count once and then running the engine that fits it.
 
 Each public call is ``prepare`` followed by one run, and returns one named
 result. ``count_tours`` returns a ``Count`` (the tours from each start),

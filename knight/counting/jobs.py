@@ -1,7 +1,8 @@
-"""What a count is, between its driver and its engines: the ``Job`` an
-engine is handed (validated, its starts planned once) and the ``Tally`` it
-returns. Both engines import this module, and nothing here imports an
-engine."""
+"""Define the ``Job`` that the driver hands an engine and the ``Tally`` that the engine returns.
+
+The driver validates a ``Job`` and plans its starts once. Both engines import
+this module, and nothing here imports an engine.
+"""
 
 from dataclasses import dataclass
 

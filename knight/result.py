@@ -18,12 +18,44 @@ from knight.geometry.board import coordinates
 class Result:
     """The outcome of one search.
 
-    ``status`` is ``found`` (``tour`` holds it), ``none`` (the whole search
-    space from ``start`` was exhausted: no tour from there), ``budget``
-    (stopped after ``budget`` nodes) or ``dead-end`` (greedy only: stuck
-    after ``nodes`` squares). ``tour`` holds 0-based square indices
-    ``row * cols + col`` in visit order; ``seconds`` times the search alone,
-    never compilation.
+    ``solve`` returns a ``Result``. The search either finds a tour, proves
+    that no tour starts from ``start``, or stops early. ``status`` says which.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns.
+    start : tuple of int
+        The 0-based ``(row, col)`` that the search started from.
+    method : str
+        The search that ran: ``backtrack``, ``warnsdorff`` or ``greedy``.
+    closed : bool
+        Whether the search asked for a closed tour.
+    budget : int
+        The most nodes that the search could place before it gave up.
+    status : str
+        ``found`` when ``tour`` holds a tour. ``none`` when the search
+        exhausted every path from ``start``, so that no tour starts there.
+        ``budget`` when the search gave up after ``budget`` nodes.
+        ``dead-end`` when the greedy search got stuck after ``nodes`` squares.
+    nodes : int
+        The nodes (squares placed) that the search visited.
+    seconds : float
+        The wall seconds of the search alone. Compilation is not included.
+    tour : numpy.ndarray or None, default None
+        The squares of the tour in visit order, each a 0-based index
+        ``row * cols + col``. None when the search found no tour.
+    tiebreak : str, default "first"
+        How Warnsdorff's rule ordered squares with equally few onward moves.
+
+    Examples
+    --------
+    >>> import knight
+    >>> result = knight.solve(5, 5)
+    >>> result.status, result.method, result.nodes
+    ('found', 'warnsdorff', 25)
+    >>> knight.solve(4, 4, method="backtrack").status
+    'none'
     """
 
     rows: int
@@ -40,6 +72,21 @@ class Result:
 
     @property
     def found(self):
+        """Whether the search found a tour.
+
+        Returns
+        -------
+        bool
+            True when ``status`` is ``found``, and False otherwise.
+
+        Examples
+        --------
+        >>> import knight
+        >>> knight.solve(5, 5).found
+        True
+        >>> knight.solve(4, 4, method="backtrack").found
+        False
+        """
         return self.status == "found"
 
     def _repr_svg_(self):
@@ -49,7 +96,24 @@ class Result:
         return notebook_svg(self)
 
     def coordinates(self):
-        """The tour as an ``(n, 2)`` array of 0-based ``(row, col)``, or None."""
+        """Return the tour as 0-based ``(row, col)`` pairs.
+
+        Returns
+        -------
+        numpy.ndarray or None
+            An ``(n, 2)`` array of the squares in visit order, one
+            ``(row, col)`` pair a row. None when the search found no tour.
+
+        Examples
+        --------
+        >>> import knight
+        >>> knight.solve(5, 5).coordinates()[:3]
+        array([[0, 0],
+               [1, 2],
+               [0, 4]])
+        >>> print(knight.solve(4, 4, method="backtrack").coordinates())
+        None
+        """
         if self.tour is None:
             return None
         return coordinates(self.cols, self.tour)
@@ -57,26 +121,70 @@ class Result:
 
 @dataclass(frozen=True)
 class Count:
-    """Exhaustive count of tours from one start square, or from every one.
+    """The exact count of tours from one start square, or from every start square.
 
-    For one start, ``tours`` and ``nodes`` are ints; for every start they are
-    ``(rows, cols)`` int64 arrays indexed by start square. ``complete`` is
-    False when some search hit its node budget, making its count a lower
-    bound. A start whose count was mapped from a symmetric start it was
-    not searched from shows 0 nodes. ``pruned``: the search cut branches
-    that cannot finish a tour; ``depth`` and ``units``: the split into work
-    units (see ``knight.counting.dfs``).
+    ``count_tours`` returns a ``Count``. For one start, ``tours`` and
+    ``nodes`` are ints. For every start, they are ``(rows, cols)`` int64
+    arrays indexed by the start square. Two engines count. The depth-first
+    search (``dfs``) places nodes. The frontier dynamic program (``dp``)
+    places none and reports its own work in ``states_peak``,
+    ``transitions``, ``merges`` and ``runs``.
 
-    ``method`` is the engine: ``dfs`` (the search above) or ``dp`` (the
-    frontier dynamic program, ``knight.counting.dp``), which places no nodes
-    (``nodes`` is 0) and reports its own work instead: ``states_peak``,
-    the most frontier states its table held after a step; ``transitions``,
-    successor states emitted into the table (a hash insertion each);
-    ``merges``, those that landed on a state already there; ``runs``, DP
-    runs (one per symmetry class of starts, or one for closed tours).
-    ``ruled_out``: why the theorems leave no tour on the board (the
-    existence theorems, with their source), when the count was answered by
-    them, 0 from every start with no work; "" when an engine counted.
+    Parameters
+    ----------
+    rows, cols : int
+        The board's number of rows and columns.
+    start : tuple of int or None
+        The 0-based ``(row, col)`` counted from, or None for every start.
+    closed : bool
+        Whether only closed tours were counted.
+    budget : int
+        The most nodes that one DFS work unit could place. The budget is 0
+        for the DP, which places no nodes.
+    tours : int or numpy.ndarray
+        The directed tours from the start, or from each start.
+    nodes : int or numpy.ndarray
+        The nodes that the DFS placed from the start, or from each start. A
+        start whose count was copied from a symmetric start shows 0 nodes.
+        The DP shows 0 nodes.
+    complete : bool
+        Whether every search finished. A search that reached its node
+        budget makes the count a lower bound, and ``complete`` False.
+    seconds : float
+        The wall seconds of the count. Compilation is not included.
+    pruned : bool, default False
+        Whether the search cut the branches that cannot finish a tour.
+    depth : int, default 0
+        The number of moves from the start at which the DFS split its work
+        into units. The DP has no units, and shows 0.
+    units : int, default 0
+        The number of work units that the DFS searched.
+    method : str, default "dfs"
+        The engine that counted: ``dfs`` or ``dp``.
+    states_peak : int, default 0
+        The most frontier states that the DP's table held after a step.
+    transitions : int, default 0
+        The successor states that the DP emitted into its table. Each one is
+        a hash insertion.
+    merges : int, default 0
+        The DP's transitions that landed on a state already in the table.
+    runs : int, default 0
+        The number of DP runs. The DP makes one run for each symmetry class
+        of starts, or one run for closed tours.
+    ruled_out : str, default ""
+        Why the existence theorems leave no tour on the board, with their
+        source. No engine ran then, and the count is 0 from every start.
+        The string is empty when an engine counted.
+
+    Examples
+    --------
+    >>> import knight
+    >>> count = knight.count_tours(5, 5, start=(0, 0))
+    >>> count.tours, count.complete, count.method
+    (304, True, 'dfs')
+    >>> by_dp = knight.count_tours(5, 5, method="dp")
+    >>> by_dp.tours.shape, by_dp.states_peak > 0
+    ((5, 5), True)
     """
 
     rows: int
@@ -106,10 +214,38 @@ class Count:
 
     @property
     def total_tours(self):
+        """The tours summed over every start that was counted.
+
+        Returns
+        -------
+        int
+            The sum of ``tours``. For one start, it equals ``tours``.
+
+        Examples
+        --------
+        >>> import knight
+        >>> knight.count_tours(5, 5).total_tours
+        1728
+        """
         return int(np.sum(self.tours))
 
     @property
     def total_nodes(self):
+        """The nodes summed over every start that was counted.
+
+        Returns
+        -------
+        int
+            The sum of ``nodes``. The DP places no nodes, so its sum is 0.
+
+        Examples
+        --------
+        >>> import knight
+        >>> knight.count_tours(5, 5, method="dfs").total_nodes > 0
+        True
+        >>> knight.count_tours(5, 5, method="dp").total_nodes
+        0
+        """
         return int(np.sum(self.nodes))
 
 
@@ -149,6 +285,17 @@ class Total:
         None on a cluster, whose workers hold the memory and the disk.
     ruled_out : str
         Why the theorems leave no tour, or "" when the DP counted.
+
+    Examples
+    --------
+    >>> import knight
+    >>> total = knight.count_total(5, 5)
+    >>> total.tours, total.method
+    (1728, 'dp')
+    >>> total.states_peak > 0
+    True
+    >>> knight.count_total(3, 3).method
+    'theory'
     """
 
     rows: int
@@ -173,6 +320,13 @@ class Total:
         -------
         dict
             Every field; the per-step tuples as lists.
+
+        Examples
+        --------
+        >>> import knight
+        >>> record = knight.count_total(5, 5).as_dict()
+        >>> record["tours"], len(record["states_per_step"])
+        (1728, 25)
         """
         record = dataclasses.asdict(self)
         record["states_per_step"] = list(self.states_per_step)
@@ -193,6 +347,13 @@ class WidthTotal:
     ruled_out : str
         Why the theorems leave no tour on this board, or "". The sweep counts
         such a board too, and finds 0.
+
+    Examples
+    --------
+    >>> import knight
+    >>> width = knight.count_every_width(4, 5).widths[2]
+    >>> width.rows, width.cols, width.tours
+    (4, 3, 16)
     """
 
     rows: int
@@ -223,6 +384,13 @@ class WidthTotals:
         Successor states that the steps emitted.
     states_peak : int
         The most states that the table held after a step.
+
+    Examples
+    --------
+    >>> import knight
+    >>> sweep = knight.count_every_width(4, 5)
+    >>> [(width.cols, width.tours) for width in sweep.widths]
+    [(1, 0), (2, 0), (3, 16), (4, 0), (5, 164)]
     """
 
     rows: int
@@ -241,6 +409,13 @@ class WidthTotals:
         -------
         dict
             Every field; ``widths`` as a list of dicts.
+
+        Examples
+        --------
+        >>> import knight
+        >>> record = knight.count_every_width(3, 4).as_dict()
+        >>> record["widths"][-1]
+        {'rows': 3, 'cols': 4, 'tours': 16, 'ruled_out': ''}
         """
         record = dataclasses.asdict(self)
         record["widths"] = [dataclasses.asdict(width) for width in self.widths]

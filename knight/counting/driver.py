@@ -273,8 +273,34 @@ def prepare(
 
     Parameters
     ----------
-    rows, cols, start, closed, budget, method, pruned, symmetry, depth, workers, scheduler, resume, memory, disk
-        As ``count_tours`` takes them.
+    rows, cols : int
+        The board's size, each at least 1.
+    start : sequence of two int, optional
+        The 0-based ``(row, col)`` to count from. None counts from every square.
+    closed : bool, default False
+        Count closed tours only.
+    budget : int, optional
+        The most nodes that one DFS work unit may place. None takes the
+        default budget, and the DP takes none.
+    method : {"auto", "dfs", "dp"}, optional
+        The engine. None or ``auto`` picks the one expected to finish first.
+    pruned : bool, default True
+        Cut the branches that cannot finish a tour.
+    symmetry : bool, default True
+        Search one start per class of symmetric squares.
+    depth : int, optional
+        The number of moves from the start at which the DFS splits its work
+        into units. None lets the engine pick.
+    workers : int, optional
+        The local threads of the DFS. None uses every usable core.
+    scheduler : str, optional
+        The address of a Dask scheduler whose workers run the count.
+    resume : str or path-like, optional
+        A file that keeps finished work.
+    memory : int, optional
+        The DP's memory budget in bytes.
+    disk : int, optional
+        The DP's disk budget in bytes for the steps run out of core.
     total : bool, default False
         Prepare ``count_total``'s job instead: one DP run over every start,
         with no start planned.
@@ -291,6 +317,18 @@ def prepare(
     ------
     InvalidArgument
         If an argument is not valid, or the chosen engine cannot fit the board.
+
+    Examples
+    --------
+    >>> from knight.harness_api import prepare
+    >>> job = prepare(5, 5, method="dfs")
+    >>> job.method, job.start, sorted(job.starts.classes)
+    ('dfs', None, [0, 1, 2, 6, 7, 12])
+    >>> total = prepare(5, 5, method="dp", total=True)
+    >>> total.total, total.budget
+    (True, 0)
+    >>> prepare(3, 3).ruled_out
+    'no open tour exists on a 3x3 board (Conrad et al. 1994)'
     """
     if total and (start is not None or method != "dp"):
         raise InvalidArgument("a total is one dp run over every start: method dp, no start")

@@ -65,6 +65,18 @@ def total(job, progress=None, policy=None):
     -------
     Total
         The tours with the run's work, seconds and peaks.
+
+    Examples
+    --------
+    >>> from knight.harness_api import prepare, total_of
+    >>> job = prepare(5, 5, method="dp", total=True)
+    >>> total_of(job).tours
+    1728
+    >>> done = []
+    >>> total_of(job, progress=lambda step, steps, held: done.append(step)).tours
+    1728
+    >>> done[-1]
+    25
     """
     if job.ruled_out:
         _check_unwritten_checkpoint(job, ())

@@ -336,7 +336,42 @@ class ClusterRun:
         self._executors = []
 
     def executor(self, plan, closed, forced):
-        """Return a new ``ClusterSteps`` for one run, kept in ``steps`` for its summaries."""
+        """Return a new ``ClusterSteps`` for one run of the DP on the cluster.
+
+        The runner keeps the executor, so that ``steps`` and ``reruns``
+        report the work of its run.
+
+        Parameters
+        ----------
+        plan : Schedule
+            The order in which the DP inserts the board's squares, as
+            ``knight.counting.dp.model.cell_order.schedule`` makes it.
+        closed : bool
+            Whether to count cycles (closed tours) instead of paths (open tours).
+        forced : int or None
+            A square, as a 0-based index, that every counted path must end
+            on. None counts every path.
+
+        Returns
+        -------
+        ClusterSteps
+            The executor whose steps ``run_loop.run_steps`` takes.
+
+        Examples
+        --------
+        The example is not run by the tests, since it starts a cluster.
+
+        >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+        >>> from knight.counting.dp.model.cell_order import schedule
+        >>> from knight.harness_api import ClusterRun
+        >>> client = Client(LocalCluster(n_workers=2))  # doctest: +SKIP
+        >>> from knight.counting.dp.runs.run_loop import run_steps
+        >>> runner = ClusterRun(client, parts=2)  # doctest: +SKIP
+        >>> executor = runner.executor(schedule(5, 5), closed=False, forced=None)  # doctest: +SKIP
+        >>> count, work = run_steps(executor, schedule(5, 5))  # doctest: +SKIP
+        >>> count, len(runner.steps)  # doctest: +SKIP
+        (864, 25)
+        """
         executor = ClusterSteps(self.client, self.watch, self.parts, plan, closed, forced)
         self.steps = executor.steps
         self._executors.append(executor)
@@ -344,15 +379,95 @@ class ClusterRun:
 
     @property
     def reruns(self):
-        """The steps run again on lost work, over every run of this runner."""
+        """The steps run again after lost work, over every run of this runner.
+
+        Returns
+        -------
+        int
+            The number of steps that ran again. It is 0 when no work was lost.
+
+        Examples
+        --------
+        The example is not run by the tests, since it starts a cluster.
+
+        >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+        >>> from knight.counting.dp.model.cell_order import schedule
+        >>> from knight.harness_api import ClusterRun
+        >>> client = Client(LocalCluster(n_workers=2))  # doctest: +SKIP
+        >>> runner = ClusterRun(client, parts=2)  # doctest: +SKIP
+        >>> count, work = runner(schedule(5, 5), closed=False)  # doctest: +SKIP
+        >>> runner.reruns  # doctest: +SKIP
+        0
+        """
         return sum(executor.reruns for executor in self._executors)
 
     def hook(self, executor, saver):
-        """Return the loop's ``on_step``: ``saver``'s saves, then this run's own ``on_step``."""
+        """Return the function that the run loop calls after each step of a run.
+
+        The function saves the table through ``saver`` when a save is due,
+        except after the last step. It then calls this runner's own
+        ``on_step``.
+
+        Parameters
+        ----------
+        executor : ClusterSteps
+            The executor of the run, as ``executor`` made it.
+        saver : PartsSaver or None
+            The checkpoint that the workers save the partitions through.
+            None saves nothing.
+
+        Returns
+        -------
+        callable or None
+            The loop's ``on_step(step, table, completed)``. None when there
+            is neither a ``saver`` nor an ``on_step`` to call.
+
+        Examples
+        --------
+        The example is not run by the tests, since it starts a cluster.
+
+        >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+        >>> from knight.counting.dp.model.cell_order import schedule
+        >>> from knight.harness_api import ClusterRun
+        >>> client = Client(LocalCluster(n_workers=2))  # doctest: +SKIP
+        >>> runner = ClusterRun(client, parts=2)  # doctest: +SKIP
+        >>> executor = runner.executor(schedule(5, 5), closed=False, forced=None)  # doctest: +SKIP
+        >>> print(runner.hook(executor, None))  # doctest: +SKIP
+        None
+        >>> called = ClusterRun(client, on_step=print).hook(executor, None)  # doctest: +SKIP
+        >>> called(1, executor.table, 0)  # doctest: +SKIP
+        1
+        """
         return self._hook(executor, saver, len(executor.plan.order))
 
     def guarded(self):
-        """Return the context that turns Dask's failures into a ``ClusterLost``."""
+        """Return the context in which a run on the cluster takes its steps.
+
+        Inside the context, whatever Dask raises on losing work becomes a
+        ``ClusterLost`` that names the cluster. Every other error passes
+        through unchanged.
+
+        Returns
+        -------
+        contextlib.AbstractContextManager
+            The context that turns Dask's failures into a ``ClusterLost``.
+
+        Examples
+        --------
+        The example is not run by the tests, since it starts a cluster.
+
+        >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+        >>> from knight.counting.dp.model.cell_order import schedule
+        >>> from knight.harness_api import ClusterRun
+        >>> client = Client(LocalCluster(n_workers=2))  # doctest: +SKIP
+        >>> from knight.counting.dp.runs.run_loop import run_steps
+        >>> runner = ClusterRun(client, parts=2)  # doctest: +SKIP
+        >>> with runner.guarded():  # doctest: +SKIP
+        ...     executor = runner.executor(schedule(5, 5), closed=False, forced=None)
+        ...     count, work = run_steps(executor, schedule(5, 5))
+        >>> count  # doctest: +SKIP
+        864
+        """
         return translated(self.watch.where)
 
     def __call__(self, plan, closed, forced=None, progress=None, state=None, on_step=None):

@@ -30,7 +30,7 @@ PYPY_REQUEST = {"method": "greedy", "rows": 5, "cols": 5, "start": [0, 0], "clos
 PYPY_REQUEST |= {"tiebreak": "first", "budget_cap": 100, "empty_calls": 0, "with_empty": False}
 # each worker that reads requests line by line: how to start it, its first line (or None), a request
 WORKERS = {
-    "ab_worker": ([str(ROOT / "bench" / "ab_worker.py")], True, GOOD.to_json()),
+    "ab_worker": ([str(ROOT / "bench" / "timing" / "ab_worker.py")], True, GOOD.to_json()),
     "pypy_worker": ([str(ROOT / "bench" / "baselines" / "pypy_worker.py")], False, PYPY_REQUEST),
 }
 
@@ -124,7 +124,7 @@ def _repository(folder):
 
 _HOLD = """
 import sys, time
-from bench import revisions
+from bench.timing import revisions
 from knight.exit_status import run_command
 def body():
     with revisions.checkout("HEAD", sys.argv[1]) as tree:
@@ -226,7 +226,7 @@ def test_dasks_table_of_package_versions_is_not_printed(monkeypatch):
 
 _TIMING = """
 import sys
-from bench import revisions
+from bench.timing import revisions
 from bench.timing.named_search import Search
 from knight.exit_status import run_command
 search = Search("greedy", 300, 300, (0, 0), closed=False, budget=10**6)

@@ -869,7 +869,7 @@ def test_the_api_raises_an_interrupt_in_a_compiled_call_as_itself(monkeypatch, f
     from knight.counting import driver
     from knight.search import solver
 
-    where = {"count_tours": (driver, "count_prepared"), "count_total": (driver, "total_prepared")}
+    where = {"count_tours": (driver, "count_prepared"), "count_total": (driver, "total_of")}
     module, name = where.get(function, (solver, "compile_kernels"))
     monkeypatch.setattr(module, name, _interrupted_inside(error))
     with pytest.raises(type(error)):

@@ -369,7 +369,18 @@ def test_count_total_returns_or_refuses(rows, cols, closed, progress):
     if progress is not None:
         progress = progress if not isinstance(progress, bool) else (lambda done, total, held: None)
     total = _returns_or_refuses(knight.count_total, rows, cols, closed, progress)
-    assert total is None or (isinstance(total, int) and total >= 0)
+    assert total is None or (isinstance(total, knight.Total) and total.tours >= 0)
+
+
+@HOSTILE
+@given(side, side, anything, st.one_of(st.none(), anything))
+def test_count_every_width_returns_or_refuses(rows, cols, closed, progress):
+    if not _small(rows, cols, 20):
+        return
+    if progress is not None:
+        progress = progress if not isinstance(progress, bool) else (lambda done, total, held: None)
+    totals = _returns_or_refuses(knight.count_every_width, rows, cols, closed, progress)
+    assert totals is None or (isinstance(totals, knight.WidthTotals) and all(w.tours >= 0 for w in totals.widths))
 
 
 @HOSTILE
@@ -412,6 +423,7 @@ def test_compile_kernels_returns_or_refuses(methods):
 # each public function of knight and the property test that throws random values at it
 PROPERTIES = {
     "compile_kernels": test_compile_kernels_returns_or_refuses,
+    "count_every_width": test_count_every_width_returns_or_refuses,
     "count_total": test_count_total_returns_or_refuses,
     "count_tours": test_count_tours_returns_or_refuses,
     "is_tour": test_is_tour_answers_or_refuses_the_container,
@@ -613,11 +625,16 @@ def test_a_square_in_any_type_is_refused_or_answered_right(name, board_square, c
 @TYPES
 @given(_small_board(20), st.booleans(), st.tuples(integer_form, integer_form, flag_form))
 def test_a_board_in_any_type_is_refused_or_answered_right(board, closed, formed):
-    """``tour_exists`` and ``count_total``, which take no square: their
+    """``tour_exists``, ``count_total`` and ``count_every_width``, which take no square: their
     board and flag, as the property above takes them."""
     rows, cols = board
     _check_forms(knight.tour_exists, (rows, cols, closed), formed)
-    _check_forms(lambda rows, cols, closed: knight.count_total(rows, cols, closed), (rows, cols, closed), formed)
+    _check_forms(lambda rows, cols, closed: knight.count_total(rows, cols, closed).tours, (rows, cols, closed), formed)
+    _check_forms(
+        lambda rows, cols, closed: [w.tours for w in knight.count_every_width(rows, cols, closed).widths],
+        (rows, cols, closed),
+        formed,
+    )
 
 
 @TYPES
@@ -629,7 +646,7 @@ def test_a_tour_in_any_type_is_refused_or_answered_right(board_square, swaps, to
     (rows, cols), start = board_square
     found = knight.solve(rows, cols, start, budget=20_000).tour
     squares = [divmod(int(square), cols) for square in (found if found is not None else range(rows * cols))]
-    for swap in range(swaps):
+    for swap in range(min(swaps, len(squares) // 2)):
         squares[swap], squares[-1 - swap] = squares[-1 - swap], squares[swap]
     name, form, rule = square_form
     if rule == "answer":
@@ -648,6 +665,7 @@ def test_a_tour_in_any_type_is_refused_or_answered_right(board_square, swaps, to
 
 
 SQUARE_PROPERTIES = {
+    "count_every_width": test_a_board_in_any_type_is_refused_or_answered_right,
     "count_total": test_a_board_in_any_type_is_refused_or_answered_right,
     "count_tours": test_a_square_in_any_type_is_refused_or_answered_right,
     "is_tour": test_a_tour_in_any_type_is_refused_or_answered_right,

@@ -106,7 +106,11 @@ sys.exit(cli.main(sys.argv[1:]))
 
 @pytest.mark.parametrize(
     ("argv", "answer"),
-    [(["solve", "5", "5"], "status   found"), (["count", "3", "4", "--method", "dp"], "16 directed open tours")],
+    [
+        (["solve", "5", "5"], "status   found"),
+        # every DP kernel compiled uncached takes most of a minute: make test-all runs it
+        pytest.param(["count", "3", "4", "--method", "dp"], "16 directed open tours", marks=pytest.mark.slow),
+    ],
 )
 def test_a_process_that_cannot_cache_says_so_once_and_runs_uncached(argv, answer):
     """Issue 57: a read-only install with no writable NUMBA_CACHE_DIR or

@@ -1,0 +1,52 @@
+"""A DP total stays within its memory budget, whatever the budget.
+
+Each count runs in a fresh process, as a user runs it, so that its peak
+anonymous memory (``RssAnon``, sampled by the run itself) is its own. The
+budget reaches every buffer and table of a step through the one room that
+``memory_model.memory_room`` gives, so a smaller budget sends more of the
+run out of core instead of past the budget.
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# the published totals of directed open tours (OEIS A165134 and its rectangles)
+PUBLISHED = {(6, 6): 6_637_920, (6, 7): 779_938_932, (7, 7): 165_575_218_320}
+MIB = 2**20
+
+
+def _total(rows, cols, memory):
+    command = [sys.executable, "-m", "knight", "count", str(rows), str(cols), "--total", "--json"]
+    done = subprocess.run([*command, "--memory", str(memory)], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "budget"),
+    [
+        (6, 6, 256 * MIB),
+        pytest.param(6, 7, 320 * MIB, marks=pytest.mark.slow),
+        pytest.param(6, 7, 640 * MIB, marks=pytest.mark.slow),
+        pytest.param(7, 7, 512 * MIB, marks=pytest.mark.slow),
+        pytest.param(7, 7, 1024 * MIB, marks=pytest.mark.slow),
+        pytest.param(7, 7, 2048 * MIB, marks=pytest.mark.slow),
+    ],
+)
+def test_the_peak_anonymous_memory_stays_within_the_budget(rows, cols, budget):
+    total = _total(rows, cols, budget)
+    assert total["tours"] == PUBLISHED[rows, cols]
+    assert 0 < total["ram_peak_bytes"] <= budget, f"peak {total['ram_peak_bytes'] / MIB:.0f} MiB"
+
+
+def test_a_smaller_budget_sends_more_of_the_run_to_disk():
+    """The budget is obeyed by going out of core, not by luck: under the
+    least budget 6 x 7 spills and stays within it, and under a larger one
+    it does not spill."""
+    tight, loose = _total(6, 7, 256 * MIB), _total(6, 7, 1024 * MIB)
+    assert tight["tours"] == loose["tours"] == PUBLISHED[6, 7]
+    assert tight["ram_peak_bytes"] <= 256 * MIB and loose["ram_peak_bytes"] <= 1024 * MIB
+    assert tight["disk_peak_bytes"] > 0 == loose["disk_peak_bytes"]

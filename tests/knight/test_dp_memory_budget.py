@@ -28,7 +28,7 @@ def _total(rows, cols, memory):
 @pytest.mark.parametrize(
     ("rows", "cols", "budget"),
     [
-        (6, 6, 256 * MIB),
+        pytest.param(6, 6, 256 * MIB, marks=pytest.mark.slow),
         pytest.param(6, 7, 320 * MIB, marks=pytest.mark.slow),
         pytest.param(6, 7, 640 * MIB, marks=pytest.mark.slow),
         pytest.param(7, 7, 512 * MIB, marks=pytest.mark.slow),

@@ -13,14 +13,13 @@ A request holds a search's fields (``method``, ``rows``, ``cols``,
 """
 
 import json
-import os
-import signal
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.baselines import call_clock, python_bound  # after the path it needs
+from bench.timing.worker_main import run_worker
 
 
 def answer(request):
@@ -48,10 +47,4 @@ def main():
 
 
 if __name__ == "__main__":
-    # Ctrl-C is the parent's to handle: it closes this worker's input (or
-    # kills it), and the worker ends there without a traceback of its own
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        main()
-    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    run_worker(main)

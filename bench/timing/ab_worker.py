@@ -25,12 +25,12 @@ read the call.
 
 import json
 import os
-import signal
 import sys
 import time
 from dataclasses import asdict, replace
 
 from named_search import Search, cpu_clock, pin_allocator
+from worker_main import run_worker
 
 TIME_PLANT = "KNIGHT_GUARD_TIME_PLANT"
 
@@ -67,10 +67,4 @@ def main():
 
 
 if __name__ == "__main__":
-    # Ctrl-C is the parent's to handle: it closes this worker's input (or
-    # kills it), and the worker ends there without a traceback of its own
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        main()
-    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    run_worker(main)

@@ -14,8 +14,6 @@ extra, which these environments do not have.
 """
 
 import json
-import os
-import signal
 import sys
 from pathlib import Path
 
@@ -23,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bench.baselines import call_clock, numba_bound, prepared  # after the path it needs
 from bench.timing.named_search import Search
+from bench.timing.worker_main import run_worker
 
 _bound = {}
 
@@ -64,10 +63,4 @@ def main():
 
 
 if __name__ == "__main__":
-    # Ctrl-C is the parent's to handle: it closes this worker's input (or
-    # kills it), and the worker ends there without a traceback of its own
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        main()
-    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    run_worker(main)

@@ -25,11 +25,11 @@ prints; for the total, the wall time of schedule and run), ``cpu_seconds``
 
 import json
 import os
-import signal
 import sys
 import time
 
 from bench.studies.capped_worker import CappedWorker
+from bench.timing.worker_main import run_worker
 
 # the engines of the study: the DFS plain and pruned, the DP's per-start
 # grid (what `knight count --method dp` prints) and its open total alone
@@ -191,10 +191,4 @@ class Worker(CappedWorker):
 
 
 if __name__ == "__main__":
-    # Ctrl-C is the parent's to handle: it closes this worker's input (or
-    # kills it), and the worker ends there without a traceback of its own
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        main()
-    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    run_worker(main)

@@ -42,11 +42,11 @@ engine (``measure_board``).
 """
 
 import json
-import os
-import signal
 import statistics
 import sys
 import time
+
+from bench.timing.worker_main import run_worker
 
 # what each engine is given of the memory its largest step takes in memory
 ROOM_SHARE = 0.25
@@ -154,10 +154,4 @@ def main():
 
 
 if __name__ == "__main__":
-    # Ctrl-C is the parent's to handle: it closes this worker's input (or
-    # kills it), and the worker ends there without a traceback of its own
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        main()
-    except BrokenPipeError:  # the parent is gone, and nobody reads the answer
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    run_worker(main)

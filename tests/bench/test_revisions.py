@@ -49,16 +49,17 @@ def test_the_worker_imports_its_own_search_module_whatever_the_other_tree_holds(
 
 def test_the_worker_and_its_search_module_import_only_each_other_and_the_standard_library():
     """Nothing from bench/ (another revision's bench/ is whatever it is) and
-    nothing of knight but ``import knight``, done inside a function."""
+    nothing of knight but ``import knight``, done inside a function. The
+    worker's neighbours ``named_search`` and ``worker_main`` are its own."""
     folder = revisions.WORKER.parent
-    for path in (revisions.WORKER, folder / "named_search.py"):
+    for path in (revisions.WORKER, folder / "named_search.py", folder / "worker_main.py"):
         for node in ast.walk(python_source.parse_file(path)):
             names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom):
                 names = [node.module]
             for name in names:
                 top = name.split(".")[0]
-                assert top in sys.stdlib_module_names or name in ("named_search", "knight"), f"{path.name}: {name}"
+                assert top in sys.stdlib_module_names or name in ("named_search", "worker_main", "knight"), f"{path.name}: {name}"
 
 
 def test_the_guards_plants_never_reach_another_revision(monkeypatch):

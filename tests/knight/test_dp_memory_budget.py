@@ -40,13 +40,14 @@ def test_the_peak_anonymous_memory_stays_within_the_budget(rows, cols, budget):
     total = _total(rows, cols, budget)
     assert total["tours"] == PUBLISHED[rows, cols]
     assert 0 < total["ram_peak_bytes"] <= budget, f"peak {total['ram_peak_bytes'] / MIB:.0f} MiB"
+    if (rows, cols, budget) == (6, 7, 640 * MIB):
+        assert total["disk_peak_bytes"] == 0  # room enough: the run stays in memory
 
 
-def test_a_smaller_budget_sends_more_of_the_run_to_disk():
+def test_the_least_budget_is_kept_by_going_out_of_core():
     """The budget is obeyed by going out of core, not by luck: under the
-    least budget 6 x 7 spills and stays within it, and under a larger one
-    it does not spill."""
-    tight, loose = _total(6, 7, 256 * MIB), _total(6, 7, 1024 * MIB)
-    assert tight["tours"] == loose["tours"] == PUBLISHED[6, 7]
-    assert tight["ram_peak_bytes"] <= 256 * MIB and loose["ram_peak_bytes"] <= 1024 * MIB
-    assert tight["disk_peak_bytes"] > 0 == loose["disk_peak_bytes"]
+    least budget 6 x 7 spills to disk and stays within the budget. (Under
+    640 MiB, in make test-all, it does not spill.)"""
+    tight = _total(6, 7, 256 * MIB)
+    assert tight["tours"] == PUBLISHED[6, 7]
+    assert 0 < tight["ram_peak_bytes"] <= 256 * MIB and tight["disk_peak_bytes"] > 0

@@ -59,7 +59,9 @@ def test_the_worker_and_its_search_module_import_only_each_other_and_the_standar
                 names = [node.module]
             for name in names:
                 top = name.split(".")[0]
-                assert top in sys.stdlib_module_names or name in ("named_search", "worker_main", "knight"), f"{path.name}: {name}"
+                assert top in sys.stdlib_module_names or name in ("named_search", "worker_main", "knight"), (
+                    f"{path.name}: {name}"
+                )
 
 
 def test_the_guards_plants_never_reach_another_revision(monkeypatch):

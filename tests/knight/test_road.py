@@ -46,15 +46,10 @@ def _is_road(code, filename):
 
 def test_a_dp_total_reaches_its_kernel_within_ten_road_functions(monkeypatch):
     frames = _stack_at_the_kernel(monkeypatch)
-    road = [code.co_qualname for code, filename in frames if _is_road(code, filename)]
-    assert road[0] == "main" and road[-1] == "partition_tables"
-    # the kernel itself is the road's last function
-    assert len(road) + 1 <= MOST_ROAD_FUNCTIONS, " -> ".join(road)
-
-
-def test_the_count_of_road_functions_can_fail(monkeypatch):
-    """A road function added in the middle is counted."""
-    frames = _stack_at_the_kernel(monkeypatch)
     road = [code for code, filename in frames if _is_road(code, filename)]
-    assert len(road) == len({code for code in road})
-    assert {"run_steps", "run_step", "partition_tables"} <= {code.co_name for code in road}
+    names = [code.co_qualname for code in road]
+    assert names[0] == "main" and names[-1] == "partition_tables"
+    # the count can fail: every road function is counted once, the loop and the step among them
+    assert len(road) == len(set(road)) and {"run_steps", "ProcessSteps.run_step"} <= set(names)
+    # the kernel itself is the road's last function
+    assert len(road) + 1 <= MOST_ROAD_FUNCTIONS, " -> ".join(names)

@@ -33,7 +33,11 @@ def test_open_existence_matches_search(rows, cols):
     assert tour_exists(rows, cols) == _open_tour_found(rows, cols)
 
 
-@pytest.mark.parametrize(("rows", "cols"), SMALL + EDGES + [(4, 8), (3, 12)])
+# 4 x 8 and 3 x 12 take seconds each: EDGES already holds a 4-row and a 3-row edge
+LARGER = [pytest.param(4, 8, marks=pytest.mark.slow), pytest.param(3, 12, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), SMALL + EDGES + LARGER)
 def test_closed_existence_matches_search(rows, cols):
     assert tour_exists(rows, cols, closed=True) == _closed_tour_found(rows, cols)
 

@@ -241,6 +241,28 @@ sys.exit(run_command("bench", body))
 """
 
 
+def _ignores_ctrl_c(pid):
+    """Return whether process ``pid`` ignores SIGINT, as its /proc status says."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigIgn:"))
+    return bool(int(mask, 16) & (1 << (signal.SIGINT - 1)))
+
+
+def _wait_for_workers(pid, count, seconds=60):
+    """Wait until process ``pid`` has ``count`` workers that leave Ctrl-C to it."""
+    deadline = time.monotonic() + seconds
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    while time.monotonic() < deadline:
+        workers = children.read_text().split() if children.exists() else []
+        if len(workers) >= count and all(_ignores_ctrl_c(worker) for worker in workers):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} did not start {count} workers within {seconds} s")
+
+
 def test_ctrl_c_in_a_timing_stage_is_one_line():
     """A terminal's Ctrl-C reaches the whole process group: the workers too."""
     process = subprocess.Popen(
@@ -251,7 +273,8 @@ def test_ctrl_c_in_a_timing_stage_is_one_line():
         start_new_session=True,
     )
     assert process.stdout.readline() == "timing\n"
-    time.sleep(6)  # the workers started and timing
+    _wait_for_workers(process.pid, 2)  # both workers started, their handlers set
+    time.sleep(0.5)  # and timing
     os.killpg(process.pid, signal.SIGINT)
     assert process.wait(timeout=60) == 130
     assert process.stderr.read().splitlines() == ["bench: interrupted"]

@@ -84,15 +84,13 @@ def total(job, progress=None, policy=None):
     if job.rows * job.cols == 1:
         return Total(job.rows, job.cols, job.closed, directed(0, 1, job.closed))
     plan = schedule(job.rows, job.cols)
-    report = _StepSampler(progress)
     with (
         _runner(job, policy) as runner,
         opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, ()) as store,
         PeakSampler() as peaks,
     ):
-        report.peaks = peaks
         began = time.perf_counter()
-        found, work = one_run(runner, plan, job.closed, None, report, store)
+        found, work = one_run(runner, plan, job.closed, None, _StepSampler(progress, peaks), store)
         seconds = time.perf_counter() - began
     local = job.scheduler is None
     return Total(
@@ -364,9 +362,9 @@ class _StepSampler:
     go, so the sample there catches the step's peak.
     """
 
-    def __init__(self, progress):
+    def __init__(self, progress, peaks=None):
         self.report = None if progress is None else reporter(progress)
-        self.peaks = None
+        self.peaks = peaks  # a PeakSampler, or None: nothing sampled
 
     def __call__(self, step, steps, held, rates=None):
         if self.peaks is not None:

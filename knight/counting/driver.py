@@ -23,7 +23,7 @@ from knight.counting.cluster.dask_client import address
 from knight.counting.dfs.dfs_engine import count_by_dfs
 from knight.counting.dfs.tree_estimate import DEFAULT_PROBES, estimate_count
 from knight.counting.dfs.unit_store import UnitStore
-from knight.counting.dp.engine import checkpoint_kind, count_by_dp
+from knight.counting.dp.engine import check_unwritten_checkpoint, checkpoint_kind, count_by_dp
 from knight.counting.dp.engine import every_width as every_width_of
 from knight.counting.dp.engine import total as total_of
 from knight.counting.dp.planning.memory_model import check_fits, memory_room, projection
@@ -469,9 +469,8 @@ def _answered_by_theory(job):
     file is not written, but a DP checkpoint made for another count is
     refused all the same, as the engine would refuse it.
     """
-    if job.method == "dp" and job.resume is not None:
-        wanted = range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
-        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, wanted)  # writes nothing
+    if job.method == "dp":
+        check_unwritten_checkpoint(job)
     if job.start is None:
         tours, nodes = np.zeros((job.rows, job.cols), np.int64), np.zeros((job.rows, job.cols), np.int64)
     else:

@@ -79,14 +79,14 @@ def total(job, progress=None, policy=None):
     25
     """
     if job.ruled_out:
-        _check_unwritten_checkpoint(job, ())
+        check_unwritten_checkpoint(job)
         return Total(job.rows, job.cols, job.closed, 0, method="theory", ruled_out=job.ruled_out)
     if job.rows * job.cols == 1:
         return Total(job.rows, job.cols, job.closed, directed(0, 1, job.closed))
     plan = schedule(job.rows, job.cols)
     with (
         _runner(job, policy) as runner,
-        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, ()) as store,
+        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job)) as store,
         PeakSampler() as peaks,
     ):
         began = time.perf_counter()
@@ -140,11 +140,10 @@ def every_width(job, progress=None, policy=None):
         return WidthTotals(job.rows, job.cols, job.closed, (WidthTotal(1, 1, directed(0, 1, job.closed)),))
     plan = schedule(job.rows, job.cols)
     sweep = WidthSweep(plan, job.closed, MAX_LIMBS)
-    compile_kernels()  # before the clock starts
-    runner = ProcessRunner(_budgeted(policy, job.memory, job.disk), sweep)
-    began = time.perf_counter()
-    found, work = one_run(runner, plan, job.closed, None, _StepSampler(progress), None)
-    seconds = time.perf_counter() - began
+    with _runner(job, policy, sweep) as runner:
+        began = time.perf_counter()
+        found, work = one_run(runner, plan, job.closed, None, _StepSampler(progress), None)
+        seconds = time.perf_counter() - began
     short = min(job.rows, job.cols)
     counts = [*(sweep.found[width] for width in range(1, len(boards))), found]
     widths = tuple(
@@ -194,11 +193,15 @@ def _budgeted(policy, memory, disk=None):
 
 
 @contextlib.contextmanager
-def _runner(job, policy):
-    """Yield the runner of the job's runs: this process's, or a cluster's."""
+def _runner(job, policy, sweep=None):
+    """Yield the runner of the job's runs: this process's, or a cluster's.
+
+    ``sweep``, a ``WidthSweep``, rides along a run in this process; an
+    every-width job has no cluster.
+    """
     if job.scheduler is None:
         compile_kernels()  # before the clock starts
-        yield ProcessRunner(_budgeted(policy, job.memory, job.disk))
+        yield ProcessRunner(_budgeted(policy, job.memory, job.disk), sweep)
         return
     with on_cluster(job.scheduler, job.rows, job.cols, job.closed) as run:
         yield run
@@ -277,11 +280,13 @@ def one_run(runner, plan, closed, forced, progress, store):
 
 
 def _wanted(job):
-    """Return the squares whose tours ``job`` asks for."""
+    """Return the squares whose tours ``job`` asks for; none for a total."""
+    if job.total:
+        return ()
     return range(job.rows * job.cols) if job.start is None else [job.start[0] * job.cols + job.start[1]]
 
 
-def _check_unwritten_checkpoint(job, starts):
+def check_unwritten_checkpoint(job):
     """Refuse a checkpoint made for another count, though the theorems answer this one.
 
     A count that the theorems answer writes no checkpoint, but a file at
@@ -289,7 +294,7 @@ def _check_unwritten_checkpoint(job, starts):
     run would refuse it.
     """
     if job.resume is not None:
-        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, starts)  # writes nothing
+        checkpoint_kind(job.scheduler).open(job.resume, job.rows, job.cols, job.closed, _wanted(job))  # writes nothing
 
 
 def _count_runs(job, progress, runner, store):

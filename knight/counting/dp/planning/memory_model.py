@@ -271,6 +271,15 @@ def memory_room(budget=None, held=0, least=0, share=1.0):
     return max(room, least)
 
 
+def unbudgeted_room():
+    """Return the room of a step under no budget: ``FREE_SHARE`` of what is available.
+
+    A step engine called without a room (a test, a study) sizes its buffers
+    from this.
+    """
+    return memory_room(share=FREE_SHARE)
+
+
 def step_room(policy):
     """Return the anonymous memory that a step may take now, under ``policy.memory``.
 

@@ -59,7 +59,7 @@ def step_in_parts(arguments, expected, spill, room=None):
     None: the share of what is available that a step takes with no budget)."""
     keys, counts = arguments.keys, arguments.counts
     threads = step_threads() if keys.shape[0] >= PARALLEL_STATES else 1
-    room = memory_model.memory_room(share=memory_model.FREE_SHARE) if room is None else room
+    room = memory_model.unbudgeted_room() if room is None else room
     shards = _shards(expected, counts.shape[1], threads, room)
     bits = table_kernels.capacity_bits(expected // shards + 1, MIN_CAPACITY_BITS)
 

@@ -33,6 +33,10 @@ class PartitionTables(NamedTuple):
     held: np.ndarray
     tallies: list
 
+    def made(self):
+        """Return the step's ``StepMade``: the table and its tallies, without ``held``."""
+        return StepMade(self.keys, self.counts, *self.tallies)
+
 
 _MIN_REGION = 4 * MOST_OPTIONS
 _MIN_CAPACITY_BITS = 4
@@ -67,8 +71,7 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None, arra
     which its buffers, tables and next table are taken from (None: new
     ones); ``high``: a high guess of the states it makes, which its tables
     are sized for as far as the tables held have the pages."""
-    made = partition_tables(arguments, expected, threads, parts, region, arrays, high, room)
-    return StepMade(made.keys, made.counts, *made.tallies)
+    return partition_tables(arguments, expected, threads, parts, region, arrays, high, room).made()
 
 
 def _tables_name(group):
@@ -122,7 +125,7 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     parts = partition_count(expected, entry) if parts is None else parts
     threads = max(1, min(threads, parts))
     if region is None:
-        room = memory_model.memory_room(share=memory_model.FREE_SHARE) if room is None else room
+        room = memory_model.unbudgeted_room() if room is None else room
         region = _region(expected, entry, parts, threads, room)
     bounds = [keys.shape[0] * t // threads for t in range(threads + 1)]
     groups = [parts * g // threads for g in range(threads + 1)]

@@ -6,7 +6,6 @@ of core. Every engine takes ``StepArguments`` and returns a ``StepMade``."""
 
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.steps import hash_step, out_of_core_step, partitioned_step
-from knight.counting.dp.steps.step_made import StepMade
 from knight.counting.dp.tables import packed_table
 
 # the engines' names, as ``run_step`` reports the one that took a step
@@ -50,7 +49,7 @@ def run_step(arguments, expected, spill, policy, room, high=None, arrays=None):
         tables = partitioned_step.partition_tables(
             arguments, expected, threads(arguments), arrays=arrays, high=high, room=room
         )
-        made = StepMade(tables.keys, tables.counts, *tables.tallies)
+        made = tables.made()
     if packed and not made.overflow:
         source.remove()  # the step's input, decoded: its files are done with (but on an overflow, read again)
     return made, table

@@ -20,7 +20,8 @@ def progress_bar(unit, resume=None):
     point at.
     """
     try:
-        if not _is_terminal(sys.stderr):
+        # run_command has given a closed stderr a null sink, which is no terminal
+        if not sys.stderr.isatty():
             yield None
             return
         from tqdm import tqdm
@@ -39,14 +40,6 @@ def progress_bar(unit, resume=None):
         if stopped_by_signal(error) and resume and os.path.isfile(resume):
             print(f"knight: finished work is kept in {resume}; run again with --resume to go on", file=sys.stderr)
         raise
-
-
-def _is_terminal(stream):
-    """Return whether ``stream`` is an open terminal; a closed or missing stream is not."""
-    try:
-        return stream is not None and stream.isatty()
-    except (OSError, ValueError):
-        return False
 
 
 def progress_text(held, memory_mib, rates=None):

@@ -106,7 +106,6 @@ def backtrack(neighbours, start, closed, budget, first_only, path, closes, visit
     last = n - 1
     _mark_closing_squares(neighbours, start, closes)
     visited[:] = 0
-    move_index[0] = 0
     path[0] = start
     nodes = 1
     tours = 0
@@ -114,10 +113,13 @@ def backtrack(neighbours, start, closed, budget, first_only, path, closes, visit
         # a lone square is an open tour; it cannot close (no move returns)
         return (NONE, 0, nodes) if closed else (FOUND, 1, nodes)
     visited[start] = 1
+    # The square and its next move live in registers. A step forward
+    # starts the new square at move 0 without reading back what it just
+    # stored; only a step back reads the stack.
     depth = 0
-    while depth >= 0:
-        square = path[_u(depth)]
-        k = move_index[_u(depth)]
+    square = start
+    k = 0
+    while True:
         target = -1
         while k < 8:
             candidate = neighbours[_u(square), _u(k)]
@@ -130,23 +132,29 @@ def backtrack(neighbours, start, closed, budget, first_only, path, closes, visit
         if target < 0:
             visited[_u(square)] = 0
             depth -= 1
+            if depth < 0:
+                break
+            square = path[_u(depth)]
+            k = move_index[_u(depth)]
             continue
-        move_index[_u(depth)] = k
         if nodes == budget:
             return BUDGET, tours, nodes
         nodes += 1
-        depth += 1
-        path[_u(depth)] = target
-        if depth == last:
+        if depth + 1 == last:
+            path[_u(last)] = target
             if not closed or closes[_u(target)]:
                 tours += 1
                 if first_only:
                     return FOUND, tours, nodes
-            # a leaf: step back at once, it was never marked visited
-            depth -= 1
+            # a leaf: never marked visited, so the search goes on with
+            # this square's next move
             continue
+        move_index[_u(depth)] = k
+        depth += 1
+        path[_u(depth)] = target
         visited[_u(target)] = 1
-        move_index[_u(depth)] = 0
+        square = target
+        k = 0
     return (FOUND if tours > 0 else NONE), tours, nodes
 
 

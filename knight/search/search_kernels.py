@@ -303,40 +303,49 @@ def greedy(rows, cols, start, tiebreak, closed, budget, path, degree):
                     count += 1
             degree[row * cols + col] = count
     square = start
+    # the walk keeps its square's row and column, taken from the chosen
+    # move, so that no step divides
+    row, col = divmod(start, cols)
     path[0] = start
     nodes = 1
     for depth in range(1, n + 1):
-        row, col = divmod(square, cols)
-        best = -1
+        # the scan keeps the best move's number, not its square and
+        # coordinates: three fewer values to hold in registers
+        best_move = -1
         best_degree = 9
         best_key = 0
         # take the square, lowering its unvisited neighbours' degrees, and
         # pick the next one in the same scan
-        degree[square] = _VISITED
+        degree[_u(square)] = _VISITED
         for k in range(8):
             to_row = row + MOVE_ROWS[k]
             to_col = col + MOVE_COLS[k]
-            if not (0 <= to_row < rows and 0 <= to_col < cols):
+            # one unsigned comparison per axis: a negative coordinate
+            # wraps to a huge one
+            if _u(to_row) >= _u(rows) or _u(to_col) >= _u(cols):
                 continue
-            target = to_row * cols + to_col
-            if degree[target] == _VISITED:
+            # the move's offset is the same on every step: no multiply here
+            target = square + MOVE_ROWS[k] * cols + MOVE_COLS[k]
+            if degree[_u(target)] == _VISITED:
                 continue
-            degree[target] -= 1
-            onward = np.int64(degree[target])
+            degree[_u(target)] -= 1
+            onward = np.int64(degree[_u(target)])
             key = _tie_key(to_row, to_col, rows, cols, tiebreak)
             if onward < best_degree or (onward == best_degree and key < best_key):
-                best = target
+                best_move = k
                 best_degree = onward
                 best_key = key
         if depth == n:
             break
-        if best < 0:
+        if best_move < 0:
             return DEAD_END, nodes
         if nodes == budget:
             return BUDGET, nodes
         nodes += 1
-        path[depth] = best
-        square = best
+        row += MOVE_ROWS[_u(best_move)]
+        col += MOVE_COLS[_u(best_move)]
+        square = row * cols + col
+        path[depth] = square
     if closed and not _is_knight_move(square, start, cols):
         return DEAD_END, nodes
     return FOUND, nodes

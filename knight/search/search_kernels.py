@@ -396,55 +396,58 @@ def warnsdorff_bits(neighbours, keys, start, closed, budget, path):
     visited = _ONE << np.uint64(start)
     depth = 0
     square = start
-    entering = True
+    # Each pass of the outer loop enters ``square`` at ``depth`` and sorts
+    # its candidates; the inner loop tries them, stepping back as needed,
+    # until a move forward. The next candidate and their number stay in
+    # registers: the stack is written on a move forward, read on a step back.
     while True:
-        if entering:
-            first = 8 * depth
-            count = 0
-            for k in range(8):
-                candidate = neighbours[_u(square), k]
-                if candidate < 0:
+        first = 8 * depth
+        count = 0
+        for k in range(8):
+            candidate = neighbours[_u(square), k]
+            if candidate < 0:
+                break
+            if (visited >> np.uint64(candidate)) & _ONE:
+                continue
+            degree = np.int64(popcount(masks[_u(candidate)] & ~visited))
+            key = keys[_u(candidate)]
+            # insertion sort, strict comparisons: move order among equals
+            slot = first + count
+            while slot > first:
+                before_degree = candidate_degrees[_u(slot - 1)]
+                if before_degree < degree:
                     break
-                if (visited >> np.uint64(candidate)) & _ONE:
-                    continue
-                degree = np.int64(popcount(masks[_u(candidate)] & ~visited))
-                key = keys[_u(candidate)]
-                # insertion sort, strict comparisons: move order among equals
-                slot = first + count
-                while slot > first:
-                    before_degree = candidate_degrees[_u(slot - 1)]
-                    if before_degree < degree:
-                        break
-                    if before_degree == degree and keys[_u(candidates[_u(slot - 1)])] <= key:
-                        break
-                    candidates[_u(slot)] = candidates[_u(slot - 1)]
-                    candidate_degrees[_u(slot)] = before_degree
-                    slot -= 1
-                candidates[_u(slot)] = candidate
-                candidate_degrees[_u(slot)] = degree
-                count += 1
+                if before_degree == degree and keys[_u(candidates[_u(slot - 1)])] <= key:
+                    break
+                candidates[_u(slot)] = candidates[_u(slot - 1)]
+                candidate_degrees[_u(slot)] = before_degree
+                slot -= 1
+            candidates[_u(slot)] = candidate
+            candidate_degrees[_u(slot)] = degree
+            count += 1
+        i = 0
+        while True:
+            if i == count:
+                visited ^= _ONE << np.uint64(path[_u(depth)])
+                depth -= 1
+                if depth < 0:
+                    return NONE, nodes
+                i = next_candidate[_u(depth)]
+                count = n_candidates[_u(depth)]
+                continue
+            target = candidates[_u(8 * depth + i)]
+            i += 1
+            if nodes == budget:
+                return BUDGET, nodes
+            nodes += 1
+            path[_u(depth + 1)] = target
+            if depth + 1 == last:
+                if not closed or (closes >> np.uint64(target)) & _ONE:
+                    return FOUND, nodes
+                continue
+            next_candidate[_u(depth)] = i
             n_candidates[_u(depth)] = count
-            next_candidate[_u(depth)] = 0
-            entering = False
-        i = next_candidate[_u(depth)]
-        if i == n_candidates[_u(depth)]:
-            visited ^= _ONE << np.uint64(path[_u(depth)])
-            depth -= 1
-            if depth < 0:
-                return NONE, nodes
-            continue
-        target = candidates[_u(8 * depth + i)]
-        next_candidate[_u(depth)] = i + 1
-        if nodes == budget:
-            return BUDGET, nodes
-        nodes += 1
-        depth += 1
-        path[_u(depth)] = target
-        if depth == last:
-            if not closed or (closes >> np.uint64(target)) & _ONE:
-                return FOUND, nodes
-            depth -= 1
-            continue
-        visited |= _ONE << np.uint64(target)
-        square = target
-        entering = True
+            depth += 1
+            visited |= _ONE << np.uint64(target)
+            square = target
+            break

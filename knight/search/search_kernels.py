@@ -386,7 +386,6 @@ def warnsdorff_bits(neighbours, keys, start, closed, budget, path):
     masks = _neighbour_masks(neighbours)
     closes = masks[start]
     candidates = np.empty(8 * n, dtype=np.int32)
-    candidate_degrees = np.empty(8 * n, dtype=np.int64)
     n_candidates = np.zeros(n, dtype=np.int64)
     next_candidate = np.zeros(n, dtype=np.int64)
     path[0] = start
@@ -411,19 +410,20 @@ def warnsdorff_bits(neighbours, keys, start, closed, budget, path):
                 continue
             degree = np.int64(popcount(masks[_u(candidate)] & ~visited))
             key = keys[_u(candidate)]
-            # insertion sort, strict comparisons: move order among equals
+            # insertion sort, strict comparisons: move order among equals;
+            # a placed candidate's degree is one popcount again, not a second
+            # array, which leaves the loop fewer pointers to keep in registers
             slot = first + count
             while slot > first:
-                before_degree = candidate_degrees[_u(slot - 1)]
+                before = candidates[_u(slot - 1)]
+                before_degree = np.int64(popcount(masks[_u(before)] & ~visited))
                 if before_degree < degree:
                     break
-                if before_degree == degree and keys[_u(candidates[_u(slot - 1)])] <= key:
+                if before_degree == degree and keys[_u(before)] <= key:
                     break
-                candidates[_u(slot)] = candidates[_u(slot - 1)]
-                candidate_degrees[_u(slot)] = before_degree
+                candidates[_u(slot)] = before
                 slot -= 1
             candidates[_u(slot)] = candidate
-            candidate_degrees[_u(slot)] = degree
             count += 1
         i = 0
         while True:

@@ -68,9 +68,10 @@ def kind_of(search):
 
 
 def bits_scratch(n):
-    """What the Numba bitboard kernel allocates inside its call (masks,
-    candidates, their degrees, per depth their number and the next one),
-    here touched before the clock for C and Cython."""
+    """The bitboard kernel's scratch for C and Cython, touched before the
+    clock: masks, candidates, their degrees, and per depth their number
+    and the next one. The Numba kernel allocates the same inside its call,
+    less the degrees, which it recounts."""
     kernels = harness_api.search_kernels
     return (
         kernels.touched(n, np.uint64),

@@ -106,7 +106,6 @@ def backtrack(neighbours, start, closed, budget, first_only, path, closes, visit
     last = n - 1
     _mark_closing_squares(neighbours, start, closes)
     visited[:] = 0
-    move_index[0] = 0
     path[0] = start
     nodes = 1
     tours = 0
@@ -114,10 +113,13 @@ def backtrack(neighbours, start, closed, budget, first_only, path, closes, visit
         # a lone square is an open tour; it cannot close (no move returns)
         return (NONE, 0, nodes) if closed else (FOUND, 1, nodes)
     visited[start] = 1
+    # The square and its next move live in registers. A step forward
+    # starts the new square at move 0 without reading back what it just
+    # stored; only a step back reads the stack.
     depth = 0
-    while depth >= 0:
-        square = path[_u(depth)]
-        k = move_index[_u(depth)]
+    square = start
+    k = 0
+    while True:
         target = -1
         while k < 8:
             candidate = neighbours[_u(square), _u(k)]
@@ -130,23 +132,29 @@ def backtrack(neighbours, start, closed, budget, first_only, path, closes, visit
         if target < 0:
             visited[_u(square)] = 0
             depth -= 1
+            if depth < 0:
+                break
+            square = path[_u(depth)]
+            k = move_index[_u(depth)]
             continue
-        move_index[_u(depth)] = k
         if nodes == budget:
             return BUDGET, tours, nodes
         nodes += 1
-        depth += 1
-        path[_u(depth)] = target
-        if depth == last:
+        if depth + 1 == last:
+            path[_u(last)] = target
             if not closed or closes[_u(target)]:
                 tours += 1
                 if first_only:
                     return FOUND, tours, nodes
-            # a leaf: step back at once, it was never marked visited
-            depth -= 1
+            # a leaf: never marked visited, so the search goes on with
+            # this square's next move
             continue
+        move_index[_u(depth)] = k
+        depth += 1
+        path[_u(depth)] = target
         visited[_u(target)] = 1
-        move_index[_u(depth)] = 0
+        square = target
+        k = 0
     return (FOUND if tours > 0 else NONE), tours, nodes
 
 
@@ -295,40 +303,49 @@ def greedy(rows, cols, start, tiebreak, closed, budget, path, degree):
                     count += 1
             degree[row * cols + col] = count
     square = start
+    # the walk keeps its square's row and column, taken from the chosen
+    # move, so that no step divides
+    row, col = divmod(start, cols)
     path[0] = start
     nodes = 1
     for depth in range(1, n + 1):
-        row, col = divmod(square, cols)
-        best = -1
+        # the scan keeps the best move's number, not its square and
+        # coordinates: three fewer values to hold in registers
+        best_move = -1
         best_degree = 9
         best_key = 0
         # take the square, lowering its unvisited neighbours' degrees, and
         # pick the next one in the same scan
-        degree[square] = _VISITED
+        degree[_u(square)] = _VISITED
         for k in range(8):
             to_row = row + MOVE_ROWS[k]
             to_col = col + MOVE_COLS[k]
-            if not (0 <= to_row < rows and 0 <= to_col < cols):
+            # one unsigned comparison per axis: a negative coordinate
+            # wraps to a huge one
+            if _u(to_row) >= _u(rows) or _u(to_col) >= _u(cols):
                 continue
-            target = to_row * cols + to_col
-            if degree[target] == _VISITED:
+            # the move's offset is the same on every step: no multiply here
+            target = square + MOVE_ROWS[k] * cols + MOVE_COLS[k]
+            if degree[_u(target)] == _VISITED:
                 continue
-            degree[target] -= 1
-            onward = np.int64(degree[target])
+            degree[_u(target)] -= 1
+            onward = np.int64(degree[_u(target)])
             key = _tie_key(to_row, to_col, rows, cols, tiebreak)
             if onward < best_degree or (onward == best_degree and key < best_key):
-                best = target
+                best_move = k
                 best_degree = onward
                 best_key = key
         if depth == n:
             break
-        if best < 0:
+        if best_move < 0:
             return DEAD_END, nodes
         if nodes == budget:
             return BUDGET, nodes
         nodes += 1
-        path[depth] = best
-        square = best
+        row += MOVE_ROWS[_u(best_move)]
+        col += MOVE_COLS[_u(best_move)]
+        square = row * cols + col
+        path[depth] = square
     if closed and not _is_knight_move(square, start, cols):
         return DEAD_END, nodes
     return FOUND, nodes
@@ -369,7 +386,6 @@ def warnsdorff_bits(neighbours, keys, start, closed, budget, path):
     masks = _neighbour_masks(neighbours)
     closes = masks[start]
     candidates = np.empty(8 * n, dtype=np.int32)
-    candidate_degrees = np.empty(8 * n, dtype=np.int64)
     n_candidates = np.zeros(n, dtype=np.int64)
     next_candidate = np.zeros(n, dtype=np.int64)
     path[0] = start
@@ -379,55 +395,59 @@ def warnsdorff_bits(neighbours, keys, start, closed, budget, path):
     visited = _ONE << np.uint64(start)
     depth = 0
     square = start
-    entering = True
+    # Each pass of the outer loop enters ``square`` at ``depth`` and sorts
+    # its candidates; the inner loop tries them, stepping back as needed,
+    # until a move forward. The next candidate and their number stay in
+    # registers: the stack is written on a move forward, read on a step back.
     while True:
-        if entering:
-            first = 8 * depth
-            count = 0
-            for k in range(8):
-                candidate = neighbours[_u(square), k]
-                if candidate < 0:
+        first = 8 * depth
+        count = 0
+        for k in range(8):
+            candidate = neighbours[_u(square), k]
+            if candidate < 0:
+                break
+            if (visited >> np.uint64(candidate)) & _ONE:
+                continue
+            degree = np.int64(popcount(masks[_u(candidate)] & ~visited))
+            key = keys[_u(candidate)]
+            # insertion sort, strict comparisons: move order among equals;
+            # a placed candidate's degree is one popcount again, not a second
+            # array, which leaves the loop fewer pointers to keep in registers
+            slot = first + count
+            while slot > first:
+                before = candidates[_u(slot - 1)]
+                before_degree = np.int64(popcount(masks[_u(before)] & ~visited))
+                if before_degree < degree:
                     break
-                if (visited >> np.uint64(candidate)) & _ONE:
-                    continue
-                degree = np.int64(popcount(masks[_u(candidate)] & ~visited))
-                key = keys[_u(candidate)]
-                # insertion sort, strict comparisons: move order among equals
-                slot = first + count
-                while slot > first:
-                    before_degree = candidate_degrees[_u(slot - 1)]
-                    if before_degree < degree:
-                        break
-                    if before_degree == degree and keys[_u(candidates[_u(slot - 1)])] <= key:
-                        break
-                    candidates[_u(slot)] = candidates[_u(slot - 1)]
-                    candidate_degrees[_u(slot)] = before_degree
-                    slot -= 1
-                candidates[_u(slot)] = candidate
-                candidate_degrees[_u(slot)] = degree
-                count += 1
+                if before_degree == degree and keys[_u(before)] <= key:
+                    break
+                candidates[_u(slot)] = before
+                slot -= 1
+            candidates[_u(slot)] = candidate
+            count += 1
+        i = 0
+        while True:
+            if i == count:
+                visited ^= _ONE << np.uint64(path[_u(depth)])
+                depth -= 1
+                if depth < 0:
+                    return NONE, nodes
+                i = next_candidate[_u(depth)]
+                count = n_candidates[_u(depth)]
+                continue
+            target = candidates[_u(8 * depth + i)]
+            i += 1
+            if nodes == budget:
+                return BUDGET, nodes
+            nodes += 1
+            path[_u(depth + 1)] = target
+            if depth + 1 == last:
+                if not closed or (closes >> np.uint64(target)) & _ONE:
+                    return FOUND, nodes
+                continue
+            next_candidate[_u(depth)] = i
             n_candidates[_u(depth)] = count
-            next_candidate[_u(depth)] = 0
-            entering = False
-        i = next_candidate[_u(depth)]
-        if i == n_candidates[_u(depth)]:
-            visited ^= _ONE << np.uint64(path[_u(depth)])
-            depth -= 1
-            if depth < 0:
-                return NONE, nodes
-            continue
-        target = candidates[_u(8 * depth + i)]
-        next_candidate[_u(depth)] = i + 1
-        if nodes == budget:
-            return BUDGET, nodes
-        nodes += 1
-        depth += 1
-        path[_u(depth)] = target
-        if depth == last:
-            if not closed or (closes >> np.uint64(target)) & _ONE:
-                return FOUND, nodes
-            depth -= 1
-            continue
-        visited |= _ONE << np.uint64(target)
-        square = target
-        entering = True
+            depth += 1
+            visited |= _ONE << np.uint64(target)
+            square = target
+            break

@@ -243,6 +243,26 @@ def pytest_terminal_summary(terminalreporter):
 # they run on one worker, which starts the cluster and loads its workers'
 # kernels once (about 9 s of a core) instead of once a file.
 SHARED_CLUSTER_FILES = ("tests/knight/test_dp_cluster_checkpoint.py", "tests/knight/test_dp_cluster_run.py")
+SHARED_CLUSTER_SCOPE = "the DP cluster files"
+
+# The work units that hold a worker longest (their own processes, clusters
+# and waits), handed out first, longest first. xdist otherwise hands out the
+# files with the most tests first, and a long file of few tests that starts
+# last keeps one worker busy after the others have finished.
+LONGEST_FIRST = (
+    "tests/knight/test_cluster_faults.py",
+    SHARED_CLUSTER_SCOPE,
+    "tests/knight/test_search.py",
+    "tests/knight/test_faults.py",
+    "tests/bench/test_run_endings.py",
+    "tests/knight/test_counting.py",
+    "tests/knight/test_dp_process_checkpoint.py",
+    "tests/knight/test_hostile.py",
+    "tests/bench/test_count_worker.py",
+    "tests/knight/test_packaging.py",
+    "tests/bench/test_sweep_runner.py",
+    "tests/knight/test_packed_kernels.py",
+)
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -250,9 +270,22 @@ def pytest_xdist_make_scheduler(config, log):
         return None  # another distribution asked for: xdist's own
     from xdist.scheduler import LoadFileScheduling
 
-    class SharedClusterFiles(LoadFileScheduling):
+    class MakeTestScheduling(LoadFileScheduling):
+        """Files as work units, the shared cluster's files as one, the
+        longest units first."""
+
+        ordered = False
+
         def _split_scope(self, nodeid):
             scope = super()._split_scope(nodeid)
-            return "the DP cluster files" if scope.endswith(SHARED_CLUSTER_FILES) else scope
+            return SHARED_CLUSTER_SCOPE if scope.endswith(SHARED_CLUSTER_FILES) else scope
 
-    return SharedClusterFiles(config, log)
+        def _assign_work_unit(self, node):
+            if not self.ordered:  # the queue is whole at the first assignment
+                for scope in reversed(LONGEST_FIRST):
+                    if scope in self.workqueue:
+                        self.workqueue.move_to_end(scope, last=False)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return MakeTestScheduling(config, log)

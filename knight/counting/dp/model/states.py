@@ -654,3 +654,65 @@ def first_malformed(keys, old_size, forced_slot, tour_ends, before):
         if not (before[code >> 6] >> np.uint64(code & 63)) & np.uint64(1):
             return state
     return -1
+
+
+# --- one state for each mirror pair ---
+#
+# At a cut where the inserted squares are closed under the reflection of
+# the rows (``cell_order.mirror_map``), a state and its mirror image have
+# as many completions when the count is symmetric. The steps may then keep
+# the smaller key of the two alone, with the sum of both weights: the
+# tables merge equal keys, so the total stays exact. Comparing the two
+# states' words of nibbles compares their keys, because both give slot
+# ``i`` the weight of its place (16 or 11 to the ``i``) and every value is
+# below 11.
+
+
+@jit(inline="always")
+def _mirrored_word(word, nibbles):
+    """``word`` with nibble ``i`` moved to nibble ``nibbles[i]`` (the map's
+    nibble ``i``). Nibbles past the frontier are 0, wherever they go: the
+    loop runs over the whole word, so that it unrolls."""
+    out = np.uint64(0)
+    for index in range(_WORD_NIBBLES):
+        shift = np.uint64(4 * index)
+        value = (word >> shift) & np.uint64(15)
+        out |= value << (((nibbles >> shift) & np.uint64(15)) << np.uint64(2))
+    return out
+
+
+@jit(inline="always")
+def _key_word(key, size):
+    """The slots of ``key`` (``size`` of them, at most 16) in nibbles."""
+    word = np.uint64(0)
+    for index in range(0, size, _GROUP):
+        entry = _TRIPLES[key % _GROUP_RADIX]
+        key //= _GROUP_RADIX
+        word |= np.uint64(entry & 0xFFF) << np.uint64(4 * index)
+    return word
+
+
+@jit(inline="always")
+def canonical_key(key, mirror):
+    """The smaller of ``key`` and its mirror image's key. ``mirror`` is
+    ``(nibbles, size)``, as ``cell_order.mirror_map`` gives it for the
+    frontier of ``key``; a ``size`` of 0 leaves every key as it is."""
+    nibbles, size = mirror
+    if size == 0:
+        return key
+    word = _key_word(key, size)
+    image, _relabel, _next = _renumbered(_mirrored_word(word, nibbles))
+    return _nibbles_in_radix(image) if image < word else key
+
+
+@jit
+def asymmetric_states(keys, mirror):
+    """How many of ``keys`` differ from their mirror image's key: at a cut
+    closed under the reflection, each of them stands for two states."""
+    nibbles, size = mirror
+    found = 0
+    for index in range(keys.shape[0]):
+        word = _key_word(keys[index], size)
+        image, _relabel, _next = _renumbered(_mirrored_word(word, nibbles))
+        found += image != word
+    return found

@@ -21,7 +21,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from knight.counting.dp.model import degree_relaxation, states
+from knight.counting.dp.model import degree_relaxation, mirror_quotient, states
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.planning.policy import StepPolicy
@@ -311,6 +311,8 @@ class ProcessSteps:
     def __init__(self, plan, closed, forced, policy, sweep=None):
         self.plan, self.closed, self.forced, self.policy = plan, closed, forced, policy
         self.sweep = sweep  # a width_sweep.WidthSweep, or None
+        # one state for each mirror pair, where the policy asks for it and the count allows it
+        self.quotient = policy.quotient and plan.symmetric(forced)
         # a column's steps: the ratios repeat with it
         self.period = min(plan.rows, plan.cols)
         self.keys = self.counts = self.live = self.start_bits = self._folder = None
@@ -323,6 +325,8 @@ class ProcessSteps:
         plan, closed = self.plan, self.closed
         relaxation = degree_relaxation.live_patterns if self.sweep is None else self.sweep.live_patterns
         self.live = relaxation(plan, closed, self.forced, hash_step.step_threads())
+        if self.quotient:
+            self.live = mirror_quotient.mirror_closed(plan, self.live)
         self.start_bits = degree_relaxation.start_bits(0 if closed else 2)
         if state is None:
             self.keys = np.zeros(1, dtype=np.uint64)
@@ -358,7 +362,9 @@ class ProcessSteps:
             keys, counts = self.keys, self.counts = table_format.to_disk(keys, counts, self._spill())
             arrays.release()
             room = memory_model.step_room(policy)
-        arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
+        arguments = step_arguments(
+            self.plan, step, keys, counts, self.closed, self.forced, before, live[step], self.quotient
+        )
         made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high, arrays)
         if made.overflow:
             return None

@@ -29,6 +29,7 @@ from knight.counting.dp.model.states import (
     _DEAD,
     _DONE,
     MAX_SLOTS,
+    canonical_key,
     listed_pattern,
     pattern_code,
     state_pattern,
@@ -86,6 +87,7 @@ def emit_successors(
     final,
     closed,
     options,
+    mirror,
     salt,
     parts,
     region,
@@ -202,6 +204,7 @@ def emit_successors(
             elif outcome == _DONE:
                 done += 1
             else:
+                next_key = canonical_key(next_key, mirror)
                 part = partition_of(mixed_key(next_key, salt), parts)
                 # room for every option of a state, not only this one's
                 fits = fits and fill[part] + MOST_OPTIONS <= region

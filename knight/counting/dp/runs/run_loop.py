@@ -47,9 +47,12 @@ class Work:
     # the engine that took each step (``steps.step_choice``'s names; a
     # cluster run's steps name none)
     engines: list = field(default_factory=list)
+    # the states held after each step that stand for two, a state and its
+    # mirror image (0 where the step keeps every key as it is)
+    saved: list = field(default_factory=list)
 
     def add(self, other):
-        for name in ("held", "emitted", "merged", "dead", "engines"):
+        for name in ("held", "emitted", "merged", "dead", "engines", "saved"):
             getattr(self, name).extend(getattr(other, name))
 
     @property
@@ -64,9 +67,16 @@ class Work:
     def merges(self):
         return int(sum(self.merged))
 
-    def record(self, held, emitted, dead, engine=None):
-        """One step's figures (``engine``: the step engine's name, None on a cluster)."""
+    @property
+    def states_saved(self):
+        """The states that the mirror quotient saved, summed over the steps."""
+        return int(sum(self.saved))
+
+    def record(self, held, emitted, dead, engine=None, saved=0):
+        """One step's figures (``engine``: the step engine's name, None on a
+        cluster; ``saved``: the states held that stand for two)."""
         held, emitted = int(held), int(emitted)
+        self.saved.append(int(saved))
         self.held.append(held)
         self.emitted.append(emitted)
         self.merged.append(emitted - held)
@@ -98,7 +108,7 @@ class RunTotals:
         if done.states_in:
             self.ratio = ratio = max(done.held / done.states_in, 0.5)
             self.ratios[step] = ratio
-        self.work.record(done.held, done.emitted, done.dead, done.engine)
+        self.work.record(done.held, done.emitted, done.dead, done.engine, done.saved)
 
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
@@ -124,6 +134,8 @@ class StepDone(NamedTuple):
     ``emitted`` successors were made, ``dead`` options dropped and ``found``
     tours completed. ``engine`` names the step engine (None on a cluster),
     and ``shown`` is what ``progress`` gets after ``(step, steps, held)``.
+    ``saved`` of the states held stand for two, a state and its mirror
+    image.
     """
 
     states_in: int
@@ -133,6 +145,7 @@ class StepDone(NamedTuple):
     found: int
     engine: str | None
     shown: tuple
+    saved: int = 0
 
 
 class StepExecutor(Protocol):
@@ -372,7 +385,9 @@ class ProcessSteps:
         self.counts = made.counts
         if step:
             live[step - 1] = None  # a bitmap is read by the steps on either side of it only
-        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, ())
+        saved = asymmetric_states(made.keys, arguments.mirror, hash_step.step_threads())
+        shown = (None, saved) if saved else ()
+        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, shown, saved)
 
     def _spill(self):
         """The run's spill folder, made on first need."""
@@ -400,6 +415,25 @@ class ProcessSteps:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def asymmetric_states(keys, mirror, threads=1):
+    """How many of the table ``keys`` (arrays, or a packed table) stand for
+    two states, a state and its mirror image, after a step whose
+    reflection is ``mirror`` (``StepArguments.mirror``; none: 0). The
+    chunks are counted on ``threads`` threads."""
+    if not mirror[1]:
+        return 0
+
+    def asymmetric(chunk):
+        return states.asymmetric_states(chunk[1](), mirror)
+
+    chunks = packed_table.key_chunks(keys, packed_table.BLOCK_ROWS)
+    batch = 4 * threads  # chunks in flight: each is decoded, a few MiB
+    return sum(
+        sum(worker_threads.map_all(asymmetric, chunks[start : start + batch], threads=threads))
+        for start in range(0, len(chunks), batch)
+    )
 
 
 def check_resumed(plan, step, keys, closed, forced, before, threads=1):

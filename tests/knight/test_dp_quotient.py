@@ -3,7 +3,7 @@ knight/counting/dp/model/mirror_quotient.py, ``states.canonical_key``,
 ``cell_order.mirror_map``): the counts with the quotient are the counts
 without it, on every board up to 6 x 7, open and closed, for totals, for
 every width and for forced ends on the middle row. The canonical key is the
-smaller of a key and its mirror image's, as a plain reference makes it; the
+member of a pair that a plain reference picks, whichever member it meets; the
 live patterns after a closed cut hold the mirror image of each; the hash
 step's threads never hold one key twice; and a checkpoint made with the
 quotient is refused by a run without it.
@@ -21,6 +21,7 @@ from knight.counting.dp.model import cell_order, degree_relaxation, mirror_quoti
 from knight.counting.dp.planning.policy import StepPolicy
 from knight.counting.dp.runs.run_loop import count_hamiltonian
 from knight.counting.dp.steps import hash_step
+from knight.counting.dp.steps.step_arguments import step_arguments
 from knight.errors import InvalidArgument
 
 WITH, WITHOUT = StepPolicy(quotient=True), StepPolicy(quotient=False)
@@ -102,6 +103,19 @@ def test_the_quotient_keeps_every_width(rows, cols, closed):
     assert widths[0] == widths[1]
 
 
+def _shape(key, size):
+    """The digits of ``key`` with every label made 3, highest slot first."""
+    digits = [key // states.RADIX**slot % states.RADIX for slot in range(size)]
+    return [min(value, states.FIRST_LABEL) for value in reversed(digits)]
+
+
+def _reference_canonical(plan, step, key):
+    """The member of ``key`` and its mirror image with the smaller shape,
+    or where the shapes are equal the smaller key."""
+    image, size = _reference_mirror(plan, step, key), len(plan.frontiers[step])
+    return min((_shape(key, size), key), (_shape(image, size), image))[1]
+
+
 def _reference_mirror(plan, step, key):
     """The mirror image of ``key`` after ``step`` of ``plan``, digit by digit."""
     frontier = plan.frontiers[step]
@@ -117,7 +131,7 @@ def _reference_mirror(plan, step, key):
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 6, False), (6, 5, True), (7, 4, False), (4, 7, True)])
-def test_the_canonical_key_is_the_smaller_of_a_key_and_its_mirror_image(rows, cols, closed):
+def test_the_canonical_key_is_one_member_of_a_pair_whichever_it_meets(rows, cols, closed):
     plan = cell_order.schedule(rows, cols)
     tables = {}
     count_hamiltonian(
@@ -130,7 +144,10 @@ def test_the_canonical_key_is_the_smaller_of_a_key_and_its_mirror_image(rows, co
         keys = tables[step][:300]
         for key in keys:
             image = _reference_mirror(plan, step, int(key))
-            assert int(states.canonical_key(key, mirror)) == min(int(key), image)
+            canonical = _reference_canonical(plan, step, int(key))
+            assert canonical in (int(key), image)
+            assert int(states.canonical_key(key, mirror)) == canonical
+            assert int(states.canonical_key(np.uint64(image), mirror)) == canonical
             checked += 1
         asymmetric = sum(int(key) != _reference_mirror(plan, step, int(key)) for key in keys)
         assert states.asymmetric_states(keys, mirror) == asymmetric
@@ -175,3 +192,41 @@ def test_a_checkpoint_names_the_quotient(tmp_path):
     with pytest.raises(InvalidArgument, match="records a different count: order"):
         engine.total(job, policy=WITHOUT)
     assert engine.total(job, policy=WITH).tours == expected
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 6, False), (6, 5, True)])
+def test_the_word_path_makes_the_byte_paths_canonical_key(rows, cols, closed):
+    """At each closed cut, the word path's successor made canonical in
+    registers is ``canonical_key`` of the byte path's successor."""
+    plan = cell_order.schedule(rows, cols)
+    live = mirror_quotient.mirror_closed(plan, degree_relaxation.live_patterns(plan, closed))
+    tables = {}
+    count_hamiltonian(plan, closed, on_step=lambda step, keys, counts, done: tables.update({step: keys.copy()}))
+    checked = 0
+    slots = np.zeros(states.MAX_SLOTS + 1, dtype=np.uint8)
+    work = np.zeros_like(slots)
+    for step, mirror in enumerate(plan.mirrors):
+        if mirror is None or step not in tables:
+            continue
+        keys = tables[step][:200]
+        before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
+        arguments = step_arguments(plan, step, keys, keys, closed, None, before, live[step], quotient=True)
+        _, _, old_size, kept, leaving, stays, forced_slot, inserted_forced, final, closed_, options, taken = arguments[
+            :12
+        ]
+        rank, before, _patterns, starts, firsts, seconds, _codes, _dropped = options
+        narrow, layout = states.word_layout(old_size, kept, leaving)
+        assert narrow
+        flags = (forced_slot, inserted_forced, final, closed_)
+        for key in keys:
+            pattern, word = states.state_word(key, old_size, forced_slot, rank, before)
+            states.state_pattern(key, slots, old_size, forced_slot, rank, before)
+            for option in range(starts[pattern], starts[pattern + 1]):
+                first, second = np.intp(firsts[option]), np.intp(seconds[option])
+                by_word = states.word_successor(np.uint64(word), old_size, first, second, layout, stays, *flags, taken)
+                by_bytes = states.successor(slots, work, old_size, first, second, kept, stays, leaving, *flags)
+                assert by_word[0] == by_bytes[0]
+                if by_bytes[0] == states._ALIVE:
+                    assert by_word[1] == states.canonical_key(by_bytes[1], taken)
+                    checked += 1
+    assert checked > 100

@@ -121,7 +121,7 @@ def frontier_step(
     its degree pattern, those whose pattern after the step can still be
     completed. ``mirror``: the reflection of the next frontier
     (``states.canonical_key``'s), under which each successor is kept as
-    the smaller key of it and its mirror image. ``salt``: the step's hash salt (a ``uint64``, a new one each
+    the canonical member of it and its mirror image. ``salt``: the step's hash salt (a ``uint64``, a new one each
     step). ``capacity_bits``: log2 of the hash table's first size.
     ``part`` of ``parts``: this call builds only the successors whose
     pattern falls in its part (equal states have equal patterns, so parts
@@ -187,6 +187,7 @@ def frontier_step(
                     inserted_forced,
                     final,
                     closed,
+                    mirror,
                 )
             else:
                 outcome, next_key = successor(
@@ -203,13 +204,13 @@ def frontier_step(
                     final,
                     closed,
                 )
+                next_key = canonical_key(next_key, mirror)
             if outcome == _DEAD:
                 dead += 1
             elif outcome == _DONE:
                 overflow |= add_count(completed, 0, counts, state, limbs)
             else:
                 emitted += 1
-                next_key = canonical_key(next_key, mirror)
                 pending_keys[n_pending] = next_key
                 pending_states[n_pending] = state
                 n_pending += 1

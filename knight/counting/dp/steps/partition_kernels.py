@@ -183,6 +183,7 @@ def emit_successors(
                     inserted_forced,
                     final,
                     closed,
+                    mirror,
                 )
             else:
                 outcome, next_key = successor(
@@ -199,12 +200,12 @@ def emit_successors(
                     final,
                     closed,
                 )
+                next_key = canonical_key(next_key, mirror)
             if outcome == _DEAD:
                 state_dead += 1
             elif outcome == _DONE:
                 done += 1
             else:
-                next_key = canonical_key(next_key, mirror)
                 part = partition_of(mixed_key(next_key, salt), parts)
                 # room for every option of a state, not only this one's
                 fits = fits and fill[part] + MOST_OPTIONS <= region

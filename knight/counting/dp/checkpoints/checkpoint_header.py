@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from knight.counting.dp.model.cell_order import order_name
+from knight.counting.dp.model.cell_order import ORDER_NAME, QUOTIENT_NAME
 from knight.counting.dp.runs.run_loop import MAX_LIMBS
 from knight.counting.dp.tables import packed_table
 from knight.errors import InvalidArgument
@@ -45,7 +45,7 @@ def count_identity(format_name, rows, cols, closed, starts, quotient=True):
         "cols": cols,
         "closed": closed,
         "starts": sorted(int(s) for s in starts),
-        "order": order_name(quotient),
+        "order": ORDER_NAME + (QUOTIENT_NAME if quotient else ""),
     }
 
 

@@ -93,12 +93,6 @@ ORDER_NAME = "columns-across-short-side/within-2026-12-01b"
 QUOTIENT_NAME = "/mirror-quotient"
 
 
-def order_name(quotient):
-    """The name of the order a checkpoint records, with the quotient's mark
-    when the run keeps one state for each mirror pair."""
-    return ORDER_NAME + (QUOTIENT_NAME if quotient else "")
-
-
 def mirror_square(rows, cols, square):
     """``square`` reflected across the short side: a row ``r`` goes to
     ``rows - 1 - r`` on a board swept column by column, and a column ``c``

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight import count_total
+from knight import cli, count_total
 from knight.counting import driver
 from knight.counting.dp import engine
 from knight.counting.dp.model import cell_order, degree_relaxation, mirror_quotient, states
@@ -230,3 +230,14 @@ def test_the_word_path_makes_the_byte_paths_canonical_key(rows, cols, closed):
                     assert by_word[1] == states.canonical_key(by_bytes[1], taken)
                     checked += 1
     assert checked > 100
+
+
+def test_the_progress_line_and_the_json_report_the_states_saved():
+    seen = []
+    total = count_total(5, 6, progress=lambda step, steps, held, saved=0: seen.append((held, saved)))
+    assert any(saved for _, saved in seen) and all(saved <= held for held, saved in seen)
+    record = total.as_dict()
+    assert record["states_saved"] == sum(record["states_saved_per_step"]) > 0
+    assert len(record["states_saved_per_step"]) == len(record["states_per_step"])
+    assert "(1,234 of them for two, by mirror image)" in cli.progress_text(5_000, 10, None, 1_234)
+    assert "mirror" not in cli.progress_text(5_000, 10)

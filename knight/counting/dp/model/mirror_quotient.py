@@ -28,11 +28,13 @@ def mirror_code(code, nibbles, size):
     """The code of the mirror image of pattern ``code`` on a frontier of
     ``size`` slots, slot ``i`` going to the map's nibble ``i``: the need
     digits move, and the tour ends above them stay."""
-    image = (code // POWERS_OF_THREE[size]) * POWERS_OF_THREE[size]
+    image = np.int64(0)
     for index in range(size):
-        need = (code // POWERS_OF_THREE[index]) % 3
+        # one digit at a time, by the constant 3: a multiply, not a division
+        need = code % 3
+        code //= 3
         image += need * POWERS_OF_THREE[(nibbles >> np.uint64(4 * index)) & np.uint64(15)]
-    return image
+    return image + code * POWERS_OF_THREE[size]
 
 
 @jit

@@ -279,6 +279,13 @@ class Total:
         The states held after each step.
     transitions_per_step : tuple of int
         The successors that each step emitted.
+    states_saved : int
+        The states that keeping one state for each mirror pair saved,
+        summed over the steps: the states held that stand for two, a
+        state and its mirror image. 0 on a cluster, which does not count
+        them.
+    states_saved_per_step : tuple of int
+        The same, after each step.
     ram_peak_bytes, rss_peak_bytes, disk_peak_bytes : int or None
         This process's peak anonymous memory (sampled), its peak resident
         memory (``VmHWM``), and its spill folders' peak bytes (sampled).
@@ -308,6 +315,8 @@ class Total:
     states_peak: int = 0
     states_per_step: tuple = ()
     transitions_per_step: tuple = ()
+    states_saved: int = 0
+    states_saved_per_step: tuple = ()
     ram_peak_bytes: int | None = 0
     rss_peak_bytes: int | None = 0
     disk_peak_bytes: int | None = 0
@@ -331,6 +340,7 @@ class Total:
         record = dataclasses.asdict(self)
         record["states_per_step"] = list(self.states_per_step)
         record["transitions_per_step"] = list(self.transitions_per_step)
+        record["states_saved_per_step"] = list(self.states_saved_per_step)
         return record
 
 

@@ -28,11 +28,11 @@ def progress_bar(unit, resume=None):
 
         with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
-            def progress(done, total, held=None, rates=None):
+            def progress(done, total, held=None, rates=None, saved=0):
                 bar.total = total
                 bar.n = done
                 if held is not None:
-                    bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates), refresh=False)
+                    bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates, saved), refresh=False)
                 bar.refresh()
 
             yield progress
@@ -42,12 +42,16 @@ def progress_bar(unit, resume=None):
         raise
 
 
-def progress_text(held, memory_mib, rates=None):
-    """The DP's part of the progress line: the states held, this process's
-    peak memory, and on a cluster (``rates``: worker to transitions a
-    second of its task time in the last step) the workers' slowest and
-    fastest rate. One line at any number of workers."""
-    text = f"{held:,} states, peak memory {memory_mib:,} MiB"
+def progress_text(held, memory_mib, rates=None, saved=0):
+    """The DP's part of the progress line: the states held, of which
+    ``saved`` stand for two mirror images, this process's peak memory, and
+    on a cluster (``rates``: worker to transitions a second of its task
+    time in the last step) the workers' slowest and fastest rate. One line
+    at any number of workers."""
+    text = f"{held:,} states"
+    if saved:
+        text += f" ({saved:,} of them for two, by mirror image)"
+    text += f", peak memory {memory_mib:,} MiB"
     if rates:
         slowest, fastest = min(rates.values()), max(rates.values())
         span = _rate(fastest) if len(rates) == 1 else f"{_rate(slowest)}-{_rate(fastest)}"

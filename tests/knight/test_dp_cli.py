@@ -34,6 +34,8 @@ def test_cli_total_is_one_line(capsys):
         "disk_peak_bytes",
         "states_per_step",
         "transitions_per_step",
+        "states_saved",
+        "states_saved_per_step",
     }
     assert cli.main(["count", "3", "4", "--total", "--method", "dp"]) == 0
     assert capsys.readouterr().out.split()[1] == "16"

@@ -11,6 +11,7 @@ import pytest
 from knight.counting.dp.model import cell_order, states
 from knight.counting.dp.model.cell_order import WITHIN_COLUMN
 from knight.counting.dp.runs import run_loop
+from knight.counting.dp.steps.step_arguments import NO_MIRROR
 from tests.conftest import dp_steps
 
 
@@ -107,7 +108,7 @@ def test_the_word_path_makes_the_byte_paths_successors(old_size):
         word = np.uint64(sum(value << (4 * slot) for slot, value in enumerate(values)))
         shape = (old_size, first, second, stays, leaving, forced, inserted_forced, final, closed)
         by_bytes = states.successor(slots, np.zeros_like(slots), old_size, first, second, kept, *shape[3:])
-        by_word = states.word_successor(word, old_size, first, second, layout, stays, *shape[5:])
+        by_word = states.word_successor(word, old_size, first, second, layout, stays, *shape[5:], NO_MIRROR)
         assert by_word[0] == by_bytes[0]
         if by_bytes[0] == states._ALIVE:
             assert by_word[1] == by_bytes[1]
@@ -193,7 +194,7 @@ def test_17_slot_steps_of_real_tables_take_the_word_path_to_the_byte_paths_succe
             for option in range(starts[pattern], starts[pattern + 1]):
                 first, second = np.intp(firsts[option]), np.intp(seconds[option])
                 flags = (forced_slot, inserted_forced, final, closed_)
-                by_word = states.word_successor(word, old_size, first, second, layout, stays, *flags)
+                by_word = states.word_successor(word, old_size, first, second, layout, stays, *flags, NO_MIRROR)
                 by_bytes = states.successor(slots, work, old_size, first, second, kept, stays, leaving, *flags)
                 assert by_word[0] == by_bytes[0]
                 if by_bytes[0] == states._ALIVE:

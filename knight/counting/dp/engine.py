@@ -86,7 +86,9 @@ def total(job, progress=None, policy=None):
     plan = schedule(job.rows, job.cols)
     with (
         _runner(job, policy) as runner,
-        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job)) as store,
+        opened_checkpoint(
+            job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job), policy is None or policy.quotient
+        ) as store,
         PeakSampler() as peaks,
     ):
         began = time.perf_counter()
@@ -103,6 +105,8 @@ def total(job, progress=None, policy=None):
         states_peak=work.states_peak,
         states_per_step=tuple(work.held),
         transitions_per_step=tuple(work.emitted),
+        states_saved=work.states_saved,
+        states_saved_per_step=tuple(work.saved),
         ram_peak_bytes=peaks.ram if local else None,
         rss_peak_bytes=machine.peak_resident_memory() if local else None,
         disk_peak_bytes=peaks.disk if local else None,
@@ -180,7 +184,9 @@ def count_by_dp(job, progress=None, policy=None):
     """
     with (
         _runner(job, policy) as runner,
-        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job)) as store,
+        opened_checkpoint(
+            job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job), policy is None or policy.quotient
+        ) as store,
     ):
         return _count_runs(job, progress, runner, store)
 
@@ -227,18 +233,22 @@ def on_cluster(address, rows, cols, closed):
 
 
 @contextlib.contextmanager
-def opened_checkpoint(path, scheduler, rows, cols, closed, starts):
+def opened_checkpoint(path, scheduler, rows, cols, closed, starts, quotient=True):
     """Yield the checkpoint at ``path``, locked for the count, or None when ``path`` is None.
 
     ``starts`` are the squares whose tours the count asks for; none for a
-    total. The lock makes a second count on the same file fail before its
-    work, with "in use by another run".
+    total. ``quotient`` says whether the runs in this process keep one
+    state for each mirror pair; a cluster's always do. The lock makes a
+    second count on the same file fail before its work, with "in use by
+    another run".
     """
     if path is None:
         yield None
         return
     with journal.SideLock(path):
-        yield checkpoint_kind(scheduler).open(path, rows, cols, closed, starts)
+        yield checkpoint_kind(scheduler).open(
+            path, rows, cols, closed, starts, quotient=quotient or scheduler is not None
+        )
 
 
 def checkpoint_kind(scheduler):
@@ -371,30 +381,31 @@ class _StepSampler:
         self.report = None if progress is None else reporter(progress)
         self.peaks = peaks  # a PeakSampler, or None: nothing sampled
 
-    def __call__(self, step, steps, held, rates=None):
+    def __call__(self, step, steps, held, rates=None, saved=0):
         if self.peaks is not None:
             self.peaks.sample()
         if self.report is not None:
-            self.report(step, steps, held, rates)
+            self.report(step, steps, held, rates, saved)
 
 
 def reporter(progress):
-    """Return ``progress`` as the runs call it, ``(step, steps, held, rates=None)``.
+    """Return ``progress`` as the runs call it, ``(step, steps, held, rates=None, saved=0)``.
 
     ``rates``, a cluster run's transitions a second per worker, is passed
     on only to a ``progress`` that takes a ``rates`` keyword, as the command
-    line's bar does. Any other gets ``(step, steps, held)``.
+    line's bar does. ``saved``, the states held that stand for two mirror
+    images, is passed on only to one that takes ``saved``. Any other gets
+    ``(step, steps, held)``.
     """
     try:
-        takes_rates = "rates" in inspect.signature(progress).parameters
+        parameters = inspect.signature(progress).parameters
     except (TypeError, ValueError):  # a callable with no signature to read
-        takes_rates = False
+        parameters = {}
+    extra = [name for name in ("rates", "saved") if name in parameters]
 
-    def report(step, steps, held, rates=None):
-        if takes_rates:
-            progress(step, steps, held, rates=rates)
-        else:
-            progress(step, steps, held)
+    def report(step, steps, held, rates=None, saved=0):
+        given = {"rates": rates, "saved": saved}
+        progress(step, steps, held, **{name: given[name] for name in extra})
 
     return report
 

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from knight.counting.dp.model.cell_order import ORDER_NAME
+from knight.counting.dp.model.cell_order import ORDER_NAME, QUOTIENT_NAME
 from knight.counting.dp.runs.run_loop import MAX_LIMBS
 from knight.counting.dp.tables import packed_table
 from knight.errors import InvalidArgument
@@ -35,15 +35,17 @@ def save_due(saved, last_write_seconds, every=None):
     return time.monotonic() - saved >= max(every, CHECKPOINT_COST_RATIO * last_write_seconds if every else 0.0)
 
 
-def count_identity(format_name, rows, cols, closed, starts):
-    """What a checkpoint of ``format_name`` records of the count it belongs to."""
+def count_identity(format_name, rows, cols, closed, starts, quotient=True):
+    """What a checkpoint of ``format_name`` records of the count it belongs
+    to. The order's name says whether the runs keep one state for each
+    mirror pair (``quotient``): such tables resume only such runs."""
     return {
         "format": format_name,
         "rows": rows,
         "cols": cols,
         "closed": closed,
         "starts": sorted(int(s) for s in starts),
-        "order": ORDER_NAME,
+        "order": ORDER_NAME + (QUOTIENT_NAME if quotient else ""),
     }
 
 

@@ -91,10 +91,10 @@ class ClusterCheckpoint:
         return path
 
     @classmethod
-    def open(cls, path, rows, cols, closed, starts, every=None):
+    def open(cls, path, rows, cols, closed, starts, every=None, quotient=True):
         path = journal.followed(os.fspath(path), KIND)
         every = checkpoint_header.CHECKPOINT_SECONDS if every is None else every
-        identity = checkpoint_header.count_identity(CLUSTER_CHECKPOINT_FORMAT, rows, cols, closed, starts)
+        identity = checkpoint_header.count_identity(CLUSTER_CHECKPOINT_FORMAT, rows, cols, closed, starts, quotient)
         _check_folder(path + PARTS_SUFFIX)
         if not os.path.exists(path):
             return cls(path, identity, {}, None, every)

@@ -54,9 +54,9 @@ class Checkpoint:
         return path
 
     @classmethod
-    def open(cls, path, rows, cols, closed, starts):
+    def open(cls, path, rows, cols, closed, starts, quotient=True):
         path = journal.followed(os.fspath(path), "a knight dp checkpoint")
-        identity = checkpoint_header.count_identity(CHECKPOINT_FORMAT, rows, cols, closed, starts)
+        identity = checkpoint_header.count_identity(CHECKPOINT_FORMAT, rows, cols, closed, starts, quotient)
         if not os.path.exists(path):
             return cls(path, identity, {}, None, None)
         linked_table.check_folder(linked_table.folder_of(path))

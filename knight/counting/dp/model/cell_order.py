@@ -33,6 +33,16 @@ class Schedule:
     futures: list
     colours: list
     future_balance: list
+    # per step, the reflection of the rows on the frontier after it, as
+    # ``mirror_map`` gives it: None where the squares inserted by then are
+    # not closed under the reflection
+    mirrors: list
+
+    def symmetric(self, forced):
+        """Whether a run with ``forced`` as its forced end (None: none)
+        counts the same from a state as from its mirror image: with no
+        forced end, or one that the reflection keeps in place."""
+        return forced is None or mirror_square(self.rows, self.cols, forced) == forced
 
     def forced_place(self, step, forced):
         """The forced start's place in ``step``: ``(its slot on the frontier
@@ -77,6 +87,39 @@ WITHIN_COLUMN = {
 # names the orders above in checkpoints: a table made in another order
 # cannot be resumed (the suffix b: short side 8's order came later)
 ORDER_NAME = "columns-across-short-side/within-2026-12-01b"
+# added to ORDER_NAME when a run keeps one state for each mirror pair: its
+# tables hold only the canonical member, so they cannot resume a run
+# without the quotient, nor the other way round
+QUOTIENT_NAME = "/mirror-quotient"
+
+
+def mirror_square(rows, cols, square):
+    """``square`` reflected across the short side: a row ``r`` goes to
+    ``rows - 1 - r`` on a board swept column by column, and a column ``c``
+    to ``cols - 1 - c`` on a tall board, which is swept row by row."""
+    row, col = divmod(square, cols)
+    if rows <= cols:
+        return (rows - 1 - row) * cols + col
+    return row * cols + (cols - 1 - col)
+
+
+# the slots of a frontier that a mirror map can hold: a nibble each
+MIRROR_SLOTS = 16
+
+
+def mirror_map(rows, cols, frontier):
+    """The reflection of ``frontier``, a frontier whose squares inserted are
+    closed under it, as ``states.canonical_key`` reads it: ``(nibbles,
+    size)``, slot ``i``'s image in nibble ``i`` of ``nibbles`` and ``size``
+    the frontier's slots. None when the frontier has more slots than a
+    word's nibbles."""
+    if len(frontier) > MIRROR_SLOTS:
+        return None
+    slot_of = {square: slot for slot, square in enumerate(frontier)}
+    nibbles = 0
+    for slot, square in enumerate(frontier):
+        nibbles |= slot_of[mirror_square(rows, cols, square)] << (4 * slot)
+    return np.uint64(nibbles), len(frontier)
 
 
 def column_order(rows, cols, within=None):
@@ -105,7 +148,8 @@ def schedule(rows, cols, order=None):
     leave_step = {square: max([position[square]] + [position[n] for n in neighbours[square]]) for square in order}
     frontier = []
     old_sizes, neighbour_slots, kept_slots, leaving_slots, stays, frontiers = [], [], [], [], [], []
-    futures, colours, future_balance = [], [], []
+    futures, colours, future_balance, mirrors = [], [], [], []
+    unmatched = 0
     colour = {square: 1 if (square // cols + square % cols) % 2 else -1 for square in order}
     balance = 2 * sum(colour.values())
     for step, square in enumerate(order):
@@ -124,6 +168,11 @@ def schedule(rows, cols, order=None):
         stays.append(leave_step[square] > step)
         frontier = [frontier[i] for i in kept] + ([square] if stays[-1] else [])
         frontiers.append(list(frontier))
+        # the inserted squares whose image is not yet inserted: none at a cut closed under the reflection
+        image = mirror_square(rows, cols, square)
+        unmatched += 0 if image == square else (-1 if position[image] < step else 1)
+        closed_cut = unmatched == 0 and step < len(order) - 1
+        mirrors.append(mirror_map(rows, cols, frontier) if closed_cut else None)
     return Schedule(
         rows,
         cols,
@@ -138,6 +187,7 @@ def schedule(rows, cols, order=None):
         futures,
         colours,
         future_balance,
+        mirrors,
     )
 
 

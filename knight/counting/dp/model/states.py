@@ -430,10 +430,11 @@ def _spare_leave(word, spare, forced, closed, final, completed):
 
 
 @jit(inline="always")
-def _word_key(word, spare, old_size, cut, cuts, inserted_stays):
+def _word_key(word, spare, old_size, cut, cuts, inserted_stays, mirror):
     """``_pack`` on a word: the ``cuts`` slots in the nibbles of ``cut``
     (highest first) cut out, the spare on top if the inserted square stays,
-    the whole renumbered and encoded."""
+    the whole renumbered, made canonical under ``mirror``
+    (``canonical_key``'s) and encoded."""
     for index in range(cuts):
         below = (np.uint64(1) << (np.uint64(4) * _nibble(cut, index))) - np.uint64(1)
         word = (word & below) | ((word >> np.uint64(4)) & ~below)
@@ -441,7 +442,8 @@ def _word_key(word, spare, old_size, cut, cuts, inserted_stays):
     if inserted_stays and kept < _WORD_NIBBLES:
         word |= spare << np.uint64(4 * kept)
     out, relabel, next_label = _renumbered(word)
-    key = _nibbles_in_radix(out)
+    # a mirror map holds at most 16 slots: a step to 17 has none
+    key = _nibbles_in_radix(_canonical_word(out, mirror))
     if inserted_stays and kept == _WORD_NIBBLES:
         # the 17th slot after the step: renumbered by the map of the 16
         # below it (its partner is among them, or it is new)
@@ -465,10 +467,12 @@ def word_successor(
     inserted_forced,
     final,
     closed,
+    mirror,
 ):
     """``successor`` of the state held in ``word`` (``state_word``: the old
     slots; the inserted square starts bare, apart), the slots cut and
-    those leaving given by ``layout`` (``word_layout``)."""
+    those leaving given by ``layout`` (``word_layout``), its key made
+    canonical under ``mirror`` (``canonical_key``'s)."""
     cut, cuts, leaving, leavings = layout
     old_size = inserted
     spare = np.uint64(BARE)
@@ -494,7 +498,7 @@ def word_successor(
         return _DONE, np.uint64(0)
     if final:
         return _DEAD, np.uint64(0)
-    return _ALIVE, _word_key(word, spare, old_size, cut, cuts, inserted_stays)
+    return _ALIVE, _word_key(word, spare, old_size, cut, cuts, inserted_stays, mirror)
 
 
 @jit(inline="always")
@@ -654,3 +658,95 @@ def first_malformed(keys, old_size, forced_slot, tour_ends, before):
         if not (before[code >> 6] >> np.uint64(code & 63)) & np.uint64(1):
             return state
     return -1
+
+
+# --- one state for each mirror pair ---
+#
+# At a cut where the inserted squares are closed under the reflection of
+# the rows (``cell_order.mirror_map``), a state and its mirror image have
+# as many completions when the count is symmetric. The steps may then keep
+# one of the two alone, the same one whichever they meet, with the sum of
+# both weights: the tables merge equal keys, so the total stays exact.
+
+
+@jit(inline="always")
+def _mirrored_word(word, nibbles):
+    """``word`` with nibble ``i`` moved to nibble ``nibbles[i]`` (the map's
+    nibble ``i``). Nibbles past the frontier are 0, wherever they go: the
+    loop runs over the whole word, so that it unrolls."""
+    out = np.uint64(0)
+    for index in range(_WORD_NIBBLES):
+        shift = np.uint64(4 * index)
+        value = (word >> shift) & np.uint64(15)
+        out |= value << (((nibbles >> shift) & np.uint64(15)) << np.uint64(2))
+    return out
+
+
+@jit(inline="always")
+def _key_word(key, size):
+    """The slots of ``key`` (``size`` of them, at most 16) in nibbles."""
+    word = np.uint64(0)
+    for index in range(0, size, _GROUP):
+        entry = _TRIPLES[key % _GROUP_RADIX]
+        key //= _GROUP_RADIX
+        word |= np.uint64(entry & 0xFFF) << np.uint64(4 * index)
+    return word
+
+
+@jit(inline="always")
+def _shape(word):
+    """``word`` with every label made 3: what is left of a state when its
+    pairing of path ends is forgotten. A state and its mirror image have
+    mirrored shapes, whatever their labels."""
+    labels = ((word >> np.uint64(3)) | (word >> np.uint64(2)) | ((word >> np.uint64(1)) & word)) & _NIBBLE_ONES
+    return (word & ~(labels * np.uint64(15))) | (labels * np.uint64(FIRST_LABEL))
+
+
+@jit(inline="always")
+def _canonical_word(word, mirror):
+    """The slots of the canonical member of the pair of ``word`` (renumbered
+    slots in nibbles) and its mirror image: the one with the smaller shape,
+    and where the shapes are equal the smaller word. Either member gives
+    the same. The shapes are compared first because they need no
+    renumbering, and most pairs differ in shape."""
+    nibbles, size = mirror
+    if size == 0:
+        return word
+    image = _mirrored_word(word, nibbles)
+    shape, image_shape = _shape(word), _shape(image)
+    if shape < image_shape:
+        return word
+    image, _relabel, _next = _renumbered(image)
+    if shape > image_shape or image < word:
+        return image
+    return word
+
+
+@jit(inline="always")
+def canonical_key(key, mirror):
+    """The key of the canonical member of the pair of ``key`` and its mirror
+    image (``_canonical_word``'s). ``mirror`` is ``(nibbles, size)``, as
+    ``cell_order.mirror_map`` gives it for the frontier of ``key``; a
+    ``size`` of 0 leaves every key as it is."""
+    if mirror[1] == 0:
+        return key
+    word = _key_word(key, mirror[1])
+    canonical = _canonical_word(word, mirror)
+    return key if canonical == word else _nibbles_in_radix(canonical)
+
+
+@jit
+def asymmetric_states(keys, mirror):
+    """How many of ``keys`` differ from their mirror image's key: at a cut
+    closed under the reflection, each of them stands for two states."""
+    nibbles, size = mirror
+    found = 0
+    for index in range(keys.shape[0]):
+        word = _key_word(keys[index], size)
+        image = _mirrored_word(word, nibbles)
+        if _shape(image) != _shape(word):
+            found += 1
+        else:
+            image, _relabel, _next = _renumbered(image)
+            found += image != word
+    return found

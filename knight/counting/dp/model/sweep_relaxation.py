@@ -73,6 +73,7 @@ def prefix_plan(plan, width):
         futures=plan.futures[cut],
         colours=plan.colours[cut],
         future_balance=plan.future_balance[cut],
+        mirrors=ending(plan.mirrors, None),
     )
 
 

@@ -46,6 +46,10 @@ class StepPolicy:
         The bytes of disk that a step out of core may hold, its input and its
         runs together. None means the free space of the spill file system.
         A step that nears either budget merges its runs early.
+    quotient : bool, default True
+        Whether a run whose count is symmetric under the reflection of the
+        rows keeps one state for each pair of mirror images. The counts are
+        the same either way; False is for tests and measurements.
 
     Raises
     ------
@@ -68,6 +72,7 @@ class StepPolicy:
     min_room: int = 32 << 20
     memory: int | None = None
     disk: int | None = None
+    quotient: bool = True
 
     def __post_init__(self):
         if self.table not in TABLES:

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knight.counting.cluster.cluster_faults import Watch, is_lost_work, lost, translated
-from knight.counting.dp.model import degree_relaxation
+from knight.counting.dp.model import degree_relaxation, mirror_quotient
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.runs import run_loop
@@ -90,7 +90,11 @@ def _context(rows, cols, closed, forced):
             _contexts.clear()
             plan = schedule(rows, cols)
             live = degree_relaxation.live_patterns(plan, closed, forced, 1)
-            _contexts[wanted] = {"plan": plan, "live": live, "step": None, "rest": None}
+            # a cluster's run keeps one state for each mirror pair wherever its count is symmetric
+            quotient = plan.symmetric(forced)
+            if quotient:
+                live = mirror_quotient.mirror_closed(plan, live)
+            _contexts[wanted] = {"plan": plan, "live": live, "quotient": quotient, "step": None, "rest": None}
         return _contexts[wanted]
 
 
@@ -103,7 +107,9 @@ def _step_rest(rows, cols, closed, forced, step):
             plan, live = context["plan"], context["live"]
             before = live[step - 1] if step else degree_relaxation.start_bits(0 if closed else 2)
             empty_keys, empty_counts = np.zeros(0, dtype=np.uint64), np.zeros((0, 1), dtype=np.uint64)
-            arguments = step_arguments(plan, step, empty_keys, empty_counts, closed, forced, before, live[step])
+            arguments = step_arguments(
+                plan, step, empty_keys, empty_counts, closed, forced, before, live[step], context["quotient"]
+            )
             context["step"], context["rest"] = step, arguments
         return context["rest"]
 

@@ -21,7 +21,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from knight.counting.dp.model import degree_relaxation, states
+from knight.counting.dp.model import degree_relaxation, mirror_quotient, states
 from knight.counting.dp.model.cell_order import schedule
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.planning.policy import StepPolicy
@@ -47,9 +47,12 @@ class Work:
     # the engine that took each step (``steps.step_choice``'s names; a
     # cluster run's steps name none)
     engines: list = field(default_factory=list)
+    # the states held after each step that stand for two, a state and its
+    # mirror image (0 where the step keeps every key as it is)
+    saved: list = field(default_factory=list)
 
     def add(self, other):
-        for name in ("held", "emitted", "merged", "dead", "engines"):
+        for name in ("held", "emitted", "merged", "dead", "engines", "saved"):
             getattr(self, name).extend(getattr(other, name))
 
     @property
@@ -64,9 +67,16 @@ class Work:
     def merges(self):
         return int(sum(self.merged))
 
-    def record(self, held, emitted, dead, engine=None):
-        """One step's figures (``engine``: the step engine's name, None on a cluster)."""
+    @property
+    def states_saved(self):
+        """The states that the mirror quotient saved, summed over the steps."""
+        return int(sum(self.saved))
+
+    def record(self, held, emitted, dead, engine=None, saved=0):
+        """One step's figures (``engine``: the step engine's name, None on a
+        cluster; ``saved``: the states held that stand for two)."""
         held, emitted = int(held), int(emitted)
+        self.saved.append(int(saved))
         self.held.append(held)
         self.emitted.append(emitted)
         self.merged.append(emitted - held)
@@ -98,7 +108,7 @@ class RunTotals:
         if done.states_in:
             self.ratio = ratio = max(done.held / done.states_in, 0.5)
             self.ratios[step] = ratio
-        self.work.record(done.held, done.emitted, done.dead, done.engine)
+        self.work.record(done.held, done.emitted, done.dead, done.engine, done.saved)
 
 
 # counts start in one 64-bit limb; a step whose count outgrows them runs
@@ -124,6 +134,8 @@ class StepDone(NamedTuple):
     ``emitted`` successors were made, ``dead`` options dropped and ``found``
     tours completed. ``engine`` names the step engine (None on a cluster),
     and ``shown`` is what ``progress`` gets after ``(step, steps, held)``.
+    ``saved`` of the states held stand for two, a state and its mirror
+    image.
     """
 
     states_in: int
@@ -133,6 +145,7 @@ class StepDone(NamedTuple):
     found: int
     engine: str | None
     shown: tuple
+    saved: int = 0
 
 
 class StepExecutor(Protocol):
@@ -311,6 +324,8 @@ class ProcessSteps:
     def __init__(self, plan, closed, forced, policy, sweep=None):
         self.plan, self.closed, self.forced, self.policy = plan, closed, forced, policy
         self.sweep = sweep  # a width_sweep.WidthSweep, or None
+        # one state for each mirror pair, where the policy asks for it and the count allows it
+        self.quotient = policy.quotient and plan.symmetric(forced)
         # a column's steps: the ratios repeat with it
         self.period = min(plan.rows, plan.cols)
         self.keys = self.counts = self.live = self.start_bits = self._folder = None
@@ -323,6 +338,8 @@ class ProcessSteps:
         plan, closed = self.plan, self.closed
         relaxation = degree_relaxation.live_patterns if self.sweep is None else self.sweep.live_patterns
         self.live = relaxation(plan, closed, self.forced, hash_step.step_threads())
+        if self.quotient:
+            self.live = mirror_quotient.mirror_closed(plan, self.live)
         self.start_bits = degree_relaxation.start_bits(0 if closed else 2)
         if state is None:
             self.keys = np.zeros(1, dtype=np.uint64)
@@ -358,7 +375,9 @@ class ProcessSteps:
             keys, counts = self.keys, self.counts = table_format.to_disk(keys, counts, self._spill())
             arrays.release()
             room = memory_model.step_room(policy)
-        arguments = step_arguments(self.plan, step, keys, counts, self.closed, self.forced, before, live[step])
+        arguments = step_arguments(
+            self.plan, step, keys, counts, self.closed, self.forced, before, live[step], self.quotient
+        )
         made, engine = step_choice.run_step(arguments, expected, self._spill, policy, room, high, arrays)
         if made.overflow:
             return None
@@ -366,7 +385,9 @@ class ProcessSteps:
         self.counts = made.counts
         if step:
             live[step - 1] = None  # a bitmap is read by the steps on either side of it only
-        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, ())
+        saved = asymmetric_states(made.keys, arguments.mirror, hash_step.step_threads())
+        shown = (None, saved) if saved else ()
+        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, shown, saved)
 
     def _spill(self):
         """The run's spill folder, made on first need."""
@@ -394,6 +415,25 @@ class ProcessSteps:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def asymmetric_states(keys, mirror, threads=1):
+    """How many of the table ``keys`` (arrays, or a packed table) stand for
+    two states, a state and its mirror image, after a step whose
+    reflection is ``mirror`` (``StepArguments.mirror``; none: 0). The
+    chunks are counted on ``threads`` threads."""
+    if not mirror[1]:
+        return 0
+
+    def asymmetric(chunk):
+        return states.asymmetric_states(chunk[1](), mirror)
+
+    chunks = packed_table.key_chunks(keys, packed_table.BLOCK_ROWS)
+    batch = 4 * threads  # chunks in flight: each is decoded, a few MiB
+    return sum(
+        sum(worker_threads.map_all(asymmetric, chunks[start : start + batch], threads=threads))
+        for start in range(0, len(chunks), batch)
+    )
 
 
 def check_resumed(plan, step, keys, closed, forced, before, threads=1):

@@ -13,6 +13,7 @@ from knight.counting.dp.model.states import (
     _DEAD,
     _DONE,
     MAX_SLOTS,
+    canonical_key,
     decoded_state,
     successor,
     word_layout,
@@ -99,6 +100,7 @@ def frontier_step(
     final,
     closed,
     options,
+    mirror,
     salt,
     capacity_bits,
     part,
@@ -117,7 +119,9 @@ def frontier_step(
     of patterns before it: ``(rank, before, patterns, starts, firsts,
     seconds, codes, dropped)``. A state tries only the options listed for
     its degree pattern, those whose pattern after the step can still be
-    completed. ``salt``: the step's hash salt (a ``uint64``, a new one each
+    completed. ``mirror``: the reflection of the next frontier
+    (``states.canonical_key``'s), under which each successor is kept as
+    the canonical member of it and its mirror image. ``salt``: the step's hash salt (a ``uint64``, a new one each
     step). ``capacity_bits``: log2 of the hash table's first size.
     ``part`` of ``parts``: this call builds only the successors whose
     pattern falls in its part (equal states have equal patterns, so parts
@@ -183,6 +187,7 @@ def frontier_step(
                     inserted_forced,
                     final,
                     closed,
+                    mirror,
                 )
             else:
                 outcome, next_key = successor(
@@ -199,6 +204,7 @@ def frontier_step(
                     final,
                     closed,
                 )
+                next_key = canonical_key(next_key, mirror)
             if outcome == _DEAD:
                 dead += 1
             elif outcome == _DONE:

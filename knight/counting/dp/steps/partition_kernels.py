@@ -29,6 +29,7 @@ from knight.counting.dp.model.states import (
     _DEAD,
     _DONE,
     MAX_SLOTS,
+    canonical_key,
     listed_pattern,
     pattern_code,
     state_pattern,
@@ -86,6 +87,7 @@ def emit_successors(
     final,
     closed,
     options,
+    mirror,
     salt,
     parts,
     region,
@@ -181,6 +183,7 @@ def emit_successors(
                     inserted_forced,
                     final,
                     closed,
+                    mirror,
                 )
             else:
                 outcome, next_key = successor(
@@ -197,6 +200,7 @@ def emit_successors(
                     final,
                     closed,
                 )
+                next_key = canonical_key(next_key, mirror)
             if outcome == _DEAD:
                 state_dead += 1
             elif outcome == _DONE:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from knight.counting.dp.model import degree_relaxation
+from knight.counting.dp.model import degree_relaxation, mirror_quotient
 from knight.counting.dp.tables import table_kernels
 
 
@@ -33,6 +33,7 @@ class StepArguments(NamedTuple):
     final: bool
     closed: bool
     options: tuple
+    mirror: tuple
     salt: np.uint64
 
     def with_table(self, keys, counts):
@@ -51,13 +52,21 @@ class StepArguments(NamedTuple):
             self.final,
             self.closed,
             self.options,
+            self.mirror,
         )
 
 
-def step_arguments(plan, step, keys, counts, closed, forced, before, after):
+# the mirror of a step that keeps every key as it is
+NO_MIRROR = (np.uint64(0), 0)
+
+
+def step_arguments(plan, step, keys, counts, closed, forced, before, after, quotient=False):
     """The ``StepArguments`` to step ``keys``/``counts`` at ``step`` of
     ``plan``: ``before`` and ``after`` are the bitmaps of the live patterns
-    on either side of the step."""
+    on either side of the step. With ``quotient``, a step that ends at a cut
+    closed under the reflection keeps one key for each mirror pair (the
+    run must be symmetric, and ``after`` closed under the reflection:
+    ``mirror_quotient.mirror_closed``)."""
     forced_slot, inserted_forced = plan.forced_place(step, forced)
     final = step == len(plan.order) - 1
     options = degree_relaxation.option_lists(
@@ -75,6 +84,8 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
         after,
     )
     rank, patterns, starts, firsts, seconds, codes, dropped = options
+    mirror = plan.mirrors[step] if quotient and not final else None
+    codes = mirror_quotient.part_codes(codes, mirror)
     return StepArguments(
         keys,
         counts,
@@ -87,5 +98,6 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after):
         final,
         bool(closed),
         (rank, before, patterns, starts, firsts, seconds, codes, dropped),
+        NO_MIRROR if mirror is None else (np.uint64(mirror[0]), int(mirror[1])),
         table_kernels.step_salt(step),
     )

@@ -13,6 +13,7 @@ from knight.runtime._lazy import lazy_getattr
 __all__ = [
     "Count",
     "InvalidArgument",
+    "Progress",
     "Result",
     "Total",
     "WidthTotal",
@@ -36,6 +37,7 @@ _LAZY = {
     "compile_kernels": "knight.search.solver",
     "Result": "knight.result",
     "Count": "knight.result",
+    "Progress": "knight.result",
     "Total": "knight.result",
     "WidthTotal": "knight.result",
     "WidthTotals": "knight.result",

@@ -1,6 +1,7 @@
 """This module defines the named, frozen results of the public calls.
 
-There is one for a search, a count, a total and a sweep of every width.
+There is one for a search, a count, a total and a sweep of every width, and
+one for the progress that a count reports while it runs.
 
 Each result holds everything its call measured, so that the command line's
 ``--json``, the harness and the tests all read the same object.
@@ -8,6 +9,7 @@ Each result holds everything its call measured, so that the command line's
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -430,3 +432,40 @@ class WidthTotals:
         record = dataclasses.asdict(self)
         record["widths"] = [dataclasses.asdict(width) for width in self.widths]
         return record
+
+
+class Progress(NamedTuple):
+    """Where a running count stands, as its ``progress`` callable is told.
+
+    Every count calls its ``progress`` with one ``Progress`` after each work
+    unit (the DFS) or each step (the DP).
+
+    Parameters
+    ----------
+    done : int
+        The work units or steps done so far.
+    total : int
+        The work units or steps of the whole count.
+    held : int or None, default None
+        The states that the DP holds after the step; None for the DFS.
+    rates : dict or None, default None
+        On a cluster, each worker's transitions a second in the last step;
+        None in one process.
+    saved : int, default 0
+        The states held that each stand for two mirror images.
+
+    Examples
+    --------
+    >>> import knight
+    >>> seen = []
+    >>> knight.count_total(3, 4, progress=seen.append).tours
+    16
+    >>> seen[-1].done == seen[-1].total == 12
+    True
+    """
+
+    done: int
+    total: int
+    held: int | None = None
+    rates: dict | None = None
+    saved: int = 0

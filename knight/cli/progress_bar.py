@@ -28,11 +28,12 @@ def progress_bar(unit, resume=None):
 
         with tqdm(unit=unit, file=sys.stderr, leave=False) as bar:
 
-            def progress(done, total, held=None, rates=None, saved=0):
-                bar.total = total
-                bar.n = done
-                if held is not None:
-                    bar.set_postfix_str(progress_text(held, _peak_memory_mib(), rates, saved), refresh=False)
+            def progress(now):
+                bar.total = now.total
+                bar.n = now.done
+                if now.held is not None:
+                    text = progress_text(now.held, _peak_memory_mib(), now.rates, now.saved)
+                    bar.set_postfix_str(text, refresh=False)
                 bar.refresh()
 
             yield progress

@@ -73,8 +73,8 @@ def count_tours(
         The most nodes that one DFS work unit may place; a unit that reaches
         it stops, and the count becomes a lower bound. DFS only.
     progress : callable, optional
-        Called as ``progress(done, total)`` with work units (DFS), or as
-        ``progress(done, total, held)`` with DP steps and the states held.
+        Called with a ``knight.Progress`` after each work unit (DFS) or
+        step (DP).
     method : {"auto", "dfs", "dp"}, optional
         The engine; None or ``auto`` picks the one expected to finish first.
     pruned : bool, default True
@@ -156,8 +156,7 @@ def count_total(rows, cols, closed=False, progress=None, scheduler=None, memory=
     closed : bool, default False
         Count closed tours only.
     progress : callable, optional
-        Called as ``progress(step, steps, held)`` after each step, and with
-        ``rates=`` too on a cluster if it takes that keyword.
+        Called with a ``knight.Progress`` after each step.
     scheduler : str, optional
         The address of a Dask scheduler whose workers run the steps.
     memory : int, optional
@@ -214,7 +213,7 @@ def count_every_width(rows, cols, closed=False, progress=None, memory=None):
     closed : bool, default False
         Count closed tours only.
     progress : callable, optional
-        Called as ``progress(step, steps, held)`` after each step.
+        Called with a ``knight.Progress`` after each step.
     memory : int, optional
         The memory budget in bytes.
 

@@ -215,8 +215,8 @@ def test_stopping_one_count_leaves_a_concurrent_count_alone():
     expected = count_tours(**board)
     other_running, other_done = threading.Event(), threading.Event()
 
-    def note(done, total):
-        if done:
+    def note(now):
+        if now.done:
             other_running.set()
 
     def other_count():

@@ -31,8 +31,8 @@ class _Stop(Exception):
 
 
 def _stopped_at(done_steps):
-    def progress(done, total, held):
-        if done == done_steps:
+    def progress(now):
+        if now.done == done_steps:
             raise _Stop
 
     return progress

@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from knight import InvalidArgument, count_total, count_tours
+from knight import InvalidArgument, Progress, count_total, count_tours
 from knight.counting.dp.model import cell_order
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.runs import run_loop
@@ -184,8 +184,10 @@ def test_the_total_is_the_sum_of_the_per_start_dp_grid(rows, cols, closed):
 
 def test_the_total_reports_its_steps_and_checks_its_arguments():
     seen = []
-    assert count_total(3, 4, progress=lambda *step: seen.append(step)).tours == 16
-    assert [step[:2] for step in seen] == [(done, 12) for done in range(1, 13)]
+    assert count_total(3, 4, progress=seen.append).tours == 16
+    assert all(isinstance(now, Progress) for now in seen)
+    assert [(now.done, now.total) for now in seen] == [(done, 12) for done in range(1, 13)]
+    assert all(now.held > 0 and now.rates is None for now in seen[:-1])
     with pytest.raises(InvalidArgument, match="rows must be"):
         count_total(0, 4)
     with pytest.raises(InvalidArgument, match="frontier spans"):

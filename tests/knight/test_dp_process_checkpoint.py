@@ -54,8 +54,8 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
     real = out_of_core_step.step_out_of_core
     monkeypatch.setattr(out_of_core_step, "step_out_of_core", lambda *arguments: spilled.append(1) or real(*arguments))
 
-    def interrupt(done, total, held):
-        if done == stop:
+    def interrupt(now):
+        if now.done == stop:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -73,9 +73,7 @@ def test_resume_after_an_interruption(tmp_path, monkeypatch, stop, out_of_core):
         assert sorted(p.name for p in tables.iterdir()) == sorted([*header["table"]["packed"], "knight-dp-tables"])
         assert sum(row[2] for row in header["table"]["index"]) == header["table"]["rows"] > 0
     steps = []
-    resumed = count_tours(
-        4, 6, method="dp", resume=path, progress=lambda done, total, held: steps.append(done), memory=memory
-    )
+    resumed = count_tours(4, 6, method="dp", resume=path, progress=lambda now: steps.append(now.done), memory=memory)
     assert (resumed.tours == expected).all()
     runs, squares = resumed.runs, 24
     assert len(steps) < runs * squares - squares  # finished runs and steps were not done again
@@ -102,7 +100,7 @@ driver.ENGINES["dp"] = functools.partial(engine.count_by_dp, policy=policy)
 machine.anonymous_memory = lambda: 2**40
 path, kill_at, where = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 done = [0]
-def progress(step, total, held):
+def progress(now):
     done[0] += 1
     if where == "after" and done[0] == kill_at:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -164,18 +162,18 @@ def test_a_total_resumes_after_an_interruption(tmp_path, monkeypatch, out_of_cor
         memory = validate.MIN_MEMORY
     path = tmp_path / "5x6.npz"
 
-    def interrupt(done, total, held):
-        if done == 17:
+    def interrupt(now):
+        if now.done == 17:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         count_total(5, 6, progress=interrupt, memory=memory, resume=path)
     steps = []
-    total = count_total(5, 6, progress=lambda done, total, held: steps.append(done), memory=memory, resume=path)
+    total = count_total(5, 6, progress=lambda now: steps.append(now.done), memory=memory, resume=path)
     assert total.tours == expected
     assert steps[0] == 18 and steps[-1] == 30
     again = []
-    assert count_total(5, 6, progress=lambda *step: again.append(step), resume=path).tours == expected and not again
+    assert count_total(5, 6, progress=again.append, resume=path).tours == expected and not again
     assert not (tmp_path / "5x6.npz.tables").exists()
 
 
@@ -207,8 +205,8 @@ def test_a_linked_table_edited_or_gone_is_refused_in_one_line(tmp_path, monkeypa
     monkeypatch.setattr(machine, "anonymous_memory", lambda: 2**40)
     path = tmp_path / "c.npz"
 
-    def interrupt(done, total, held):
-        if done == 16:
+    def interrupt(now):
+        if now.done == 16:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):

@@ -234,7 +234,7 @@ def test_the_word_path_makes_the_byte_paths_canonical_key(rows, cols, closed):
 
 def test_the_progress_line_and_the_json_report_the_states_saved():
     seen = []
-    total = count_total(5, 6, progress=lambda step, steps, held, saved=0: seen.append((held, saved)))
+    total = count_total(5, 6, progress=lambda now: seen.append((now.held, now.saved)))
     assert any(saved for _, saved in seen) and all(saved <= held for held, saved in seen)
     record = total.as_dict()
     assert record["states_saved"] == sum(record["states_saved_per_step"]) > 0

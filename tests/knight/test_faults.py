@@ -383,8 +383,8 @@ def partial_checkpoint(tmp_path_factory):
     path = tmp_path_factory.mktemp("checkpoint") / "4x5.npz"
     saved, checkpoint_header.CHECKPOINT_SECONDS = checkpoint_header.CHECKPOINT_SECONDS, 0.0
 
-    def interrupt(done, total, held):
-        if done == 30:
+    def interrupt(now):
+        if now.done == 30:
             raise KeyboardInterrupt
 
     try:

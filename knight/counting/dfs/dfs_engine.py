@@ -13,6 +13,7 @@ from knight.counting.dfs.unit_split import split_units
 from knight.counting.dfs.unit_store import UnitStore
 from knight.counting.jobs import Tally
 from knight.geometry.neighbours import neighbour_table
+from knight.result import Progress
 from knight.runtime import status
 
 
@@ -35,11 +36,16 @@ def count_by_dfs(job, progress=None):
         executor.shutdown(wait=False)  # a Dask client's connection included
         raise
     try:
-        results = run_units(plan, executor, job.budget, store, progress, stop)
+        results = run_units(plan, executor, job.budget, store, _told(progress), stop)
     finally:
         if store is not None:
             store.close()
     return totals(plan, results, time.perf_counter() - began)
+
+
+def _told(progress):
+    """The units' progress ``(done, total)`` handed on as a ``Progress``."""
+    return None if progress is None else lambda done, total: progress(Progress(done, total))
 
 
 def totals(plan, results, seconds=0.0):

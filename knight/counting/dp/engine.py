@@ -18,7 +18,6 @@ has twice the number of undirected cycles, one for each direction.
 
 import contextlib
 import dataclasses
-import inspect
 import time
 
 from knight.counting.dp.checkpoints.checkpoint_header import damaged
@@ -40,7 +39,7 @@ from knight.counting.peak_sampler import PeakSampler
 from knight.errors import InvalidArgument
 from knight.files import journal
 from knight.geometry import theory
-from knight.result import Total, WidthTotal, WidthTotals
+from knight.result import Progress, Total, WidthTotal, WidthTotals
 from knight.runtime import machine
 
 # the key of the one run with no forced end (closed tours, or a total) in a checkpoint
@@ -55,8 +54,7 @@ def total(job, progress=None, policy=None):
     job : knight.counting.jobs.Job
         A job that ``prepare`` made with ``total=True``.
     progress : callable, optional
-        Called as ``progress(step, steps, held)`` after each step, with
-        ``rates=`` too on a cluster if it takes that keyword.
+        Called with a ``knight.Progress`` after each step.
     policy : StepPolicy, optional
         How a run in this process takes its steps; None for the default,
         under the job's memory and disk budgets.
@@ -73,7 +71,7 @@ def total(job, progress=None, policy=None):
     >>> total_of(job).tours
     1728
     >>> done = []
-    >>> total_of(job, progress=lambda step, steps, held: done.append(step)).tours
+    >>> total_of(job, progress=lambda now: done.append(now.done)).tours
     1728
     >>> done[-1]
     25
@@ -125,7 +123,7 @@ def every_width(job, progress=None, policy=None):
     job : knight.counting.jobs.Job
         A job that ``prepare`` made with ``every_width=True``.
     progress : callable, optional
-        Called as ``progress(step, steps, held)`` after each step.
+        Called with a ``knight.Progress`` after each step.
     policy : StepPolicy, optional
         How the run takes its steps; None for the default, under the job's
         memory budget.
@@ -173,7 +171,7 @@ def count_by_dp(job, progress=None, policy=None):
     job : knight.counting.jobs.Job
         A per-start job that ``prepare`` made, its starts planned.
     progress : callable, optional
-        Called as ``progress(done, total, held)`` over the steps of every run.
+        Called with a ``knight.Progress`` after each step of every run.
     policy : StepPolicy, optional
         How a run in this process takes its steps.
 
@@ -313,20 +311,15 @@ def _count_runs(job, progress, runner, store):
     rows, cols, closed = job.rows, job.cols, job.closed
     classes = list(job.starts.classes)
     runs, fixed = _planned_runs(job, classes)
-    report = None if progress is None else reporter(progress)
     plan = schedule(rows, cols) if runs else None
     steps = len(plan.order) if plan else 0
     total_steps = steps * len(runs)
     tours = dict(fixed)
     work = Work()
     for done_runs, (forced, members) in enumerate(runs.items()):
-
-        def step_progress(step, _steps, held, rates=None, offset=done_runs * steps):
-            if report is not None:
-                report(offset + step, total_steps, held, rates)
-
         if store is not None and run_key(forced) in store.finished and progress is not None:
-            progress((done_runs + 1) * steps, total_steps, 0)
+            progress(Progress((done_runs + 1) * steps, total_steps, 0))
+        step_progress = _StepSampler(progress, offset=done_runs * steps, steps=total_steps)
         found, run_work = one_run(runner, plan, closed, forced, step_progress, store)
         work.add(run_work)
         for member in members:
@@ -377,37 +370,18 @@ class _StepSampler:
     go, so the sample there catches the step's peak.
     """
 
-    def __init__(self, progress, peaks=None):
-        self.report = None if progress is None else reporter(progress)
+    def __init__(self, progress, peaks=None, offset=0, steps=None):
+        self.progress = progress
         self.peaks = peaks  # a PeakSampler, or None: nothing sampled
+        self.offset = offset  # the steps of the runs before this one
+        self.steps = steps  # the steps of every run, or None: this run's
 
     def __call__(self, step, steps, held, rates=None, saved=0):
         if self.peaks is not None:
             self.peaks.sample()
-        if self.report is not None:
-            self.report(step, steps, held, rates, saved)
-
-
-def reporter(progress):
-    """Return ``progress`` as the runs call it, ``(step, steps, held, rates=None, saved=0)``.
-
-    ``rates``, a cluster run's transitions a second per worker, is passed
-    on only to a ``progress`` that takes a ``rates`` keyword, as the command
-    line's bar does. ``saved``, the states held that stand for two mirror
-    images, is passed on only to one that takes ``saved``. Any other gets
-    ``(step, steps, held)``.
-    """
-    try:
-        parameters = inspect.signature(progress).parameters
-    except (TypeError, ValueError):  # a callable with no signature to read
-        parameters = {}
-    extra = [name for name in ("rates", "saved") if name in parameters]
-
-    def report(step, steps, held, rates=None, saved=0):
-        given = {"rates": rates, "saved": saved}
-        progress(step, steps, held, **{name: given[name] for name in extra})
-
-    return report
+        if self.progress is not None:
+            total = steps if self.steps is None else self.steps
+            self.progress(Progress(self.offset + step, total, held, rates, saved))
 
 
 def total_with_work(rows, cols, closed, progress=None, run=None):
@@ -425,7 +399,7 @@ def total_with_work(rows, cols, closed, progress=None, run=None):
     closed : bool
         Count closed tours.
     progress : callable, optional
-        Called as ``progress(step, steps, held)`` after each step.
+        Called with a ``knight.Progress`` after each step.
     run : callable, optional
         ``run(plan, closed, forced, progress)`` returning ``(count, work)``;
         None for ``count_hamiltonian``.
@@ -444,6 +418,5 @@ def total_with_work(rows, cols, closed, progress=None, run=None):
     if rows * cols == 1:
         return directed(0, 1, closed), Work()
     run = count_hamiltonian if run is None else run
-    report = None if progress is None else reporter(progress)
-    found, work = run(schedule(rows, cols), closed, None, report)
+    found, work = run(schedule(rows, cols), closed, None, _StepSampler(progress))
     return directed(found, rows * cols, closed), work

@@ -4,6 +4,7 @@ not see, and the up-front refusal it drives (memory_model.check_fits,
 ``--disk``) against the boards that fit."""
 
 import json
+import math
 
 import pytest
 
@@ -85,7 +86,9 @@ def test_8x8_closed_is_its_measured_prefix_continued_by_8x8_open():
     assert f"measured to step {len(HELD[(8, 8, True)])} of 64" in guess.how and "8x8 open" in guess.how
     # never below the measured prefix's peak (the steps the other kind
     # continues fall below it: the prefix is past 8 x 8's peak step)
-    assert guess.states >= max(HELD[(8, 8, True)])
+    whole = state_forecast.forecast(8, 8, True)
+    assert whole.peak >= max(HELD[(8, 8, True)])
+    assert guess.states == math.ceil(whole.peak * state_forecast.quotient_shares()[8][0])
     assert guess.disk_bytes == memory_model.step_disk_bytes(guess.states, guess.states)
 
 
@@ -126,15 +129,18 @@ def test_8x8_open_is_refused_before_it_starts_naming_both_budgets(this_machine, 
     assert "16.0 GiB memory budget" in error and "its own measured run" in error
 
 
-def test_8x8_open_fits_60_gib_of_disk_with_its_runs_merged_early(this_machine):
-    """Issue 30's 60 GiB: past it with the runs as the chunks make them
-    (``RUN_ENTRIES_PER_STATE``), within it when they are merged early as
-    the disk runs short (``EARLY_RUN_ENTRIES``), which the refusal takes."""
+def test_8x8_open_fits_60_gib_of_disk_and_the_refusal_takes_the_runs_merged_early(this_machine):
+    """Issue 30's 60 GiB holds 8 x 8 open's peak out of core. A disk budget
+    between the least the run takes, its runs merged early as the disk runs
+    short (``EARLY_RUN_ENTRIES``), and the most, its runs as the chunks make
+    them (``RUN_ENTRIES_PER_STATE``), is accepted: the refusal takes the least."""
     guess = memory_model.projection(8, 8)
-    assert guess.least_disk_bytes < 60 << 30 < guess.disk_bytes
+    assert guess.least_disk_bytes < guess.disk_bytes < 60 << 30
     assert guess.least_disk_bytes == memory_model.step_disk_bytes(guess.states, guess.states, early=True)
-    job = driver.prepare(8, 8, None, False, method="dp", memory=16 << 30, disk=60 << 30, total=True)
-    assert job.method == "dp"
+    between = (guess.least_disk_bytes + guess.disk_bytes) // 2
+    for disk in (60 << 30, between):
+        job = driver.prepare(8, 8, None, False, method="dp", memory=16 << 30, disk=disk, total=True)
+        assert job.method == "dp"
 
 
 def test_the_disk_budget_refuses_what_the_free_disk_would_take(this_machine, monkeypatch):
@@ -194,7 +200,8 @@ def test_a_board_timed_at_its_scale_is_projected_at_its_own_rate():
     transitions."""
     open_8x8 = memory_model.projection(8, 8)
     rate = memory_model.MEASURED_CORE_SECONDS_PER_STATE_STEP[(8, 8, False)]
-    assert open_8x8.core_seconds == pytest.approx(state_forecast.forecast(8, 8, False).state_steps * rate)
+    work = state_forecast.forecast(8, 8, False).state_steps * state_forecast.quotient_shares()[8][1]
+    assert open_8x8.core_seconds == pytest.approx(work * rate)
     assert open_8x8.core_seconds > 1.5 * open_8x8.transitions * memory_model.CORE_SECONDS_PER_TRANSITION
     closed = memory_model.projection(8, 8, closed=True)
     assert closed.core_seconds == closed.transitions * memory_model.CORE_SECONDS_PER_TRANSITION

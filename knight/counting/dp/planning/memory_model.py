@@ -86,8 +86,19 @@ def check_count_width(rows, cols):
 
 def projected_peak_states(rows, cols, closed=False):
     """The states one run with no forced end is projected to hold at its
-    peak (``state_forecast``: from the measured runs' per-step states)."""
-    return math.ceil(state_forecast.forecast(rows, cols, closed).peak)
+    peak (``state_forecast``: from the measured runs' per-step states, with
+    one state for each mirror pair)."""
+    return projection(rows, cols, closed).states
+
+
+def _quotient_shares(rows, cols, forced_runs):
+    """``(peak, work)``: what the mirror quotient leaves of a run's peak
+    states and work. Runs with a forced end are taken whole: only a start
+    on the middle row keeps the quotient, and the projection stays on the
+    safe side. A short side with no measured share is taken whole too."""
+    if forced_runs:
+        return 1.0, 1.0
+    return state_forecast.quotient_shares().get(min(rows, cols), (1.0, 1.0))
 
 
 # the time a run takes, projected from its states summed over its steps:
@@ -135,23 +146,27 @@ class Projection:
 
 def projection(rows, cols, closed=False, forced_runs=0):
     """The ``Projection`` of the DP on ``rows`` x ``cols``: one run with no
-    forced end, or ``forced_runs`` runs each with one (a per-start grid of
-    open tours: one per symmetry class)."""
+    forced end, which keeps one state for each mirror pair, or
+    ``forced_runs`` runs each with one (a per-start grid of open tours: one
+    per symmetry class)."""
     guess = state_forecast.forecast(rows, cols, closed)
-    states = math.ceil(guess.peak)
+    peak_share, work_share = _quotient_shares(rows, cols, forced_runs)
+    states = math.ceil(guess.peak * peak_share)
+    state_steps = guess.state_steps * work_share
     runs = FORCED_SHARE * forced_runs if forced_runs else 1
-    transitions = int(runs * int(TRANSITIONS_PER_STATE_STEP * guess.state_steps))
+    transitions = int(runs * int(TRANSITIONS_PER_STATE_STEP * state_steps))
     own_rate = MEASURED_CORE_SECONDS_PER_STATE_STEP.get((*sorted((rows, cols)), bool(closed)))
     core_seconds = transitions * CORE_SECONDS_PER_TRANSITION
     if own_rate is not None:
-        core_seconds = runs * guess.state_steps * own_rate
+        core_seconds = runs * state_steps * own_rate
+    how = guess.how if peak_share == 1.0 else f"{guess.how}, with one state for each mirror pair"
     return Projection(
         states,
         states * BYTES_PER_STATE,
         step_disk_bytes(states, states),
         transitions,
         core_seconds,
-        guess.how,
+        how,
         guess.measured,
         step_disk_bytes(states, states, early=True),
     )

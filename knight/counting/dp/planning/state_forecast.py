@@ -1,7 +1,8 @@
 """This module projects the states the frontier DP will hold on a board, step by step.
 
 The projection comes from the measured states of each step of earlier runs
-(``step_curves.json``).
+(``step_curves.json``), which were made without the mirror quotient; the
+same file holds what the quotient leaves of them (``quotient_shares``).
 
 Why per step: a step multiplies the states held by a ratio that depends on
 where its square lies in its column, so the ratios repeat with the column,
@@ -71,6 +72,30 @@ def measured_curves():
     """
     text = resources.files(__package__).joinpath("step_curves.json").read_text()
     return {(c["short"], c["long"], c["closed"]): tuple(c["held"]) for c in json.loads(text)["curves"]}
+
+
+@functools.cache
+def quotient_shares():
+    """Return what the mirror quotient leaves of a run's states and work, for each short side measured.
+
+    A run with no forced end keeps one state for each mirror pair, and the
+    curves of ``step_curves.json`` were measured without that saving.
+
+    Returns
+    -------
+    dict
+        Short side to ``(peak, transitions)``: the peak states and the
+        transitions of a run with the quotient, each over the same run's
+        without it.
+
+    Examples
+    --------
+    >>> peak, transitions = quotient_shares()[7]
+    >>> 0 < peak < 1 and 0 < transitions < 1
+    True
+    """
+    text = resources.files(__package__).joinpath("step_curves.json").read_text()
+    return {share["short"]: (share["peak"], share["transitions"]) for share in json.loads(text)["quotient"]}
 
 
 MEASURED = "its own measured run"

@@ -262,49 +262,53 @@ def decode_blocks(data, starts, states, out_keys, out_counts, row):
 # next keys costs less than the sort's passes, and no array of the
 # partition's rows is made. With more runs the scan for the least key
 # costs more than the sort saves
-STREAM_RUNS = 4
+STREAM_RUNS = 8
 
 
 @jit(inline="always")
-def _merge_streams(data, starts, states, out, at, cursor, left, heads, counts, live):
+def _merge_streams(data, starts, states, out, at, cursor, left, heads, counts):
     """One partition's pieces of one-limb counts (``states[r]`` states at
     byte ``starts[r]`` of ``data``), each ascending, merged as they are
-    decoded into one block of ``out`` from byte ``at``: the least key of
-    the runs' next keys, its counts added. ``cursor`` .. ``live``: scratch
-    of a slot a run. Returns ``(at, states, overflow)``."""
+    decoded into one block of ``out`` from byte ``at``: the least of the
+    runs' next keys, its counts added. ``cursor`` .. ``counts``: scratch
+    of a slot a run, the last run moved into the slot of a run spent.
+    Returns ``(at, states, overflow)``."""
     active = 0
     for run in range(starts.shape[0]):
         if states[run] > 0:
-            gap, position = _get_number(data, starts[run])
-            heads[run], position = gap, position
-            counts[run], cursor[run] = _get_number(data, position)
-            left[run] = states[run] - 1
-            live[active] = run
+            heads[active], position = _get_number(data, starts[run])
+            counts[active], cursor[active] = _get_number(data, position)
+            left[active] = states[run] - 1
             active += 1
     held = 0
     overflow = 0
     previous = np.uint64(0)
     while active > 0:
-        least = heads[live[0]]
+        least = heads[0]
         for slot in range(1, active):
-            least = min(least, heads[live[slot]])
+            least = min(least, heads[slot])
         summed = np.uint64(0)
         slot = 0
         while slot < active:
-            run = live[slot]
+            if heads[slot] != least:
+                slot += 1
+                continue
             # a run's equal keys too (a gap of 0), so that no key is written twice
-            while heads[run] == least:
-                summed += counts[run]
-                overflow |= summed < counts[run]  # a carry out of the one limb
-                if left[run] == 0:
+            while True:
+                summed += counts[slot]
+                overflow |= summed < counts[slot]  # a carry out of the one limb
+                if left[slot] == 0:
                     break
-                gap, position = _get_number(data, cursor[run])
-                heads[run] += gap
-                counts[run], cursor[run] = _get_number(data, position)
-                left[run] -= 1
-            if heads[run] == least:  # the run is spent
+                gap, position = _get_number(data, cursor[slot])
+                counts[slot], cursor[slot] = _get_number(data, position)
+                left[slot] -= 1
+                if gap:
+                    heads[slot] += gap
+                    break
+            if heads[slot] == least:  # the run is spent: the last slot takes its place
                 active -= 1
-                live[slot] = live[active]
+                heads[slot], counts[slot] = heads[active], counts[active]
+                cursor[slot], left[slot] = cursor[active], left[active]
             else:
                 slot += 1
         at = _put_number(out, at, least - previous)
@@ -351,12 +355,11 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
     _, sorted_keys, spare_keys, spare_values, histogram = _pair_scratch(widest if limbs == 1 else 0)
     cursor, left = np.empty(runs, dtype=np.int64), np.empty(runs, dtype=np.int64)
     heads, run_counts = np.empty(runs, dtype=np.uint64), np.empty(runs, dtype=np.uint64)
-    live = np.empty(runs, dtype=np.int64)
     for part in range(parts):
         rows = sizes[part]
         if streams:
             at, held[part], carried = _merge_streams(
-                data, piece_starts[:, part], piece_states[:, part], out, at, cursor, left, heads, run_counts, live
+                data, piece_starts[:, part], piece_states[:, part], out, at, cursor, left, heads, run_counts
             )
             overflow |= carried
             ends[part] = at

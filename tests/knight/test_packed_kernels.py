@@ -169,3 +169,32 @@ def test_a_packed_table_reads_back_whatever_the_chunk(tmp_path_factory, rows, li
     assert sorted(zip(dense_keys.tolist(), map(tuple, dense_counts.tolist()), strict=True)) == back
     table.remove()
     assert list(folder.iterdir()) == []
+
+
+_repeated_keys = st.lists(st.tuples(st.integers(0, 40), st.one_of(st.integers(0, 9), st.integers(0, 2**64 - 1))))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_repeated_keys, min_size=1, max_size=12))
+def test_merging_adds_a_key_repeated_within_a_piece(pieces):
+    """One partition's pieces, a key repeated within a piece too (a gap of
+    0): whether the runs are merged as streams (up to ``STREAM_RUNS``) or
+    sorted, each key is written once with every count added, and a count
+    that passes one limb is an overflow."""
+    data, starts = bytearray(), []
+    for piece in pieces:
+        starts.append(len(data))
+        data += _reference([piece])[0]
+    data = np.frombuffer(bytes(data) + b"\0", dtype=np.uint8)
+    starts = np.array(starts, dtype=np.int64).reshape(-1, 1)
+    states = np.array([len(piece) for piece in pieces], dtype=np.int64).reshape(-1, 1)
+    out = np.empty(packed_kernels.most_bytes(int(states.sum()), 1) + 1, dtype=np.uint8)
+    block_ends, held, overflow = packed_kernels.merge_pieces(data, starts, states, 1, out)
+    sums = {}
+    for key, count in (entry for piece in pieces for entry in piece):
+        sums[key] = sums.get(key, 0) + count
+    assert overflow == int(any(value >= 2**64 for value in sums.values()))
+    if not overflow:
+        expected, expected_ends = _reference([list(sums.items())])
+        assert held.tolist() == [len(sums)] and block_ends.tolist() == expected_ends
+        assert bytes(out[: block_ends[-1]]) == expected

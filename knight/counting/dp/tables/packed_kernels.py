@@ -257,6 +257,67 @@ def decode_blocks(data, starts, states, out_keys, out_counts, row):
     return row
 
 
+# a partition's pieces of this many runs or fewer are merged as streams
+# (``_merge_streams``), not decoded whole and sorted: the least of a few
+# next keys costs less than the sort's passes, and no array of the
+# partition's rows is made. With more runs the scan for the least key
+# costs more than the sort saves
+STREAM_RUNS = 8
+
+
+@jit(inline="always")
+def _merge_streams(data, starts, states, out, at, cursor, left, heads, counts):
+    """One partition's pieces of one-limb counts (``states[r]`` states at
+    byte ``starts[r]`` of ``data``), each ascending, merged as they are
+    decoded into one block of ``out`` from byte ``at``: the least of the
+    runs' next keys, its counts added. ``cursor`` .. ``counts``: scratch
+    of a slot a run, the last run moved into the slot of a run spent.
+    Returns ``(at, states, overflow)``."""
+    active = 0
+    for run in range(starts.shape[0]):
+        if states[run] > 0:
+            heads[active], position = _get_number(data, starts[run])
+            counts[active], cursor[active] = _get_number(data, position)
+            left[active] = states[run] - 1
+            active += 1
+    held = 0
+    overflow = 0
+    previous = np.uint64(0)
+    while active > 0:
+        least = heads[0]
+        for slot in range(1, active):
+            least = min(least, heads[slot])
+        summed = np.uint64(0)
+        slot = 0
+        while slot < active:
+            if heads[slot] != least:
+                slot += 1
+                continue
+            # a run's equal keys too (a gap of 0), so that no key is written twice
+            while True:
+                summed += counts[slot]
+                overflow |= summed < counts[slot]  # a carry out of the one limb
+                if left[slot] == 0:
+                    break
+                gap, position = _get_number(data, cursor[slot])
+                counts[slot], cursor[slot] = _get_number(data, position)
+                left[slot] -= 1
+                if gap:
+                    heads[slot] += gap
+                    break
+            if heads[slot] == least:  # the run is spent: the last slot takes its place
+                active -= 1
+                heads[slot], counts[slot] = heads[active], counts[active]
+                cursor[slot], left[slot] = cursor[active], left[active]
+            else:
+                slot += 1
+        at = _put_number(out, at, least - previous)
+        at = _put_number(out, at, summed)
+        previous = least
+        held += 1
+    return at, held, overflow
+
+
 @jit
 def merge_pieces(data, piece_starts, piece_states, limbs, out):
     """Merge each partition's pieces, one per run (partition ``p``'s piece
@@ -267,11 +328,13 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
     each block's end byte and states, 1 if a count carried out of the top
     limb.
 
-    A partition's pieces are decoded whole and sorted (a merge of the
-    sorted runs by a heap was slower at tens of runs; journal: "The merge
-    of runs by a heap"). Counts of one limb are sorted with
-    their keys, so that the sums read both in order; wider ones are read
-    through the rows' order."""
+    Where there are ``STREAM_RUNS`` runs or fewer and counts of one limb,
+    a partition's pieces are merged as streams (``_merge_streams``).
+    Otherwise they are decoded whole and sorted (a merge of the sorted
+    runs by a heap was slower at tens of runs; journal: "The merge of
+    runs by a heap"). Counts of one limb are sorted with their keys, so
+    that the sums read both in order; wider ones are read through the
+    rows' order."""
     parts = piece_states.shape[1]
     ends = np.empty(parts, dtype=np.int64)
     held = np.zeros(parts, dtype=np.int64)
@@ -280,15 +343,27 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
     sizes = np.zeros(parts, dtype=np.int64)  # each partition's rows, all runs'
     for part in range(parts):
         sizes[part] = piece_states[:, part].sum()
-    widest = sizes.max() if parts else 0
+    runs = piece_states.shape[0]
+    streams = limbs == 1 and runs <= STREAM_RUNS
+    # merged as streams, a partition needs no arrays of its rows
+    widest = sizes.max() if parts and not streams else 0
     keys = np.empty(widest, dtype=np.uint64)
     counts = np.zeros((widest, limbs), dtype=np.uint64)
     flat = counts.reshape(-1)  # one limb: the counts as the sort's values
     total = np.zeros((1, limbs), dtype=np.uint64)
     scratch = sort_scratch(widest if limbs > 1 else 0)
     _, sorted_keys, spare_keys, spare_values, histogram = _pair_scratch(widest if limbs == 1 else 0)
+    cursor, left = np.empty(runs, dtype=np.int64), np.empty(runs, dtype=np.int64)
+    heads, run_counts = np.empty(runs, dtype=np.uint64), np.empty(runs, dtype=np.uint64)
     for part in range(parts):
         rows = sizes[part]
+        if streams:
+            at, held[part], carried = _merge_streams(
+                data, piece_starts[:, part], piece_states[:, part], out, at, cursor, left, heads, run_counts
+            )
+            overflow |= carried
+            ends[part] = at
+            continue
         if limbs > 1:
             counts[:rows] = 0  # a count of several limbs is decoded into zeros
         decode_blocks(data, piece_starts[:, part], piece_states[:, part], keys, counts, 0)

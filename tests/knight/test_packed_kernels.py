@@ -174,7 +174,7 @@ def test_a_packed_table_reads_back_whatever_the_chunk(tmp_path_factory, rows, li
 _repeated_keys = st.lists(st.tuples(st.integers(0, 40), st.one_of(st.integers(0, 9), st.integers(0, 2**64 - 1))))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(_repeated_keys, min_size=1, max_size=12))
 def test_merging_adds_a_key_repeated_within_a_piece(pieces):
     """One partition's pieces, a key repeated within a piece too (a gap of

@@ -68,18 +68,17 @@ class Schedule:
 # patterns on 7 x 7 -27%. Short side 8 (one thread, load 5-9
 # on the 2 shared cores): all 20,160 orders ranked by the frontier's
 # slots summed over 8 x 8's steps (which ranks 6 x 8 closed's 360 orders
-# like the live patterns do, Spearman 0.99; 0.87 on 30 of 7 x 8's). With
-# the mirror quotient, the order takes the rows in mirrored pairs, so that
-# every second cell of a column makes a closed cut and the states there
-# are halved. 1 6 3 4 2 5 0 7 ties for the least sum among such orders
-# (the orders that tie differ only within a pair), and has fewer live
-# patterns than those of them that were scored. The order
-# best without the quotient, 1 3 5 6 4 2 0 7, is closed only after 6 and 8
-# cells, and with the quotient it holds more states at the peak and makes
-# more transitions (journal: "An order closed after every pair of rows").
-# Short side 6 takes its rows in mirrored pairs for the same reason: on
-# strips longer than the square, 1 4 2 3 0 5 holds far fewer states and
-# makes fewer transitions than 1 4 2 0 5 3, and on 6 x 6 slightly more.
+# like the live patterns do, Spearman 0.99; 0.87 on 30 of 7 x 8's).
+# The mirror quotient then changed the orders for short sides 6 and 8. It
+# halves the states only at a cut closed under the reflection of the rows,
+# and the orders found above, 1 4 2 0 5 3 and 1 3 5 6 4 2 0 7, have few such
+# cuts. The orders below take the rows in mirrored pairs, so every second
+# cell of a column makes a closed cut. Among such orders they tie for the
+# fewest frontier slots summed over the steps (the orders that tie differ
+# only within a pair). With the quotient they hold fewer states at the peak
+# and make fewer transitions than the old ones on 8 x 8 closed and on the
+# 6-row strips longer than 6 x 6 (journal: "An order closed after every
+# pair of rows").
 WITHIN_COLUMN = {
     3: (1, 0, 2),
     4: (1, 2, 0, 3),

@@ -171,6 +171,14 @@ def test_the_live_patterns_after_a_closed_cut_hold_each_ones_mirror_image(rows, 
     assert dropped >= 0
 
 
+@pytest.mark.parametrize("short", [6, 8])
+def test_the_orders_for_6_and_8_rows_make_a_closed_cut_after_every_pair_of_cells(short):
+    # the rows go in mirrored pairs, so that the quotient halves the states every second cell
+    plan = cell_order.schedule(short, short + 2)
+    cells = {step % short + 1 for step, mirror in enumerate(plan.mirrors) if mirror is not None}
+    assert cells == set(range(2, short + 1, 2))
+
+
 def test_the_hash_step_threads_never_hold_one_key_twice(monkeypatch):
     # every step on three threads: a key and its mirror image's part by one pattern code
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)

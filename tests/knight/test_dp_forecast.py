@@ -144,13 +144,13 @@ def test_8x8_open_fits_60_gib_of_disk_and_the_refusal_takes_the_runs_merged_earl
 
 
 def test_the_disk_budget_refuses_what_the_free_disk_would_take(this_machine, monkeypatch):
-    # 8 x 8 closed out of core is projected to hold 1.7-2.6 GiB on disk at its peak, packed
-    driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=20 << 30, total=True)
-    with pytest.raises(InvalidArgument, match=r"past the 1.0 GiB disk budget \(--disk\)"):
-        driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=1 << 30, total=True)
-    monkeypatch.setattr(memory_model, "spill_space", lambda: 1 << 30)
-    with pytest.raises(InvalidArgument, match=r"past the 1\.0 GiB disk budget \(free in"):
-        driver.prepare(8, 8, None, True, method="dp", memory=4 << 30, disk=100 << 40)
+    # 8 x 8 closed, past 2 GiB of memory, is projected to need more than half a GiB of disk out of core
+    driver.prepare(8, 8, None, True, method="dp", memory=2 << 30, disk=20 << 30, total=True)
+    with pytest.raises(InvalidArgument, match=r"past the 0\.5 GiB disk budget \(--disk\)"):
+        driver.prepare(8, 8, None, True, method="dp", memory=2 << 30, disk=1 << 29, total=True)
+    monkeypatch.setattr(memory_model, "spill_space", lambda: 1 << 29)
+    with pytest.raises(InvalidArgument, match=r"past the 0\.5 GiB disk budget \(free in"):
+        driver.prepare(8, 8, None, True, method="dp", memory=2 << 30, disk=100 << 40)
 
 
 def test_disk_is_read_and_refused_as_memory_is(capsys):

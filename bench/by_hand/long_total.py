@@ -62,11 +62,11 @@ class Watch:
         with self._lock, open(self.log, "a") as file:
             file.write(json.dumps(record) + "\n")
 
-    def progress(self, step, steps, held):
+    def progress(self, now):
         fields = self.now()
         with self._lock:
             peaks, self.step_peaks = self.step_peaks, {name: 0 for name in self.peaks}
-        self.write({"step": step, "steps": steps, "held": held, **fields, "step_peaks": peaks})
+        self.write({"step": now.done, "steps": now.total, "held": now.held, **fields, "step_peaks": peaks})
 
 
 def _sample(watch, stop, every):

@@ -84,9 +84,7 @@ def total(job, progress=None, policy=None):
     plan = schedule(job.rows, job.cols)
     with (
         _runner(job, policy) as runner,
-        opened_checkpoint(
-            job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job), policy is None or policy.quotient
-        ) as store,
+        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job), policy) as store,
         PeakSampler() as peaks,
     ):
         began = time.perf_counter()
@@ -182,9 +180,7 @@ def count_by_dp(job, progress=None, policy=None):
     """
     with (
         _runner(job, policy) as runner,
-        opened_checkpoint(
-            job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job), policy is None or policy.quotient
-        ) as store,
+        opened_checkpoint(job.resume, job.scheduler, job.rows, job.cols, job.closed, _wanted(job), policy) as store,
     ):
         return _count_runs(job, progress, runner, store)
 
@@ -231,22 +227,22 @@ def on_cluster(address, rows, cols, closed):
 
 
 @contextlib.contextmanager
-def opened_checkpoint(path, scheduler, rows, cols, closed, starts, quotient=True):
+def opened_checkpoint(path, scheduler, rows, cols, closed, starts, policy=None):
     """Yield the checkpoint at ``path``, locked for the count, or None when ``path`` is None.
 
     ``starts`` are the squares whose tours the count asks for; none for a
-    total. ``quotient`` says whether the runs in this process keep one
-    state for each mirror pair; a cluster's always do. The lock makes a
-    second count on the same file fail before its work, with "in use by
-    another run".
+    total. The checkpoint names whether the runs keep one state for each
+    mirror pair: a cluster's runs always do, and a run in this process
+    does unless ``policy`` turns the quotient off. The lock makes a second
+    count on the same file fail before its work, with "in use by another
+    run".
     """
     if path is None:
         yield None
         return
+    quotient = scheduler is not None or policy is None or policy.quotient
     with journal.SideLock(path):
-        yield checkpoint_kind(scheduler).open(
-            path, rows, cols, closed, starts, quotient=quotient or scheduler is not None
-        )
+        yield checkpoint_kind(scheduler).open(path, rows, cols, closed, starts, quotient=quotient)
 
 
 def checkpoint_kind(scheduler):

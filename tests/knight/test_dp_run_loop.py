@@ -66,7 +66,7 @@ def test_the_loop_widens_and_runs_the_overflowed_step_again():
         executor,
         _plan(70),
         on_step=lambda step, table, completed: seen.append((step, table, completed)),
-        progress=lambda step, steps, held, *extra: shown.append((step, steps, held, extra)),
+        progress=lambda step, steps, held, *extra, saved: shown.append((step, steps, held, extra, saved)),
     )
     # 2^64 passes one limb at step 63: widened to two, and step 63 again
     assert found == 2**70 and ("widen", 2) in executor.calls
@@ -78,7 +78,7 @@ def test_the_loop_widens_and_runs_the_overflowed_step_again():
     assert executor.calls[-1] == ("close",) and len(work.held) == 70 and work.engines == ["doubling"] * 70
     # the hook after each step, the table as the executor holds it; then progress, its extras passed on
     assert seen == [(step, 2**step, 0 if step < 70 else 2**70) for step in range(1, 71)]
-    assert shown[0] == (1, 70, 2, ("shown",)) and len(shown) == 70
+    assert shown[0] == (1, 70, 2, ("shown",), 0) and len(shown) == 70
 
 
 def test_the_loop_refuses_a_count_past_its_widest_limbs_and_closes():

@@ -133,9 +133,9 @@ class StepDone(NamedTuple):
     ``states_in`` states were read and ``held`` are held after it;
     ``emitted`` successors were made, ``dead`` options dropped and ``found``
     tours completed. ``engine`` names the step engine (None on a cluster),
-    and ``shown`` is what ``progress`` gets after ``(step, steps, held)``.
-    ``saved`` of the states held stand for two, a state and its mirror
-    image.
+    and ``shown`` is what ``progress`` gets after ``(step, steps, held)``
+    (a cluster's rates). ``saved`` of the states held stand for two, a
+    state and its mirror image; ``progress`` gets it by name.
     """
 
     states_in: int
@@ -190,7 +190,8 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
     limbs runs again with twice as many; past ``max_limbs`` an
     ``OverflowError``) and the hooks: ``on_step(step, table, completed)``
     after each step (checkpoints; ``table`` as ``executor.table``), then
-    ``progress(step, steps, held, *shown)``. Returns ``(count, work)``."""
+    ``progress(step, steps, held, *shown, saved=saved)``. Returns
+    ``(count, work)``."""
     steps = len(plan.order)
     step, completed = executor.start(state)
     totals = RunTotals(completed)
@@ -205,7 +206,7 @@ def run_steps(executor, plan, state=None, on_step=None, progress=None, max_limbs
             if on_step is not None:
                 on_step(step, executor.table, totals.completed)
             if progress is not None:
-                progress(step, steps, made.held, *made.shown)
+                progress(step, steps, made.held, *made.shown, saved=made.saved)
     finally:
         executor.close()
     return totals.completed, totals.work
@@ -386,8 +387,7 @@ class ProcessSteps:
         if step:
             live[step - 1] = None  # a bitmap is read by the steps on either side of it only
         saved = asymmetric_states(made.keys, arguments.mirror, hash_step.step_threads())
-        shown = (None, saved) if saved else ()
-        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, shown, saved)
+        return StepDone(states_in, made.keys.shape[0], made.emitted, made.dead, made.found, engine, (), saved)
 
     def _spill(self):
         """The run's spill folder, made on first need."""

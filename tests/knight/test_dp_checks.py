@@ -41,8 +41,8 @@ def test_counts_carry_into_the_high_word():
     # two copies of the empty state, each with 2^63 ways: they merge
     keys = np.zeros(2, dtype=np.uint64)
     counts = np.array([[1 << 63, 0], [1 << 63, 0]], dtype=np.uint64)
-    _, merged, _, _, _, overflow, _ = hash_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
-    assert merged.tolist() == [[0, 1]] and overflow == 0
+    made = hash_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)
+    assert made.counts.tolist() == [[0, 1]] and made.overflow == 0
 
 
 def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
@@ -51,8 +51,7 @@ def test_a_carry_out_of_the_top_limb_is_caught_and_widened():
     keys = np.zeros(2, dtype=np.uint64)
     # two copies of the empty state whose counts add up to exactly 2^128
     counts = np.array([[top, top >> 1], [1, 1 << 63]], dtype=np.uint64)
-    overflow = hash_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1)[5]
-    assert overflow == 1
+    assert hash_kernels.frontier_step(*_first_step(plan, keys, counts), 10, 0, 1).overflow == 1
     with pytest.raises(OverflowError, match="2\\^128"):
         run_loop.count_hamiltonian(plan, False, state=(0, keys, counts, 0), max_limbs=2)
     # with more limbs: 3x4 has 8 undirected paths, each now 2^128 ways

@@ -64,6 +64,7 @@ from knight.counting.dp.runs import run_loop
 from knight.counting.dp.runs.run_loop import FIRST_LIMBS, MAX_LIMBS, check_resumed, wider_counts
 from knight.counting.dp.steps import hash_kernels, hash_step
 from knight.counting.dp.steps.step_arguments import step_arguments
+from knight.counting.dp.steps.step_made import from_limbs
 from knight.counting.dp.tables import table_kernels
 from knight.counting.dp.tables.table_merge import merge_tables, split_table
 from knight.errors import InvalidArgument
@@ -139,17 +140,16 @@ def step_source(partition, rows, cols, closed, forced, step, parts, ratio):
     rest = _step_rest(rows, cols, closed, forced, step)
     bits = table_kernels.capacity_bits(int(keys.shape[0] * ratio) + 1, hash_step.MIN_CAPACITY_BITS)
     made = hash_kernels.frontier_step(*rest.with_table(keys, counts), bits, 0, 1)
-    if made[-1]:
-        raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
-    found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
-    pieces = split_table(made[0], made[1], parts)
+    if made.strays:
+        raise AssertionError(f"{made.strays} dp states have a pattern the relaxation calls dead")
+    pieces = split_table(made.keys, made.counts, parts)
     stats = {
         "worker": _worker_name(),
         "seconds": time.perf_counter() - began,
-        "found": found,
-        "emitted": int(made[3]),
-        "dead": int(made[4]),
-        "overflow": int(made[5]),
+        "found": from_limbs(made.completed),
+        "emitted": int(made.emitted),
+        "dead": int(made.dead),
+        "overflow": int(made.overflow),
         "states_in": int(keys.shape[0]),
     }
     return pieces, stats

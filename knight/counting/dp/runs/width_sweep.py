@@ -12,6 +12,7 @@ from knight.counting.dp.runs.run_loop import widened_limbs, wider_counts
 from knight.counting.dp.steps import hash_step
 from knight.counting.dp.steps.hash_kernels import frontier_step
 from knight.counting.dp.steps.step_arguments import step_arguments
+from knight.counting.dp.steps.step_made import from_limbs
 from knight.counting.dp.tables import packed_table
 
 # a harvest makes no state: its kernel's table is the least one
@@ -92,9 +93,9 @@ def _harvest(arguments):
     def one(part):
         cut = slice(bounds[part], bounds[part + 1])
         made = frontier_step(*arguments.with_table(keys[cut], arguments.counts[cut]), _HARVEST_TABLE_BITS, 0, 1)
-        if made[0].shape[0] or made[-1]:
+        if made.keys.shape[0] or made.strays:
             raise AssertionError("a harvest made states, or met a pattern the relaxation calls dead")
-        return sum(int(limb) << (64 * place) for place, limb in enumerate(made[2])), int(made[5])
+        return from_limbs(made.completed), int(made.overflow)
 
     parts = worker_threads.map_all(one, range(threads), threads=threads)
     return sum(found for found, _ in parts), max(overflow for _, overflow in parts)

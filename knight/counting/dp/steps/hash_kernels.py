@@ -6,6 +6,8 @@ batch at a time. Each call takes one part of the successors, by pattern, so
 that threads fill tables of their own. ``model.states`` says what a state
 and its successors are."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
@@ -33,6 +35,26 @@ from knight.runtime._jit import jit
 
 # successors inserted together after their cache lines were prefetched
 _BATCH = 64
+
+
+class FrontierMade(NamedTuple):
+    """What ``frontier_step`` made of its part of a table.
+
+    ``keys`` and ``counts`` are the next table (dense); ``completed`` is the
+    number of tours that the step completed, in 64-bit limbs, least
+    significant first; ``emitted`` counts the successors (the DP's work, like
+    the DFS's nodes); ``dead`` counts the options dropped; ``overflow`` is 1
+    if a count carried out of the top limb; ``strays`` counts the states
+    whose pattern the relaxation does not list (always 0: the callers check).
+    """
+
+    keys: np.ndarray
+    counts: np.ndarray
+    completed: np.ndarray
+    emitted: int
+    dead: int
+    overflow: int
+    strays: int
 
 
 @jit(inline="always")
@@ -131,12 +153,7 @@ def frontier_step(
     ``counts`` is ``(n, limbs)``: each count in 64-bit limbs, least
     significant first.
 
-    Returns ``(keys, counts, completed, emitted, dead, overflow, strays)``:
-    the next table (dense), the number of complete tours found at this
-    step (in limbs), the successors emitted into the table (the DP's work,
-    like the DFS's nodes), the options dropped, 1 if a count carried out
-    of the top limb, and the states whose pattern was not in ``before``
-    (always 0: the driver checks).
+    Returns a ``FrontierMade``.
     """
     rank, before, _patterns, starts, firsts, seconds, codes, dropped = options
     limbs = counts.shape[1]
@@ -234,4 +251,4 @@ def frontier_step(
             for limb in range(limbs):
                 out_counts[filled, limb] = table[entry * index + 1 + limb]
             filled += 1
-    return out_keys, out_counts, completed, emitted, dead, overflow, strays
+    return FrontierMade(out_keys, out_counts, completed, emitted, dead, overflow, strays)

@@ -12,7 +12,7 @@ import numpy as np
 from knight.counting.dp.planning import memory_model
 from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.steps import hash_kernels
-from knight.counting.dp.steps.step_made import StepMade
+from knight.counting.dp.steps.step_made import StepMade, from_limbs
 from knight.counting.dp.tables import table_format, table_kernels
 from knight.exit_status import naming
 from knight.runtime import machine
@@ -65,11 +65,11 @@ def step_in_parts(arguments, expected, spill, room=None):
 
     def part(index):
         made = hash_kernels.frontier_step(*arguments, bits, index, shards)
-        if made[-1]:
-            raise AssertionError(f"{made[-1]} dp states have a pattern the relaxation calls dead")
-        # the tours completed, from limbs (least significant first) to an int
-        found = sum(int(limb) << (64 * place) for place, limb in enumerate(made[2]))
-        return StepMade(made[0], made[1], found, *made[3:-1])
+        if made.strays:
+            raise AssertionError(f"{made.strays} dp states have a pattern the relaxation calls dead")
+        return StepMade(
+            made.keys, made.counts, from_limbs(made.completed), int(made.emitted), int(made.dead), int(made.overflow)
+        )
 
     if shards == 1:
         return part(0)
@@ -85,17 +85,17 @@ def step_in_parts(arguments, expected, spill, room=None):
         if on_disk:
             key_file, count_file = (files.enter_context(open(path, "wb")) for path in (key_path, count_path))
         for first in range(0, shards, threads):
-            for result in worker_threads.map_all(part, range(first, first + threads), threads=threads):
-                for index in range(4):
-                    tallies[index] += int(result[2 + index])
+            for made in worker_threads.map_all(part, range(first, first + threads), threads=threads):
+                for index, tally in enumerate((made.found, made.emitted, made.dead, made.overflow)):
+                    tallies[index] += tally
                 if on_disk:
                     # written from the array's own buffer: no copy in memory
-                    key_file.write(memoryview(result[0]))
-                    count_file.write(memoryview(result[1]))
-                    made_keys.append(result[0].shape[0])
+                    key_file.write(memoryview(made.keys))
+                    count_file.write(memoryview(made.counts))
+                    made_keys.append(made.keys.shape[0])
                 else:
-                    made_keys.append(result[0])
-                    made_counts.append(result[1])
+                    made_keys.append(made.keys)
+                    made_counts.append(made.counts)
     if not on_disk:
         return StepMade(np.concatenate(made_keys), np.concatenate(made_counts), *tallies)
     held = sum(made_keys)

@@ -22,6 +22,8 @@ the buffers before it goes on from there: the successors held at once are a
 chunk's, never a whole step's.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from knight.counting.dp.model.degree_relaxation import MOST_OPTIONS
@@ -54,6 +56,25 @@ _MERGE_RING_MASK = _MERGE_RING - 1
 _LEAD = 4
 _RING = 1 << (3 * _LEAD).bit_length()
 _RING_MASK = _RING - 1
+
+
+class Emitted(NamedTuple):
+    """What ``emit_successors`` did with one chunk of a thread's states.
+
+    ``next_state`` is the first state not done; ``completed`` is the number
+    of tours completed, in 64-bit limbs, least significant first;
+    ``emitted`` counts the successors appended; ``dead`` counts the options
+    that died; ``overflow`` is 1 if a completed count carried out of the top
+    limb; ``strays`` counts the states whose pattern the relaxation does not
+    list.
+    """
+
+    next_state: int
+    completed: np.ndarray
+    emitted: int
+    dead: int
+    overflow: int
+    strays: int
 
 
 @jit(inline="always")
@@ -100,10 +121,7 @@ def emit_successors(
     successors might not all fit. The step's arguments are the hash step's
     (``hash_kernels.frontier_step``).
 
-    Returns ``(next_state, completed, emitted, dead, overflow, strays)``:
-    the first state not done, the tours completed (in limbs), successors
-    appended, options that died, 1 if a completed count carried out of the
-    top limb, states with a pattern the relaxation does not list."""
+    Returns an ``Emitted``."""
     rank, before, _patterns, starts, firsts, seconds, _codes, dropped = options
     limbs = counts.shape[1]
     entry = 1 + limbs
@@ -231,7 +249,7 @@ def emit_successors(
             # wait on memory at the store
             prefetch(buffer, at + _STREAM_AHEAD)
         state += 1
-    return state, completed, emitted, dead, overflow, strays
+    return Emitted(state, completed, emitted, dead, overflow, strays)
 
 
 @jit

@@ -15,7 +15,7 @@ from knight.counting.dp.planning import memory_model
 from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.steps import partition_kernels
 from knight.counting.dp.steps.step_arrays import StepArrays
-from knight.counting.dp.steps.step_made import StepMade
+from knight.counting.dp.steps.step_made import StepMade, from_limbs
 from knight.counting.dp.tables import table_kernels
 
 MAX_PARTS = 1 << 14
@@ -66,8 +66,7 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None, arra
     """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
-    thread. Returns ``(keys, counts, found, emitted, dead, overflow)``,
-    as ``hash_step.step_in_parts``. ``arrays``: the run's ``StepArrays``,
+    thread. Returns a ``StepMade``, as ``hash_step.step_in_parts`` does. ``arrays``: the run's ``StepArrays``,
     which its buffers, tables and next table are taken from (None: new
     ones); ``high``: a high guess of the states it makes, which its tables
     are sized for as far as the tables held have the pages."""
@@ -182,15 +181,14 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
     # one chunk at least, even of no states: the first marks the tables empty
     while chunks[0] == 0 or any(cursors[t] < bounds[t + 1] for t in range(threads)):
         fills[:] = 0
-        for thread, made in enumerate(worker_threads.map_all(emit, range(threads), threads=threads)):
-            cursors[thread], found, emitted, dead, overflow, strays = made
-            if strays:
-                raise AssertionError(f"{strays} dp states have a pattern the relaxation calls dead")
-            # the tours completed, from limbs (least significant first) to an int
-            tallies[0] += sum(int(limb) << (64 * place) for place, limb in enumerate(found))
-            tallies[1] += int(emitted)
-            tallies[2] += int(dead)
-            tallies[3] |= int(overflow)
+        for thread, emitted in enumerate(worker_threads.map_all(emit, range(threads), threads=threads)):
+            if emitted.strays:
+                raise AssertionError(f"{emitted.strays} dp states have a pattern the relaxation calls dead")
+            cursors[thread] = emitted.next_state
+            tallies[0] += from_limbs(emitted.completed)
+            tallies[1] += int(emitted.emitted)
+            tallies[2] += int(emitted.dead)
+            tallies[3] |= int(emitted.overflow)
         for overflow in worker_threads.map_all(reduce, range(threads), threads=threads):
             tallies[3] |= int(overflow)
         chunks[0] += 1

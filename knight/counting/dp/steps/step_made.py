@@ -31,3 +31,15 @@ class StepMade(NamedTuple):
     emitted: int
     dead: int
     overflow: int
+
+
+def from_limbs(limbs):
+    """Return a count held in 64-bit limbs, least significant first, as an int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from_limbs(np.array([5, 1], dtype=np.uint64))
+    18446744073709551621
+    """
+    return sum(int(limb) << (64 * place) for place, limb in enumerate(limbs))

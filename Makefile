@@ -21,10 +21,12 @@ export PYTHONDONTWRITEBYTECODE :=
 
 # uv installs the same releases as pip in a quarter of the time (it
 # resolves and unpacks in parallel), which a fresh clone's make test pays
-# before any test runs; pip does it where uv cannot be had
+# before any test runs; pip does it where uv cannot be had. Fetching uv is
+# only a shortcut, so pip's warnings about it (an index that lacks it, say)
+# are not shown: were the fetch to fail, the fallback install says why
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
+	$(BIN)/python -m pip install --quiet --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
 		|| { $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $@
 

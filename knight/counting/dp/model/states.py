@@ -53,13 +53,14 @@ from knight.runtime._bits import popcount
 from knight.runtime._jit import jit
 
 # The small helpers are inlined into their callers (Numba IR inlining).
-# The two successor functions, ``successor`` (the byte path) and
-# ``word_successor``, are not: each is compiled once and called, not
-# inlined, by every step kernel that takes it (a profile shows
-# ``word_successor`` as a symbol of its own, and the kernels' IR keeps the
-# call). Inlined by Numba, each was typed and optimised again in every
-# kernel: almost half of the DP kernels' compile time on a fresh cache, for
-# no speed measured (journal: "The successors compiled once").
+# ``word_successor`` is inlined too: it takes only numbers, so inlining
+# adds no reference counting, and the step kernels then keep the state's
+# word and the step's constants in registers across options instead of
+# passing them through a call for every option. ``successor`` (the byte
+# path, for frontiers past 16 slots) is compiled once and called: inlined,
+# its arrays would be counted in and out around every option, and it was
+# typed and optimised again in every kernel for no speed measured
+# (journal: "The successors compiled once").
 
 BARE = 0
 INTERIOR = 1
@@ -455,7 +456,7 @@ def _word_key(word, spare, old_size, cut, cuts, inserted_stays, mirror):
     return key
 
 
-@jit
+@jit(inline="always")
 def word_successor(
     word,
     inserted,

@@ -5,9 +5,10 @@ turning on ``boundscheck`` to hunt a bug) is one edit, not a search.
 """
 
 import functools
+import os
 import sys
 
-from knight.runtime import machine
+from knight.runtime import _stale_cache, machine
 
 machine.check_numba_threads()  # before Numba reads it: one line, not its traceback
 
@@ -52,14 +53,54 @@ def _can_cache():
     return True
 
 
-jit = functools.partial(
-    numba.njit,
-    cache=_can_cache(),
-    nogil=True,
-    error_model="numpy",
-    fastmath=False,
-    boundscheck=False,
-)
+POLICY = {
+    "cache": _can_cache(),
+    "nogil": True,
+    "error_model": "numpy",
+    "fastmath": False,
+    "boundscheck": False,
+}
+_PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def jit(function=None, **options):
+    """Compile a function with Numba under knight's one policy.
+
+    A kernel of knight's own checks its cache folder first: a folder cached
+    from other sources of the package is emptied (``_stale_cache``).
+
+    Parameters
+    ----------
+    function : callable, optional
+        The function to compile. None returns a decorator that takes it, so
+        that both ``@jit`` and ``@jit(inline="always")`` work.
+    **options
+        Numba options that add to the policy or override it.
+
+    Returns
+    -------
+    numba.core.registry.CPUDispatcher or functools.partial
+        The compiled function, or the decorator when ``function`` is None.
+
+    Examples
+    --------
+    A function typed at a prompt has no file for Numba to cache beside, so
+    this one is compiled uncached:
+
+    >>> from knight.harness_api import jit
+    >>> @jit(cache=False)
+    ... def twice(value):
+    ...     return 2 * value
+    >>> twice(21)
+    42
+    """
+    if function is None:
+        return functools.partial(jit, **options)
+    dispatcher = numba.njit(function, **{**POLICY, **options})
+    if function.__module__.partition(".")[0] == "knight":
+        _stale_cache.forget_if_stale(dispatcher, _PACKAGE_FOLDER)
+    return dispatcher
+
 
 # Numba wraps negative indices (x[-1] is the last item), which costs a
 # compare and a conditional move on every array access. Every index the

@@ -75,7 +75,7 @@ def _dispatchers():
 
 
 def test_every_dispatcher_has_the_policy_options():
-    policy = dict(_jit.jit.keywords)
+    policy = dict(_jit.POLICY)
     cache = policy.pop("cache")
     dispatchers = dict(_dispatchers())
     # the kernels the searches and counts run are among those checked

@@ -44,6 +44,8 @@ on entering ``c``, how many have ``free`` 0 (they would be cut off) and 1
 (they would become forced ends) decides each candidate move in O(1).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from knight.runtime._jit import _u, jit
@@ -119,6 +121,20 @@ def _prepare(neighbours, prefix, closed, pruned, path, visited, free, closes):
     return ends if ends <= 1 else -1
 
 
+class SubtreeCount(NamedTuple):
+    """What ``count_subtree`` found below one prefix.
+
+    ``status`` is a ``knight.runtime.status`` code (``FOUND``, ``NONE``,
+    ``BUDGET`` or ``STOPPED``); ``tours`` and ``nodes`` are the subtree's;
+    ``units_found`` counts the moves that reached the cut depth.
+    """
+
+    status: int
+    tours: int
+    nodes: int
+    units_found: int
+
+
 def count_subtree(neighbours, prefix, closed, pruned, budget, cut_depth, units, stop):
     """Count the tours and nodes of the search subtree below ``prefix``.
 
@@ -127,9 +143,10 @@ def count_subtree(neighbours, prefix, closed, pruned, budget, cut_depth, units, 
     is written to the next row of ``units`` (while rows last) instead of
     being searched; pass -1 for no cut. ``stop[0] != 0`` makes the search
     give up soon, with status ``STOPPED``. At most ``budget`` nodes.
-    Returns ``(status, tours, nodes, units_found)``.
+    Returns a ``SubtreeCount`` of Python ints.
     """
-    return _SUBTREE_COUNTERS[bool(pruned)](neighbours, prefix, closed, budget, cut_depth, units, stop)
+    counted = _SUBTREE_COUNTERS[bool(pruned)](neighbours, prefix, closed, budget, cut_depth, units, stop)
+    return SubtreeCount(*(int(value) for value in counted))
 
 
 def _subtree_counter(pruned):

@@ -62,7 +62,7 @@ def _node_rate(job, start):
     stop = stop_signal()
     dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, 10, -1, units, stop)  # compile first
     began = time.perf_counter()
-    _, _, nodes, _ = dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop)
+    nodes = dfs_kernels.count_subtree(neighbours, prefix, job.closed, True, RATE_SAMPLE_NODES, -1, units, stop).nodes
     return nodes / max(time.perf_counter() - began, 1e-9)
 
 

@@ -29,10 +29,10 @@ def count_unit(rows, cols, closed, pruned, budget, prefix, stop=None):
     prefix = np.asarray(prefix, dtype=np.int32)
     units = np.zeros((0, 1), dtype=np.int32)
     stop = stop_signal() if stop is None else stop
-    code, tours, nodes, _ = dfs_kernels.count_subtree(
+    counted = dfs_kernels.count_subtree(
         neighbour_table(rows, cols), prefix, bool(closed), bool(pruned), budget, _NO_CUT, units, stop
     )
-    return int(code), int(tours), int(nodes)
+    return counted.status, counted.tours, counted.nodes
 
 
 def count_units(rows, cols, closed, pruned, budget, prefixes, stop=None):

@@ -57,14 +57,14 @@ class Plan:
 
 
 def _cut(job, start, depth, capacity, stop):
-    """The search from ``start`` cut at ``depth``: ``(status, tours, nodes,
-    found, units)``; ``units`` holds at most ``capacity`` of the ``found``."""
+    """The search from ``start`` cut at ``depth``: ``(counted, units)``, a
+    ``SubtreeCount`` and the units, at most ``capacity`` of those it found."""
     units = np.zeros((capacity, depth + 1), dtype=np.int32)
     prefix = np.array([start], dtype=np.int32)
-    code, tours, nodes, found = dfs_kernels.count_subtree(
+    counted = dfs_kernels.count_subtree(
         neighbour_table(job.rows, job.cols), prefix, job.closed, job.pruned, job.budget, depth, units, stop
     )
-    return int(code), int(tours), int(nodes), int(found), units
+    return counted, units
 
 
 def _units_at(job, depth, stop):
@@ -73,9 +73,9 @@ def _units_at(job, depth, stop):
         return {s: (status.NONE, 0, 0) for s in starts}, np.array(starts, dtype=np.int32).reshape(-1, 1)
     above, units = {}, [np.zeros((0, depth + 1), dtype=np.int32)]
     for start in starts:
-        found = _cut(job, start, depth, 0, stop)[3]
-        code, tours, nodes, _, rows_found = _cut(job, start, depth, found, stop)
-        above[start] = (code, tours, nodes)
+        found = _cut(job, start, depth, 0, stop)[0].units_found
+        counted, rows_found = _cut(job, start, depth, found, stop)
+        above[start] = (counted.status, counted.tours, counted.nodes)
         units.append(rows_found)
     # one array, not lists: a 7x7 count has about a million units
     return above, np.concatenate(units)
@@ -90,7 +90,7 @@ def _auto_depth(job, stop):
     wanted = max(DEFAULT_UNITS, nodes / UNIT_NODES)
     most, best = 0, 0
     for depth in range(1, job.rows * job.cols):
-        found = sum(_cut(job, s, depth, 0, stop)[3] for s in starts)
+        found = sum(_cut(job, s, depth, 0, stop)[0].units_found for s in starts)
         if found >= wanted:
             return depth
         if found > most:

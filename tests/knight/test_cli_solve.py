@@ -3,10 +3,11 @@ JSON tour, streamed in chunks and held to little beyond the search."""
 
 import io
 import json
+import subprocess
+import sys
 
 from cli_run import run, run_json
 
-import knight
 from bench.baselines import python as naive
 from knight import cli, exit_status, is_tour, validate
 from knight.runtime import machine
@@ -49,9 +50,17 @@ def test_chess_notation_counts_ranks_from_the_last_row():
     assert record["tour"][0] == [5, 1]
 
 
-class _Sink(io.TextIOBase):
-    """Output that is counted and dropped: what the CLI holds is then its own."""
+# Run in a fresh process: tracemalloc counts every thread's allocations, and
+# a pytest worker may hold threads of earlier tests (a Dask cluster's, say)
+# that allocate while the CLI is traced.
+_TRACED_PEAKS = """
+import io, sys, tracemalloc
+import knight
+from knight import cli
 
+
+class Sink(io.TextIOBase):
+    # output that is counted and dropped: what the CLI holds is then its own
     def __init__(self):
         self.characters = 0
 
@@ -60,29 +69,31 @@ class _Sink(io.TextIOBase):
         return len(text)
 
 
+argv = ["solve", "600", "600", "--method", "greedy", "--start", "301,301", "--tiebreak", "roth", "--json"]
+knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")  # compile first
+# and import what the command's road imports on first use
+assert cli.main(argv, out=Sink()) == 0
+tracemalloc.start()
+result = knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")
+api = tracemalloc.get_traced_memory()[1]
+del result
+tracemalloc.reset_peak()
+sink = Sink()
+assert cli.main(argv, out=sink) == 0
+command = tracemalloc.get_traced_memory()[1]
+print(api, command, sink.characters)
+"""
+
+
 def test_item_9_the_json_tour_holds_little_beyond_the_search():
     """Issue 13, item 9: the CLI turned the whole tour into Python lists (about
     150 bytes a square) although the search needs 5. Traced (NumPy arrays
     included), the CLI's peak must stay within 1.5x of the API's; the real
     process's resident peak on 10^8 squares is bench/by_hand/cli_memory.py's."""
-    import tracemalloc
-
-    argv = ["solve", "600", "600", "--method", "greedy", "--start", "301,301", "--tiebreak", "roth", "--json"]
-    knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")  # compile first
-    # and import what the command's road imports on first use, whichever test ran before
-    assert cli.main(argv, out=_Sink()) == 0
-    tracemalloc.start()
-    try:
-        result = knight.solve(600, 600, (300, 300), "greedy", tiebreak="roth")
-        api = tracemalloc.get_traced_memory()[1]
-        del result
-        tracemalloc.reset_peak()
-        sink = _Sink()
-        assert cli.main(argv, out=sink) == 0
-        command = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert sink.characters > 600 * 600 * 8
+    done = subprocess.run([sys.executable, "-c", _TRACED_PEAKS], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    api, command, characters = (int(word) for word in done.stdout.split())
+    assert characters > 600 * 600 * 8
     assert command <= 1.5 * api, (command, api)
 
 

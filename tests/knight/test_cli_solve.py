@@ -54,7 +54,7 @@ def test_chess_notation_counts_ranks_from_the_last_row():
 # a pytest worker may hold threads of earlier tests (a Dask cluster's, say)
 # that allocate while the CLI is traced.
 _TRACED_PEAKS = """
-import io, sys, tracemalloc
+import io, tracemalloc
 import knight
 from knight import cli
 

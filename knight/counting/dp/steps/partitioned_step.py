@@ -66,10 +66,11 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None, arra
     """One step (``StepArguments``) on
     ``threads`` threads with ``parts`` partitions (default: from
     ``expected``, the states it should make) of ``region`` entries a
-    thread. Returns a ``StepMade``, as ``hash_step.step_in_parts`` does. ``arrays``: the run's ``StepArrays``,
-    which its buffers, tables and next table are taken from (None: new
-    ones); ``high``: a high guess of the states it makes, which its tables
-    are sized for as far as the tables held have the pages."""
+    thread. Returns a ``StepMade``, as ``hash_step.step_in_parts`` does.
+    ``arrays``: the run's ``StepArrays``, which its buffers, tables and
+    next table are taken from (None: new ones); ``high``: a high guess of
+    the states it makes, which its tables are sized for as far as the
+    tables held have the pages."""
     return partition_tables(arguments, expected, threads, parts, region, arrays, high, room).made()
 
 

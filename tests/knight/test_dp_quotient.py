@@ -179,6 +179,32 @@ def test_the_orders_for_6_and_8_rows_make_a_closed_cut_after_every_pair_of_cells
     assert cells == set(range(2, short + 1, 2))
 
 
+def _without_masks(mirror):
+    """``mirror`` with its masks taken away: the nibble-by-nibble map."""
+    nibbles, size = mirror[:2]
+    return nibbles, size, np.uint64(0), np.uint64(0), np.uint64(0)
+
+
+@pytest.mark.parametrize("short", range(1, 9))
+def test_the_masks_move_each_slot_to_its_image(short):
+    """Every mirror map of the default orders, short sides 1 to 8, carries
+    masks, and the masks move every slot of a word where the map's
+    nibbles say, as the loop over the nibbles does."""
+    plan = cell_order.schedule(short, 9)
+    rng = np.random.default_rng(short)
+    maps = [mirror for mirror in plan.mirrors if mirror is not None]
+    assert maps or short == 1
+    for mirror in maps:
+        nibbles, size, stay, up, down = mirror
+        assert stay | up | down or size == 0, "a default order's map without masks"
+        images = [int(nibbles) >> 4 * slot & 15 for slot in range(size)]
+        for word in rng.integers(0, 16, size=(50, size)):
+            packed = np.uint64(sum(int(value) << 4 * slot for slot, value in enumerate(word)))
+            expected = sum(int(value) << 4 * images[slot] for slot, value in enumerate(word))
+            assert int(states._mirrored_word(packed, mirror)) == expected
+            assert int(states._mirrored_word(packed, _without_masks(mirror))) == expected
+
+
 def test_the_hash_step_threads_never_hold_one_key_twice(monkeypatch):
     # every step on three threads: a key and its mirror image's part by one pattern code
     monkeypatch.setattr(hash_step, "PARALLEL_STATES", 0)

@@ -113,16 +113,27 @@ MIRROR_SLOTS = 16
 def mirror_map(rows, cols, frontier):
     """The reflection of ``frontier``, a frontier whose squares inserted are
     closed under it, as ``states.canonical_key`` reads it: ``(nibbles,
-    size)``, slot ``i``'s image in nibble ``i`` of ``nibbles`` and ``size``
-    the frontier's slots. None when the frontier has more slots than a
-    word's nibbles."""
+    size, stay, up, down)``. Slot ``i``'s image is in nibble ``i`` of
+    ``nibbles``, and ``size`` is the frontier's slots. The three masks
+    move a word of slots at once where every slot's image is itself or a
+    neighbour (the outside-in orders pair a column's rows slot by slot):
+    ``stay`` holds the slots that are their own image, ``up`` those whose
+    image is the next slot, and ``down`` the images of those whose image
+    is the slot before. The masks are all 0 where some image lies further
+    away. None when the frontier has more slots than a word's nibbles."""
     if len(frontier) > MIRROR_SLOTS:
         return None
     slot_of = {square: slot for slot, square in enumerate(frontier)}
-    nibbles = 0
+    nibbles, masks = 0, {0: 0, 1: 0, -1: 0}
     for slot, square in enumerate(frontier):
-        nibbles |= slot_of[mirror_square(rows, cols, square)] << (4 * slot)
-    return np.uint64(nibbles), len(frontier)
+        image = slot_of[mirror_square(rows, cols, square)]
+        nibbles |= image << (4 * slot)
+        if masks is not None and image - slot in masks:
+            masks[image - slot] |= 15 << (4 * min(slot, image))
+        else:
+            masks = None
+    stay, up, down = (0, 0, 0) if masks is None else (masks[0], masks[1], masks[-1])
+    return np.uint64(nibbles), len(frontier), np.uint64(stay), np.uint64(up), np.uint64(down)
 
 
 def column_order(rows, cols, within=None):

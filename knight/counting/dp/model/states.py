@@ -671,10 +671,15 @@ def first_malformed(keys, old_size, forced_slot, tour_ends, before):
 
 
 @jit(inline="always")
-def _mirrored_word(word, nibbles):
-    """``word`` with nibble ``i`` moved to nibble ``nibbles[i]`` (the map's
-    nibble ``i``). Nibbles past the frontier are 0, wherever they go: the
-    loop runs over the whole word, so that it unrolls."""
+def _mirrored_word(word, mirror):
+    """``word`` with nibble ``i`` moved to the nibble that ``mirror``
+    (``cell_order.mirror_map``'s) names for it. Nibbles past the frontier
+    are 0, wherever they go."""
+    nibbles, _size, stay, up, down = mirror
+    if stay | up | down:
+        # every image is the slot itself or a neighbour: three masks move them all
+        return (word & stay) | ((word & up) << np.uint64(4)) | ((word >> np.uint64(4)) & down)
+    # the loop runs over the whole word, so that it unrolls
     out = np.uint64(0)
     for index in range(_WORD_NIBBLES):
         shift = np.uint64(4 * index)
@@ -710,10 +715,9 @@ def _canonical_word(word, mirror):
     and where the shapes are equal the smaller word. Either member gives
     the same. The shapes are compared first because they need no
     renumbering, and most pairs differ in shape."""
-    nibbles, size = mirror
-    if size == 0:
+    if mirror[1] == 0:
         return word
-    image = _mirrored_word(word, nibbles)
+    image = _mirrored_word(word, mirror)
     shape, image_shape = _shape(word), _shape(image)
     if shape < image_shape:
         return word
@@ -726,9 +730,9 @@ def _canonical_word(word, mirror):
 @jit(inline="always")
 def canonical_key(key, mirror):
     """The key of the canonical member of the pair of ``key`` and its mirror
-    image (``_canonical_word``'s). ``mirror`` is ``(nibbles, size)``, as
-    ``cell_order.mirror_map`` gives it for the frontier of ``key``; a
-    ``size`` of 0 leaves every key as it is."""
+    image (``_canonical_word``'s). ``mirror`` is ``cell_order.mirror_map``'s
+    tuple for the frontier of ``key``; a size (its second item) of 0 leaves
+    every key as it is."""
     if mirror[1] == 0:
         return key
     word = _key_word(key, mirror[1])
@@ -740,11 +744,11 @@ def canonical_key(key, mirror):
 def asymmetric_states(keys, mirror):
     """How many of ``keys`` differ from their mirror image's key: at a cut
     closed under the reflection, each of them stands for two states."""
-    nibbles, size = mirror
+    size = mirror[1]
     found = 0
     for index in range(keys.shape[0]):
         word = _key_word(keys[index], size)
-        image = _mirrored_word(word, nibbles)
+        image = _mirrored_word(word, mirror)
         if _shape(image) != _shape(word):
             found += 1
         else:

@@ -57,7 +57,7 @@ class StepArguments(NamedTuple):
 
 
 # the mirror of a step that keeps every key as it is
-NO_MIRROR = (np.uint64(0), 0)
+NO_MIRROR = (np.uint64(0), 0, np.uint64(0), np.uint64(0), np.uint64(0))
 
 
 def step_arguments(plan, step, keys, counts, closed, forced, before, after, quotient=False):
@@ -98,6 +98,6 @@ def step_arguments(plan, step, keys, counts, closed, forced, before, after, quot
         final,
         bool(closed),
         (rank, before, patterns, starts, firsts, seconds, codes, dropped),
-        NO_MIRROR if mirror is None else (np.uint64(mirror[0]), int(mirror[1])),
+        NO_MIRROR if mirror is None else mirror,
         table_kernels.step_salt(step),
     )

@@ -442,9 +442,12 @@ def _word_key(word, spare, old_size, cut, cuts, inserted_stays, mirror):
     kept = old_size - cuts
     if inserted_stays and kept < _WORD_NIBBLES:
         word |= spare << np.uint64(4 * kept)
+    if mirror[1]:
+        # a mirror map holds at most 16 slots (a step to 17 has none), and
+        # only the member of the pair that is kept is renumbered
+        return _nibbles_in_radix(_canonical_word(word, mirror))
     out, relabel, next_label = _renumbered(word)
-    # a mirror map holds at most 16 slots: a step to 17 has none
-    key = _nibbles_in_radix(_canonical_word(out, mirror))
+    key = _nibbles_in_radix(out)
     if inserted_stays and kept == _WORD_NIBBLES:
         # the 17th slot after the step: renumbered by the map of the 16
         # below it (its partner is among them, or it is new)
@@ -710,21 +713,22 @@ def _shape(word):
 
 @jit(inline="always")
 def _canonical_word(word, mirror):
-    """The slots of the canonical member of the pair of ``word`` (renumbered
-    slots in nibbles) and its mirror image: the one with the smaller shape,
-    and where the shapes are equal the smaller word. Either member gives
-    the same. The shapes are compared first because they need no
-    renumbering, and most pairs differ in shape."""
+    """The renumbered slots of the canonical member of the pair of ``word``
+    (slots in nibbles, its labels numbered in any way) and its mirror
+    image: the one with the smaller shape, and where the shapes are equal
+    the smaller renumbered word. Either member gives the same. The shapes
+    are compared first because they need no renumbering, and most pairs
+    differ in shape: then only the member kept is renumbered."""
     if mirror[1] == 0:
-        return word
+        return _renumbered(word)[0]
     image = _mirrored_word(word, mirror)
     shape, image_shape = _shape(word), _shape(image)
     if shape < image_shape:
-        return word
-    image, _relabel, _next = _renumbered(image)
-    if shape > image_shape or image < word:
-        return image
-    return word
+        return _renumbered(word)[0]
+    if shape > image_shape:
+        return _renumbered(image)[0]
+    word, image = _renumbered(word)[0], _renumbered(image)[0]
+    return image if image < word else word
 
 
 @jit(inline="always")

@@ -124,16 +124,14 @@ def mirror_map(rows, cols, frontier):
     if len(frontier) > MIRROR_SLOTS:
         return None
     slot_of = {square: slot for slot, square in enumerate(frontier)}
-    nibbles, masks = 0, {0: 0, 1: 0, -1: 0}
-    for slot, square in enumerate(frontier):
-        image = slot_of[mirror_square(rows, cols, square)]
-        nibbles |= image << (4 * slot)
-        if masks is not None and image - slot in masks:
-            masks[image - slot] |= 15 << (4 * min(slot, image))
-        else:
-            masks = None
-    stay, up, down = (0, 0, 0) if masks is None else (masks[0], masks[1], masks[-1])
-    return np.uint64(nibbles), len(frontier), np.uint64(stay), np.uint64(up), np.uint64(down)
+    images = [slot_of[mirror_square(rows, cols, square)] for square in frontier]
+    nibbles = sum(image << (4 * slot) for slot, image in enumerate(images))
+    shifts = (0, 1, -1)  # the images of the masks stay, up and down
+    masks = [0, 0, 0]
+    if all(image - slot in shifts for slot, image in enumerate(images)):
+        for slot, image in enumerate(images):
+            masks[shifts.index(image - slot)] |= 15 << (4 * min(slot, image))
+    return (np.uint64(nibbles), len(frontier), *(np.uint64(mask) for mask in masks))
 
 
 def column_order(rows, cols, within=None):

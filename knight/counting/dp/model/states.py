@@ -715,12 +715,11 @@ def _shape(word):
 def _canonical_word(word, mirror):
     """The renumbered slots of the canonical member of the pair of ``word``
     (slots in nibbles, its labels numbered in any way) and its mirror
-    image: the one with the smaller shape, and where the shapes are equal
-    the smaller renumbered word. Either member gives the same. The shapes
-    are compared first because they need no renumbering, and most pairs
-    differ in shape: then only the member kept is renumbered."""
-    if mirror[1] == 0:
-        return _renumbered(word)[0]
+    image under ``mirror``, a map with slots: the one with the smaller
+    shape, and where the shapes are equal the smaller renumbered word.
+    Either member gives the same. The shapes are compared first because
+    they need no renumbering, and most pairs differ in shape: then only the
+    member kept is renumbered."""
     image = _mirrored_word(word, mirror)
     shape, image_shape = _shape(word), _shape(image)
     if shape < image_shape:

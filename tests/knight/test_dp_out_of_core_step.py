@@ -158,7 +158,7 @@ def test_a_step_s_chunks_write_over_the_arrays_of_the_chunks_before(tmp_path, mo
         monkeypatch.setattr(packed_table, "BLOCK_ROWS", 64)  # blocks the size of the chunks
         table = packed_table.pack(arguments.keys, arguments.counts, str(tmp_path))
         arguments = arguments.with_table(table, table)
-    spilled = out_of_core_step.step_out_of_core(arguments, 200_000, 1, 200_000, str(tmp_path))
+    spilled = out_of_core_step.step_out_of_core(arguments, 200_000, 1, 100_000, str(tmp_path))
     assert _entries(spilled[0], spilled[1]) == _entries(made[0], made[1])
     assert len(chunks) >= 6 and len({id(arrays) for arrays in chunks}) == 1
     # a slot and one thread's tables (and the decoded input), each made new at most twice
@@ -183,7 +183,8 @@ class _HeldBytes(StepArrays):
 @given(step=st.integers(0, 6), guess=st.sampled_from([1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8]))
 def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factory, step, guess):
     """However far the step's guess of its states is from what it makes,
-    its chunks' arrays stay well within the room, none made larger than
+    its chunks' arrays stay within the share of the room they are planned
+    for, none made larger than
     the room, their tables regrown only in the trial chunk: a thread's tables regrown are held beside the
     old ones, so a chunk that makes far more states than its tables were
     sized for passes its room (with trial chunks of half a chunk at the
@@ -225,7 +226,7 @@ def test_a_step_out_of_core_stays_in_its_room_whatever_the_guess(tmp_path_factor
     assert spilled[0].shape[0] == made
     spilled[0].remove()
     assert chunk[0] >= 4
-    assert max(held for _, _, held in peaks) <= 0.75 * room
+    assert max(held for _, _, held in peaks) <= out_of_core_step.PLAN_SHARE * room
     assert not [index for index, regrown, _ in peaks if regrown and index > 0]
     # no array is made past the room, touched or not: the kernel refuses
     # a mapping past the machine's memory

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knight.counting.dp.tables import packed_kernels, packed_table
+from knight.counting.dp.tables import packed_kernels, packed_table, table_kernels
 
 
 def _leb128(value):
@@ -84,6 +84,42 @@ def test_packing_matches_the_reference_and_decodes_exactly(table):
         assert rows == keys.shape[0]
         decoded = list(zip(back_keys.tolist(), _counts_of(back_counts), strict=True))
         assert decoded == [entry for block in blocks for entry in sorted(block)]
+
+
+def _hash_tables(blocks, limbs, bits, random):
+    """Each block as a partition's table of ``2**bits`` entries, at random
+    places among empty ones, as the partitioned step leaves them."""
+    entry = 1 + limbs
+    tables = np.zeros(len(blocks) * entry << bits, dtype=np.uint64)
+    tables[::entry] = table_kernels.EMPTY
+    for part, block in enumerate(blocks):
+        keys, counts, _ = _arrays([block], limbs)
+        for place, row in zip(random.sample(range(1 << bits), len(block)), range(len(block)), strict=True):
+            word = (part << bits) * entry + place * entry
+            tables[word] = keys[row]
+            tables[word + 1 : word + entry] = counts[row]
+    return tables
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables(), st.randoms(), st.integers(0, 400))
+def test_packing_from_hash_tables_gives_the_same_bytes_in_turns(table, random, spare):
+    """``encode_tables`` packs each partition's table as ``encode_blocks``
+    packs its rows, the reference's bytes, in as many turns as a buffer
+    of the largest partition's worst case (and ``spare`` bytes) asks."""
+    blocks, limbs = table
+    bits = 5  # 32 entries a table, for blocks of up to 30
+    tables_array = _hash_tables(blocks, limbs, bits, random)
+    out = np.empty(max(packed_kernels.most_bytes(len(block), limbs) for block in blocks) + spare, dtype=np.uint8)
+    data, ends, done = bytearray(), [], 0
+    while done < len(blocks):
+        packed, turn_ends = packed_kernels.encode_tables(tables_array, bits, 1 + limbs, done, len(blocks), out)
+        assert packed > done and len(turn_ends) == packed - done
+        ends += [len(data) + int(end) for end in turn_ends]
+        data += bytes(out[: int(turn_ends[-1])])
+        done = packed
+    expected, expected_ends = _reference(blocks)
+    assert ends == expected_ends and bytes(data) == expected
 
 
 # keys of every width, few distinct digits (passes skipped) and many, repeats

@@ -27,6 +27,7 @@ a step whose counts carry out of their limbs runs again, wider, from it
 import contextlib
 import os
 import shutil
+import threading
 
 import numpy as np
 
@@ -42,6 +43,17 @@ from knight.exit_status import naming
 # is in hash order, so less than from step to step): the next chunk is
 # sized for this much more than the last made
 _CHUNK_MARGIN = 1.25
+# a chunk after the trial reads as many states as fill its tables to this
+# load at the rate the chunk before made (``chunk_plan``). A table is
+# regrown past LOAD_LIMIT, the partitioned step's limit, so a chunk may
+# make LOAD_LIMIT / TARGET_LOAD = _CHUNK_MARGIN times the states its rate
+# gives before any table regrows
+LOAD_LIMIT = 0.75
+TARGET_LOAD = LOAD_LIMIT / _CHUNK_MARGIN
+# the share of its room that a chunk's arrays are planned to take: the
+# rest is for what the step holds beside them (the runs' bookkeeping,
+# a merge's scratch, the interpreter's own)
+PLAN_SHARE = 0.9
 # the first chunk (a trial) reads this share of what the step's guess
 # would have a chunk read. The guess is the states the whole step makes a
 # state read, and a chunk, which merges only its own successors, makes
@@ -54,6 +66,10 @@ _TRIAL_SHARE = 1 / 8
 # trial asks: the chunks after it then fit them at the same rate of
 # states made, and the pages left untouched take no memory
 _TRIAL_HEADROOM = _CHUNK_MARGIN / _TRIAL_SHARE
+# a thread that packs a chunk's tables and finds no array held to pack
+# into makes a buffer of at most this many bytes (or its largest
+# partition's), and packs its partitions in turns
+_NEW_PACK_BYTES = 64 << 20
 # the runs' files: at most this many (a group of partitions each), fewer
 # where a group's merge buffers would pass a share of the room
 MAX_GROUPS = 1024
@@ -130,42 +146,54 @@ class _Runs:
         self.starts, self.states = [], []
         self.parts = parts
 
-    def append(self, keys, counts, held, threads, arrays):
-        """One chunk's table (partition after partition, ``held[p]`` states
-        in partition ``p``), packed into its pieces, ``threads`` runs of
-        groups at once, each in its own buffer (``_buffers``: over the
-        arrays ``arrays`` holds but the table's); returns their bytes."""
-        rows = np.concatenate(([0], np.cumsum(held))).astype(np.int64)
-        count = len(self.paths)
-        spans = [(count * t // threads, count * (t + 1) // threads) for t in range(threads)]
-        spans = [span for span in spans if span[0] < span[1]]
-        # each span's partitions and its rows of the table
-        partitions = [(int(self.bounds[first]), int(self.bounds[end])) for first, end in spans]
-        extents = [(int(rows[first]), int(rows[end])) for first, end in partitions]
-        needs = [packed_kernels.most_bytes(high - low, counts.shape[1]) for low, high in extents]
-        buffers = _buffers(needs, arrays, keys)
-
-        def encode(span_partitions, extent, data):
-            # the span's rows, packed from byte 0 of a buffer of their own
-            (first, end), (low, high) = span_partitions, extent
-            ends = packed_kernels.encode_blocks(keys[low:high], counts[low:high], rows[first : end + 1] - low, data)
-            return data, np.concatenate(([0], ends[:-1])), ends
-
-        encoded = worker_threads.map_all(encode, partitions, extents, buffers, threads=threads)
+    def append(self, reduced, arrays):
+        """One chunk's reduced tables (``partitioned_step.ReducedTables``)
+        packed into their pieces, each thread packing its own tables'
+        partitions into a buffer of its own (``_pack_buffers``: over the
+        arrays ``arrays`` holds but the tables) and appending them to the
+        runs each time the buffer fills; returns the bytes written."""
         starts = np.empty(self.parts, dtype=np.int64)
-        written = 0
-        for (first_group, end_group), (data, begins, ends) in zip(spans, encoded, strict=True):
-            offset = int(self.bounds[first_group])  # the buffer's first partition
-            for group in range(first_group, end_group):
-                first, end = int(self.bounds[group]) - offset, int(self.bounds[group + 1]) - offset
-                low, high = int(begins[first]), int(ends[end - 1])
+        lock = threading.Lock()
+        limbs = reduced.entry - 1
+        spans = [(reduced.groups[t], reduced.groups[t + 1]) for t in range(len(reduced.tables))]
+        wanted = [packed_kernels.most_bytes(int(reduced.held[first:end].sum()), limbs) for first, end in spans]
+        least = [packed_kernels.most_bytes(int(reduced.held[first:end].max(initial=0)), limbs) for first, end in spans]
+        buffers = _pack_buffers(arrays.spare(*reduced.tables), wanted, least)
+
+        def pack(thread):
+            (first, end), out, written = spans[thread], buffers[thread], 0
+            done = 0
+            while done < end - first:
+                packed, ends = packed_kernels.encode_tables(
+                    reduced.tables[thread], reduced.bits[thread], reduced.entry, done, end - first, out
+                )
+                written += self._write(out, ends, first + done, starts, lock)
+                done = packed
+            return written
+
+        written = sum(worker_threads.map_all(pack, range(len(spans)), threads=len(spans)))
+        self.starts.append(starts)
+        self.states.append(np.asarray(reduced.held, dtype=np.int64))
+        return written
+
+    def _write(self, data, ends, first, starts, lock):
+        """Partitions ``first`` .. ``first + len(ends)`` - 1, packed in
+        ``data`` up to ``ends``, appended to their groups' files, and each
+        piece's start in its file set in ``starts``; returns the bytes."""
+        begins = np.concatenate(([0], ends[:-1]))
+        part, end, written = first, first + len(ends), 0
+        while part < end:
+            group = int(np.searchsorted(self.bounds, part, side="right")) - 1
+            stop = min(end, int(self.bounds[group + 1]))
+            low, high = int(begins[part - first]), int(ends[stop - 1 - first])
+            # threads share a group's file where their partitions meet in it
+            with lock:
                 with open(self.paths[group], "ab") as handle:
                     handle.write(memoryview(data[low:high]))
-                starts[first + offset : end + offset] = begins[first:end] - low + self.sizes[group]
+                starts[part:stop] = begins[part - first : stop - first] - low + self.sizes[group]
                 self.sizes[group] += high - low
-                written += high - low
-        self.starts.append(starts)
-        self.states.append(np.asarray(held, dtype=np.int64))
+            written += high - low
+            part = stop
         return written
 
     def compact(self, limbs, threads, arrays):
@@ -211,15 +239,33 @@ class _Runs:
                 os.unlink(path)
 
 
-def _buffers(needs, arrays, keys=None):
+def _pack_buffers(spare, wanted, least):
+    """A byte buffer for each thread that packs a chunk's tables: of
+    ``wanted`` bytes where the arrays ``spare`` gives (the largest to
+    the largest) hold that many, else what they hold, or a new one where
+    they hold less than ``least`` (the thread's largest partition,
+    packed). A thread whose buffer holds less than ``wanted`` packs its
+    partitions in turns, each written out before the next."""
+    spare = sorted(spare, key=lambda array: array.nbytes, reverse=True)
+    order = sorted(range(len(wanted)), key=lambda index: -wanted[index])
+    buffers = [None] * len(wanted)
+    for rank, index in enumerate(order):
+        if rank < len(spare) and spare[rank].nbytes >= least[index]:
+            buffers[index] = spare[rank].view(np.uint8)[: wanted[index]]
+        else:
+            buffers[index] = np.empty(max(least[index], min(wanted[index], _NEW_PACK_BYTES)), dtype=np.uint8)
+    return buffers
+
+
+def _buffers(needs, arrays):
     """A byte buffer for each of ``needs`` bytes, carved from the arrays
-    ``arrays`` (a ``StepArrays``) holds that ``keys`` does not lie in:
-    the largest left to the largest need, their pages already the
+    ``arrays`` (a ``StepArrays``) holds: the largest left to the largest
+    need, their pages already the
     process's (nothing for the kernel to zero). Where they cannot give
     every buffer, ``arrays`` lets them go and the buffers are new: new
     buffers beside the held arrays would pass the room the chunks were
     sized for."""
-    spare = sorted(arrays.spare(keys), key=lambda array: array.nbytes, reverse=True)
+    spare = sorted(arrays.spare(), key=lambda array: array.nbytes, reverse=True)
     order = sorted(range(len(needs)), key=lambda index: -needs[index])
     if len(spare) < len(needs) or any(spare[rank].nbytes < needs[index] for rank, index in enumerate(order)):
         del spare
@@ -233,10 +279,10 @@ def _buffers(needs, arrays, keys=None):
 
 def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
     """Step the input a chunk at a time, appending each chunk's partitions
-    to the runs; a chunk as many states as make tables that fit ``room``
-    at ``per_state`` states made a state read, for the first (a share
-    of it: a trial, ``_TRIAL_SHARE``) and then at the rate the chunk
-    before made; the runs
+    to the runs. The first chunk is a trial (``_TRIAL_SHARE`` of what
+    ``_chunk_states`` gives at the step's guess, ``per_state`` states made
+    a state read). Each chunk after it reads what fills its tables to
+    ``TARGET_LOAD`` at the rate the chunk before made (``chunk_plan``); the runs
     merged early where the disk runs short (``_disk_short``, ``disk``
     its budget); each chunk written over the arrays of the one before
     (``arrays``, a ``StepArrays``). Returns the tallies ``[found,
@@ -250,17 +296,20 @@ def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
     chunk = max(1, int(_chunk_states(room, per_state, entry) * _TRIAL_SHARE))
     # one chunk at least, even of no states
     while not reader.done() or not runs.starts:
-        part = arguments.with_table(*reader.take(chunk, arrays))
-        expected = int(part.keys.shape[0] * per_state) + 1
-        made_keys, made_counts, held, made = partitioned_step.partition_tables(
-            part, expected, threads, parts, arrays=arrays, room=room
+        part = arguments.with_table(*reader.take(chunk, arrays, threads))
+        read = part.keys.shape[0]
+        reduced = partitioned_step.partition_tables(
+            part, int(read * per_state) + 1, threads, parts, arrays=arrays, room=room
         )
+        # the chunk's input is done with: the packing writes over it
+        del part
         for index in range(4):
-            tallies[index] += made[index]
+            tallies[index] += reduced.tallies[index]
         if tallies[3]:
             break
-        written = runs.append(made_keys, made_counts, held, threads, arrays)
-        del made_keys, made_counts  # a view of the arrays, which the next chunk writes over
+        written = runs.append(reduced, arrays)
+        held = reduced.held
+        del reduced  # the tables, which the next chunk writes over
         if (
             len(runs.starts) > 1
             and sum(runs.sizes) > memory_model.EARLY_RUN_ENTRIES * compacted
@@ -271,13 +320,44 @@ def _write_runs(arguments, runs, parts, room, per_state, threads, disk, arrays):
                 break
             compacted = sum(runs.sizes)
         # the next chunk at the rate this one made states, with a margin
-        per_state = max(_CHUNK_MARGIN * int(held.sum()) / max(part.keys.shape[0], 1), 0.5)
-        chunk = max(1, _chunk_states(room, per_state, entry))
-        # the chunk's input goes before the next is decoded: were that one
-        # larger, both would be held at once
-        del part
+        per_state = max(_CHUNK_MARGIN * int(held.sum()) / max(read, 1), 0.5)
+        chunk = chunk_plan(room, per_state, entry, parts)
     tallies[3] = int(bool(tallies[3]))
     return tallies
+
+
+def chunk_plan(room, per_state, entry, parts):
+    """The states a chunk after the trial reads in ``room`` bytes, making
+    ``per_state`` states a state read (with ``_CHUNK_MARGIN``), ``entry``
+    words a state, into ``parts`` partitions.
+
+    The chunk holds its partition tables (a power of two entries a
+    partition), its decoded input and its emit buffers
+    (``memory_model.BUFFER_SHARE`` of the room at most), within
+    ``PLAN_SHARE`` of the room. For each size of the tables, the chunk
+    reads what fills the rest of that share, or what fills the tables to
+    ``TARGET_LOAD`` at the rate without the margin, whichever is less;
+    the plan takes the size that reads the most. The tables are packed
+    straight into the runs, over the input and the buffers
+    (``_Runs.append``), so no dense copy of them takes room.
+
+    Why: a chunk's run holds each state it made once, so the fewer the
+    chunks, the fewer entries the runs hold and merge, and the smaller
+    their keys' gaps. Tables sized from the states a chunk expects end at
+    a load of 3/8 to 3/4 by the power of two; sized first and then
+    filled, they end near ``TARGET_LOAD``, and a chunk reads more in the
+    same room.
+    """
+    rate = per_state / _CHUNK_MARGIN
+    word_bytes = 8 * entry
+    share = PLAN_SHARE * room - memory_model.BUFFER_SHARE * room
+    best, bits = 1, 0
+    while word_bytes * (parts << bits) < share:
+        capacity = parts << bits
+        read = min((share - word_bytes * capacity) / word_bytes, TARGET_LOAD * capacity / rate)
+        best = max(best, int(read))
+        bits += 1
+    return best
 
 
 def _chunk_states(room, per_state, entry):

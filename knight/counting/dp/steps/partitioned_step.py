@@ -21,6 +21,49 @@ from knight.counting.dp.tables import table_kernels
 MAX_PARTS = 1 << 14
 
 
+class ReducedTables(NamedTuple):
+    """What ``partition_tables`` reduced: each thread's partition tables.
+
+    ``tables[t]`` holds partitions ``groups[t]`` .. ``groups[t + 1]`` - 1,
+    ``2**bits[t]`` entries of ``entry`` words each, and ``held[p]`` is the
+    number of states in partition ``p``; ``tallies`` is ``[found,
+    emitted, dead, overflow]``. The tables lie in ``arrays``, and
+    ``slot`` names the slot whose emit buffers are done with, which
+    ``dense`` writes the table over.
+    """
+
+    tables: list
+    bits: list
+    groups: list
+    held: np.ndarray
+    tallies: list
+    entry: int
+    arrays: StepArrays
+    slot: str
+
+    def dense(self):
+        """Return the ``PartitionTables``: every partition's states, in
+        partition order, copied densely over the slot."""
+        if self.tallies[3]:
+            empty = np.zeros((0, self.entry), dtype=np.uint64)
+            return PartitionTables(empty[:, 0], empty[:, 1:], self.held[:0], self.tallies)
+        total = int(self.held.sum())
+        table = self.arrays.empty(self.slot, total * self.entry)
+        self.arrays.trim(self.slot, total * self.entry)
+        out_keys = table[:total]
+        out_counts = table[total:].reshape(total, self.entry - 1)
+        groups = self.groups
+        offsets = np.cumsum([0] + [int(self.held[groups[g] : groups[g + 1]].sum()) for g in range(len(self.tables))])
+
+        def compact(group):
+            return partition_kernels.compact_partitions(
+                self.tables[group], self.bits[group], self.entry, out_keys, out_counts, offsets[group]
+            )
+
+        worker_threads.map_all(compact, range(len(self.tables)), threads=len(self.tables))
+        return PartitionTables(out_keys, out_counts, self.held, self.tallies)
+
+
 class PartitionTables(NamedTuple):
     """What ``partition_tables`` made: the next table in partition order.
 
@@ -71,7 +114,7 @@ def step_partitioned(arguments, expected, threads, parts=None, region=None, arra
     next table are taken from (None: new ones); ``high``: a high guess of
     the states it makes, which its tables are sized for as far as the
     tables held have the pages."""
-    return partition_tables(arguments, expected, threads, parts, region, arrays, high, room).made()
+    return partition_tables(arguments, expected, threads, parts, region, arrays, high, room).dense().made()
 
 
 def _tables_name(group):
@@ -112,13 +155,12 @@ def _table_bits(expected, high, groups, entry, arrays):
 
 
 def partition_tables(arguments, expected, threads, parts=None, region=None, arrays=None, high=None, room=None):
-    """``step_partitioned``'s step, returning ``(keys, counts, held,
-    tallies)``: the next table in partition order, ``held[p]`` the states
-    of partition ``p`` in it (``out_of_core_step`` appends the partitions of
-    every chunk to its runs), ``tallies`` = ``[found, emitted, dead,
-    overflow]``. The table lies in ``arrays`` (a ``StepArrays``; None: one
-    of the call's own), valid until the next step taking its slot;
-    ``high``: as ``step_partitioned``'s."""
+    """``step_partitioned``'s step up to its reduced partition tables,
+    returned as ``ReducedTables``: ``dense()`` copies them into the next
+    table in partition order, and ``out_of_core_step`` packs them into its
+    runs. The tables lie in ``arrays`` (a ``StepArrays``; None: one of the
+    call's own), valid until the next step takes them; ``high``: as
+    ``step_partitioned``'s."""
     keys, counts = arguments.keys, arguments.counts
     step_rest, salt = arguments.step_fields(), arguments.salt
     entry = 1 + counts.shape[1]
@@ -195,24 +237,12 @@ def partition_tables(arguments, expected, threads, parts=None, region=None, arra
         chunks[0] += 1
         if tallies[3]:
             # a count wrapped: the driver widens the limbs and runs the step again
-            return PartitionTables(keys[:0], counts[:0], held[:0], tallies)
+            break
     for group in range(threads):
         if table_bits[group] != bits:
             arrays.hold(_tables_name(group), tables[group])  # regrown: the next step's may be as large
-    # the dense copy is made over the buffers, done with: the step's
-    # peak holds the input, the tables and the output, not the buffers too
+    # the emit buffers are done with: the dense copy is made over them, so
+    # that the step's peak holds the input, the tables and the output, not
+    # the buffers too
     buffers = None
-    total = int(held.sum())
-    table = arrays.empty(slot, total * entry)
-    arrays.trim(slot, total * entry)
-    out_keys = table[:total]
-    out_counts = table[total:].reshape(total, entry - 1)
-    offsets = np.cumsum([0] + [int(held[groups[g] : groups[g + 1]].sum()) for g in range(threads)])
-
-    def compact(group):
-        return partition_kernels.compact_partitions(
-            tables[group], table_bits[group], entry, out_keys, out_counts, offsets[group]
-        )
-
-    worker_threads.map_all(compact, range(threads), threads=threads)
-    return PartitionTables(out_keys, out_counts, held, tallies)
+    return ReducedTables(tables, table_bits, groups, held, tallies, entry, arrays, slot)

@@ -128,13 +128,17 @@ class StepArrays:
         it has touched (resident) of every array ``keys`` does not lie in."""
         return sum(array.nbytes for array in self.spare(keys))
 
-    def spare(self, keys):
-        """The arrays held that ``keys`` does not lie in, each cut to the
+    def spare(self, *kept):
+        """The arrays held that none of ``kept`` lies in, each cut to the
         bytes it has touched: scratch for a caller done with them that
-        still reads ``keys`` (a step out of core packs a chunk's table, and
+        still reads ``kept`` (a step out of core packs a chunk's tables, and
         its merge each group, over them), whose writes there take no new
         pages."""
-        return [held[: self._touched[name] // 8] for name, held in self._held.items() if not _lies_in(keys, held)]
+        return [
+            held[: self._touched[name] // 8]
+            for name, held in self._held.items()
+            if not any(_lies_in(keys, held) for keys in kept)
+        ]
 
     def release(self):
         """Hold nothing (a view handed out keeps its own array)."""

@@ -49,7 +49,7 @@ def run_step(arguments, expected, spill, policy, room, high=None, arrays=None):
         tables = partitioned_step.partition_tables(
             arguments, expected, threads(arguments), arrays=arrays, high=high, room=room
         )
-        made = tables.made()
+        made = tables.dense().made()
     if packed and not made.overflow:
         source.remove()  # the step's input, decoded: its files are done with (but on an overflow, read again)
     return made, table

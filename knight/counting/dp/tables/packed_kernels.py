@@ -18,7 +18,7 @@ most counts are far below 2^64 and take a byte or three where a limb is
 
 import numpy as np
 
-from knight.counting.dp.tables.table_kernels import add_count
+from knight.counting.dp.tables.table_kernels import EMPTY, add_count
 from knight.runtime._jit import jit
 
 _LOW7 = np.uint64(0x7F)
@@ -195,55 +195,112 @@ def _radix_sort(keys, values, sorted_keys, spare_keys, spare_values, histogram):
     return source_keys[:rows], source[:rows]
 
 
+@jit(inline="always")
+def _most_bytes(states, limbs):
+    """``most_bytes`` in the kernels."""
+    return states * (_KEY_BYTES + (64 * limbs + 6) // 7)
+
+
+@jit(inline="always")
+def _block_scratch(rows, limbs):
+    """Scratch for ``_encode_block`` of blocks of up to ``rows`` rows."""
+    return sort_scratch(rows if limbs > 1 else 0), _pair_scratch(rows if limbs == 1 else 0)
+
+
+@jit(inline="always")
+def _encode_block(keys, counts, first, end, out, at, scratch, pair_scratch):
+    """Rows ``first`` .. ``end`` - 1 of ``keys``/``counts`` as one block,
+    its rows in ascending key order (sorted here), packed into ``out`` from
+    byte ``at``; returns the byte it ends at. ``scratch``, ``pair_scratch``:
+    ``_block_scratch``'s.
+
+    Counts of one limb are sorted with their keys, so that the packing
+    reads both in order; wider ones are read through the rows' order."""
+    limbs = counts.shape[1]
+    previous = np.uint64(0)
+    if limbs == 1:
+        values, sorted_keys, spare_keys, spare_values, histogram = pair_scratch
+        for row in range(first, end):
+            values[row - first] = counts[row, 0]
+        in_order, their_counts = _radix_sort(
+            keys[first:end], values[: end - first], sorted_keys, spare_keys, spare_values, histogram
+        )
+        for index in range(end - first):
+            key = in_order[index]
+            at = _put_number(out, at, key - previous)
+            previous = key
+            at = _put_number(out, at, their_counts[index])
+        return at
+    order = ascending_order(keys[first:end], *scratch)
+    for index in range(order.shape[0]):
+        row = first + order[index]
+        key = keys[row]
+        at = _put_number(out, at, key - previous)
+        previous = key
+        at = _put_count(out, at, counts, row, limbs)
+    return at
+
+
 @jit
 def encode_blocks(keys, counts, bounds, out):
     """Rows ``bounds[b]`` .. ``bounds[b + 1]`` - 1 of ``keys``/``counts``
     as block ``b``, its rows in ascending key order (sorted here: the
     tables come in hash order), packed into ``out`` from byte 0 (room:
-    ``most_bytes``). Returns the byte each block ends at.
-
-    Counts of one limb are sorted with their keys, so that the packing
-    reads both in order; wider ones are read through the rows' order."""
-    limbs = counts.shape[1]
+    ``most_bytes``). Returns the byte each block ends at."""
     blocks = bounds.shape[0] - 1
     ends = np.empty(blocks, dtype=np.int64)
     widest = 0
     for block in range(blocks):
         widest = max(widest, bounds[block + 1] - bounds[block])
-    scratch = sort_scratch(widest if limbs > 1 else 0)
-    values, sorted_keys, spare_keys, spare_values, histogram = _pair_scratch(widest if limbs == 1 else 0)
+    scratch, pair_scratch = _block_scratch(widest, counts.shape[1])
     at = 0
     for block in range(blocks):
-        first, end = bounds[block], bounds[block + 1]
-        previous = np.uint64(0)
-        if limbs == 1:
-            for row in range(first, end):
-                values[row - first] = counts[row, 0]
-            in_order, their_counts = _radix_sort(
-                keys[first:end], values[: end - first], sorted_keys, spare_keys, spare_values, histogram
-            )
-            for index in range(end - first):
-                key = in_order[index]
-                at = _put_number(out, at, key - previous)
-                previous = key
-                at = _put_number(out, at, their_counts[index])
-        else:
-            order = ascending_order(keys[first:end], *scratch)
-            for index in range(order.shape[0]):
-                row = first + order[index]
-                key = keys[row]
-                at = _put_number(out, at, key - previous)
-                previous = key
-                at = _put_count(out, at, counts, row, limbs)
+        at = _encode_block(keys, counts, bounds[block], bounds[block + 1], out, at, scratch, pair_scratch)
         ends[block] = at
     return ends
 
 
 @jit
+def encode_tables(tables, capacity_bits, entry, first, end, out):
+    """Partitions ``first`` .. ``end`` - 1 of ``tables`` (a hash table of
+    ``2**capacity_bits`` entries of ``entry`` words each a partition, the
+    empty ones ``EMPTY``) as one block each, packed into ``out`` from byte
+    0, as many as fit ``out`` whatever their keys and counts. Returns
+    ``(done, ends)``: the partitions from ``first`` packed end before
+    ``done``, and ``ends[i]`` is the byte partition ``first + i`` ends at.
+
+    Why straight from the tables: a dense copy of them would take as much
+    memory again, and a chunk out of core that needs none reads more
+    input in the same room (``out_of_core_step``)."""
+    limbs = entry - 1
+    size = 1 << capacity_bits
+    keys = np.empty(size, dtype=np.uint64)
+    counts = np.empty((size, limbs), dtype=np.uint64)
+    scratch, pair_scratch = _block_scratch(size, limbs)
+    ends = np.empty(end - first, dtype=np.int64)
+    at = 0
+    for part in range(first, end):
+        rows = 0
+        base = part * entry << capacity_bits
+        for index in range(size):
+            word = base + entry * index
+            if tables[word] != EMPTY:
+                keys[rows] = tables[word]
+                for limb in range(limbs):
+                    counts[rows, limb] = tables[word + 1 + limb]
+                rows += 1
+        if at + _most_bytes(rows, limbs) > out.shape[0]:
+            return part, ends[: part - first]
+        at = _encode_block(keys, counts, 0, rows, out, at, scratch, pair_scratch)
+        ends[part - first] = at
+    return end, ends
+
+
+@jit
 def decode_blocks(data, starts, states, out_keys, out_counts, row):
     """Blocks of ``data`` at bytes ``starts[b]``, ``states[b]`` states
-    each, into ``out_keys``/``out_counts`` (zeroed) from ``row``; returns
-    the next row."""
+    each, into ``out_keys``/``out_counts`` from ``row``; returns the next
+    row."""
     limbs = out_counts.shape[1]
     for block in range(starts.shape[0]):
         at = starts[block]
@@ -252,6 +309,9 @@ def decode_blocks(data, starts, states, out_keys, out_counts, row):
             gap, at = _get_number(data, at)
             key += gap
             out_keys[row] = key
+            if limbs > 1:
+                # a count of several limbs is decoded into zeros
+                out_counts[row, :] = 0
             at = _get_count(data, at, out_counts, row, limbs)
             row += 1
     return row
@@ -364,8 +424,6 @@ def merge_pieces(data, piece_starts, piece_states, limbs, out):
             overflow |= carried
             ends[part] = at
             continue
-        if limbs > 1:
-            counts[:rows] = 0  # a count of several limbs is decoded into zeros
         decode_blocks(data, piece_starts[:, part], piece_states[:, part], keys, counts, 0)
         previous = np.uint64(0)
         index = 0

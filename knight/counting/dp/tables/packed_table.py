@@ -13,11 +13,13 @@ so ``keys.shape[0]`` and ``counts.shape[1]`` read as they do of arrays.
 
 import contextlib
 import functools
+import itertools
 import os
 import re
 
 import numpy as np
 
+from knight.counting.dp.runs import worker_threads
 from knight.counting.dp.tables import packed_kernels
 from knight.exit_status import naming
 
@@ -52,27 +54,37 @@ class PackedTable:
     def disk_bytes(self):
         return sum(os.path.getsize(path) for path in self.files)
 
-    def decoded(self, first, end, arrays=None):
+    def decoded(self, first, end, arrays=None, threads=1):
         """Blocks ``first`` .. ``end`` - 1 as dense ``(keys, counts)``, in
         new arrays or over the one ``arrays`` (a ``StepArrays``) holds as
-        ``"input"``."""
+        ``"input"``, decoded by ``threads`` threads, a run of blocks each."""
         blocks = self.index[first:end]
-        states = int(blocks[:, 2].sum())
+        rows = np.concatenate(([0], np.cumsum(blocks[:, 2]))).astype(np.int64)
+        states = int(rows[-1])
         if arrays is None:
             keys = np.empty(states, dtype=np.uint64)
-            counts = np.zeros((states, self.limbs), dtype=np.uint64)
+            counts = np.empty((states, self.limbs), dtype=np.uint64)
         else:
             held = arrays.empty("input", states * (1 + self.limbs))
             keys, counts = held[:states], held[states:].reshape(states, self.limbs)
-            counts[:] = 0
-        row = 0
-        for number in np.unique(blocks[:, 0]).tolist():
-            mine = blocks[blocks[:, 0] == number]
-            data = np.memmap(self.files[number], dtype=np.uint8, mode="r")
-            # contiguous columns: the kernel's one signature, the tests' too
-            starts, held = np.ascontiguousarray(mine[:, 1]), np.ascontiguousarray(mine[:, 2])
-            row = packed_kernels.decode_blocks(data, starts, held, keys, counts, row)
-            del data
+        # each thread a run of whole blocks of about as many states
+        bounds = [*np.searchsorted(rows, [states * t // threads for t in range(threads)]).tolist(), len(blocks)]
+        spans = [(int(low), int(high)) for low, high in itertools.pairwise(bounds) if low < high]
+
+        def decode(span):
+            low, high = span
+            mine = blocks[low:high]
+            row = int(rows[low])
+            for number in np.unique(mine[:, 0]).tolist():
+                # contiguous columns: the kernel's one signature, the tests' too
+                starts = np.ascontiguousarray(mine[mine[:, 0] == number, 1])
+                held = np.ascontiguousarray(mine[mine[:, 0] == number, 2])
+                data = np.memmap(self.files[number], dtype=np.uint8, mode="r")
+                row = packed_kernels.decode_blocks(data, starts, held, keys, counts, row)
+                del data
+            return row
+
+        worker_threads.map_all(decode, spans, threads=threads)
         return keys, counts
 
     def chunks(self, rows):
@@ -120,17 +132,18 @@ class Reader:
     def done(self):
         return self.read >= self.states
 
-    def take(self, rows, arrays=None):
+    def take(self, rows, arrays=None, threads=1):
         """About ``rows`` states (dense: exactly, up to the end); a packed
-        table's decoded over the ``"input"`` that ``arrays`` holds (None:
-        into new arrays), valid until the next ``take``."""
+        table's decoded by ``threads`` threads over the ``"input"`` that
+        ``arrays`` holds (None: into new arrays), valid until the next
+        ``take``."""
         if self.packed is None:
             first = self.read
             self.read = min(self.states, first + max(rows, 1))
             return self.keys[first : self.read], self.counts[first : self.read]
         states = self.packed.index[:, 2]
         end = _block_end(states, self._block, rows)
-        chunk = self.packed.decoded(self._block, end, arrays)
+        chunk = self.packed.decoded(self._block, end, arrays, threads)
         self._block, self.read = end, self.read + int(states[self._block : end].sum())
         return chunk
 

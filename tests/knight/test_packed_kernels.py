@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from knight.counting.dp.steps.step_arrays import StepArrays
 from knight.counting.dp.tables import packed_kernels, packed_table, table_kernels
 
 
@@ -178,8 +179,18 @@ def test_merging_pieces_adds_equal_keys_across_runs(runs, parts, table, random):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 3000), st.integers(1, 2), st.integers(1, 4000), st.integers(0, 2**32))
-def test_a_packed_table_reads_back_whatever_the_chunk(tmp_path_factory, rows, limbs, chunk, seed):
+@given(
+    st.integers(0, 3000),
+    st.integers(1, 2),
+    st.integers(1, 4000),
+    st.integers(0, 2**32),
+    st.integers(1, 3),
+    st.booleans(),
+)
+def test_a_packed_table_reads_back_whatever_the_chunk(tmp_path_factory, rows, limbs, chunk, seed, threads, held):
+    """Whatever the chunk and the threads that decode it, and over the
+    input that the chunk before left (``held``: counts of several limbs
+    are decoded over old ones), the table reads back exactly."""
     folder = tmp_path_factory.mktemp("packed")
     generator = np.random.default_rng(seed)
     keys = np.unique(generator.integers(0, 2**63, size=rows, dtype=np.uint64))
@@ -193,9 +204,11 @@ def test_a_packed_table_reads_back_whatever_the_chunk(tmp_path_factory, rows, li
         packed_table.BLOCK_ROWS, packed_table.FILE_BLOCKS = old
     assert table.shape == counts.shape
     reader = packed_table.Reader(table, table)
+    arrays = StepArrays() if held else None
     pieces = []
     while not reader.done():
-        pieces.append(reader.take(chunk))
+        # a copy: the next chunk is decoded over the arrays held
+        pieces.append(tuple(array.copy() for array in reader.take(chunk, arrays, threads)))
         assert pieces[-1][0].shape[0] <= max(chunk, 97) and reader.read <= keys.shape[0]
     back = sorted(
         (key, tuple(row)) for piece in pieces for key, row in zip(piece[0].tolist(), piece[1].tolist(), strict=True)

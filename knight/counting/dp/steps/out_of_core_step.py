@@ -1,9 +1,11 @@
 """This module takes one step of the frontier DP out of core, for a step whose tables do not fit in memory.
 
 The partitioned step (``partitioned_step``) runs on the input a chunk at a
-time. Each chunk's reduced partitions are packed (``packed_kernels``: sorted
-keys as gaps, counts in the bytes they need) and appended to *runs* on disk,
-one file for each group of consecutive partitions. Then each group is merged
+time, each chunk planned to fill its tables in the step's room
+(``chunk_plan``). Each chunk's reduced partitions are packed straight from
+its tables (``packed_kernels``: sorted keys as gaps, counts in the bytes
+they need) and appended to *runs* on disk, one file for each group of
+consecutive partitions. Then each group is merged
 across the runs (``packed_kernels.merge_pieces``) into one packed file of
 the next table (``packed_table``). A group's run file is removed as soon as
 it is merged, so that the runs give their disk to the next table as it
@@ -15,8 +17,8 @@ Why this shape (Yang and Du's disk buckets, the sort-and-reduce variants
 of Knuth's DYNAHAM): every byte goes to disk and back once, in long
 sequential writes and reads, and what the step holds in anonymous memory
 is one chunk's arrays, which its packing and the merge's groups are
-written over, set by the room it is given, not by the step's size. The files are page cache, which the
-kernel reclaims under pressure. Equal keys have equal partitions (the
+written over, set by the room it is given, not by the step's size. The
+files are page cache, which the kernel reclaims under pressure. Equal keys have equal partitions (the
 key's hash, with the step's salt, as in memory), so a partition merged
 across the runs holds each of its states once, with every count added
 (carry-checked). The input stays until the step has its next table:
@@ -260,11 +262,10 @@ def _pack_buffers(spare, wanted, least):
 def _buffers(needs, arrays):
     """A byte buffer for each of ``needs`` bytes, carved from the arrays
     ``arrays`` (a ``StepArrays``) holds: the largest left to the largest
-    need, their pages already the
-    process's (nothing for the kernel to zero). Where they cannot give
-    every buffer, ``arrays`` lets them go and the buffers are new: new
-    buffers beside the held arrays would pass the room the chunks were
-    sized for."""
+    need, their pages already the process's (nothing for the kernel to
+    zero). Where they cannot give every buffer, ``arrays`` lets them go
+    and the buffers are new: new buffers beside the held arrays would
+    pass the room the chunks were sized for."""
     spare = sorted(arrays.spare(), key=lambda array: array.nbytes, reverse=True)
     order = sorted(range(len(needs)), key=lambda index: -needs[index])
     if len(spare) < len(needs) or any(spare[rank].nbytes < needs[index] for rank, index in enumerate(order)):

@@ -241,40 +241,46 @@ class _Runs:
                 os.unlink(path)
 
 
-def _pack_buffers(spare, wanted, least):
-    """A byte buffer for each thread that packs a chunk's tables: of
-    ``wanted`` bytes where the arrays ``spare`` gives (the largest to
-    the largest) hold that many, else what they hold, or a new one where
-    they hold less than ``least`` (the thread's largest partition,
-    packed). A thread whose buffer holds less than ``wanted`` packs its
-    partitions in turns, each written out before the next."""
+def _carved(spare, needs, least):
+    """Byte buffers of ``needs`` bytes carved from the arrays ``spare``,
+    the largest array to the largest need, their pages already the
+    process's (nothing for the kernel to zero): None for each need whose
+    array holds fewer than its ``least`` bytes, or that no array is left
+    for."""
     spare = sorted(spare, key=lambda array: array.nbytes, reverse=True)
-    order = sorted(range(len(wanted)), key=lambda index: -wanted[index])
-    buffers = [None] * len(wanted)
+    order = sorted(range(len(needs)), key=lambda index: -needs[index])
+    buffers = [None] * len(needs)
     for rank, index in enumerate(order):
         if rank < len(spare) and spare[rank].nbytes >= least[index]:
-            buffers[index] = spare[rank].view(np.uint8)[: wanted[index]]
-        else:
-            buffers[index] = np.empty(max(least[index], min(wanted[index], _NEW_PACK_BYTES)), dtype=np.uint8)
+            buffers[index] = spare[rank].view(np.uint8)[: needs[index]]
     return buffers
+
+
+def _pack_buffers(spare, wanted, least):
+    """A byte buffer for each thread that packs a chunk's tables, carved
+    from the arrays ``spare`` (``_carved``): of ``wanted`` bytes where an
+    array holds that many, else what it holds. A thread whose array holds
+    less than ``least`` (its largest partition, packed) gets a new buffer.
+    A thread whose buffer holds less than ``wanted`` packs its partitions
+    in turns, each written out before the next."""
+    buffers = _carved(spare, wanted, least)
+    return [
+        np.empty(max(low, min(want, _NEW_PACK_BYTES)), dtype=np.uint8) if buffer is None else buffer
+        for buffer, want, low in zip(buffers, wanted, least, strict=True)
+    ]
 
 
 def _buffers(needs, arrays):
     """A byte buffer for each of ``needs`` bytes, carved from the arrays
-    ``arrays`` (a ``StepArrays``) holds: the largest left to the largest
-    need, their pages already the process's (nothing for the kernel to
-    zero). Where they cannot give every buffer, ``arrays`` lets them go
-    and the buffers are new: new buffers beside the held arrays would
-    pass the room the chunks were sized for."""
-    spare = sorted(arrays.spare(), key=lambda array: array.nbytes, reverse=True)
-    order = sorted(range(len(needs)), key=lambda index: -needs[index])
-    if len(spare) < len(needs) or any(spare[rank].nbytes < needs[index] for rank, index in enumerate(order)):
-        del spare
+    ``arrays`` (a ``StepArrays``) holds (``_carved``). Where they cannot
+    give every buffer, ``arrays`` lets them go and the buffers are new:
+    new buffers beside the held arrays would pass the room the chunks
+    were sized for."""
+    buffers = _carved(arrays.spare(), needs, needs)
+    if any(buffer is None for buffer in buffers):
+        del buffers
         arrays.release()
         return [np.empty(need, dtype=np.uint8) for need in needs]
-    buffers = [None] * len(needs)
-    for rank, index in enumerate(order):
-        buffers[index] = spare[rank].view(np.uint8)[: needs[index]]
     return buffers
 
 

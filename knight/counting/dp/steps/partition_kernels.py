@@ -40,7 +40,7 @@ from knight.counting.dp.model.states import (
     word_layout,
     word_successor,
 )
-from knight.counting.dp.tables.table_kernels import EMPTY, add_count, mixed_key
+from knight.counting.dp.tables.table_kernels import EMPTY, add_count, dense_entries, mixed_key
 from knight.runtime._bits import prefetch
 from knight.runtime._jit import jit
 
@@ -414,13 +414,4 @@ def reduce_partitions(buffers, fills, region, entry, first_part, end_part, table
 def compact_partitions(tables, capacity_bits, entry, out_keys, out_counts, offset):
     """Write the entries of ``tables`` (each partition's in turn) densely to
     ``out_keys``/``out_counts`` from row ``offset``; returns the next row."""
-    limbs = entry - 1
-    row = offset
-    for index in range(tables.shape[0] // entry):
-        key = tables[entry * index]
-        if key != EMPTY:
-            out_keys[row] = key
-            for limb in range(limbs):
-                out_counts[row, limb] = tables[entry * index + 1 + limb]
-            row += 1
-    return row
+    return dense_entries(tables, entry, out_keys, out_counts, offset)

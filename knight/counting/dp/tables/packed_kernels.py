@@ -18,7 +18,7 @@ most counts are far below 2^64 and take a byte or three where a limb is
 
 import numpy as np
 
-from knight.counting.dp.tables.table_kernels import EMPTY, add_count
+from knight.counting.dp.tables.table_kernels import add_count, dense_entries
 from knight.runtime._jit import jit
 
 _LOW7 = np.uint64(0x7F)
@@ -280,15 +280,8 @@ def encode_tables(tables, capacity_bits, entry, first, end, out):
     ends = np.empty(end - first, dtype=np.int64)
     at = 0
     for part in range(first, end):
-        rows = 0
         base = part * entry << capacity_bits
-        for index in range(size):
-            word = base + entry * index
-            if tables[word] != EMPTY:
-                keys[rows] = tables[word]
-                for limb in range(limbs):
-                    counts[rows, limb] = tables[word + 1 + limb]
-                rows += 1
+        rows = dense_entries(tables[base : base + (entry << capacity_bits)], entry, keys, counts, 0)
         if at + _most_bytes(rows, limbs) > out.shape[0]:
             return part, ends[: part - first]
         at = _encode_block(keys, counts, 0, rows, out, at, scratch, pair_scratch)

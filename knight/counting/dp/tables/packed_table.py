@@ -77,8 +77,8 @@ class PackedTable:
             row = int(rows[low])
             for number in np.unique(mine[:, 0]).tolist():
                 # contiguous columns: the kernel's one signature, the tests' too
-                starts = np.ascontiguousarray(mine[mine[:, 0] == number, 1])
-                held = np.ascontiguousarray(mine[mine[:, 0] == number, 2])
+                in_file = mine[:, 0] == number
+                starts, held = np.ascontiguousarray(mine[in_file, 1]), np.ascontiguousarray(mine[in_file, 2])
                 data = np.memmap(self.files[number], dtype=np.uint8, mode="r")
                 row = packed_kernels.decode_blocks(data, starts, held, keys, counts, row)
                 del data

@@ -50,6 +50,22 @@ def mixed_key(key, salt):
 
 
 @jit(inline="always")
+def dense_entries(table, entry, out_keys, out_counts, row):
+    """Write the entries of ``table`` (``entry`` words each, the empty ones
+    ``EMPTY``) densely to ``out_keys``/``out_counts`` from ``row``, in the
+    table's order; return the next row."""
+    limbs = entry - 1
+    for index in range(table.shape[0] // entry):
+        key = table[entry * index]
+        if key != EMPTY:
+            out_keys[row] = key
+            for limb in range(limbs):
+                out_counts[row, limb] = table[entry * index + 1 + limb]
+            row += 1
+    return row
+
+
+@jit(inline="always")
 def _find(table, entry, shift, salt, key):
     """The word offset of ``key``'s entry in ``table`` (entries of
     ``entry`` words: the key, then its count's limbs), claiming an empty

@@ -242,11 +242,12 @@ class _Runs:
 
 
 def _carved(spare, needs, least):
-    """Byte buffers of ``needs`` bytes carved from the arrays ``spare``,
-    the largest array to the largest need, their pages already the
-    process's (nothing for the kernel to zero): None for each need whose
-    array holds fewer than its ``least`` bytes, or that no array is left
-    for."""
+    """Carve a byte buffer of ``needs[i]`` bytes for each need from the
+    arrays ``spare``, the largest array to the largest need.
+
+    The arrays' pages are already the process's, so the kernel has nothing
+    to zero. A need gets None where its array holds fewer than
+    ``least[i]`` bytes, or where no array is left for it."""
     spare = sorted(spare, key=lambda array: array.nbytes, reverse=True)
     order = sorted(range(len(needs)), key=lambda index: -needs[index])
     buffers = [None] * len(needs)
@@ -257,12 +258,14 @@ def _carved(spare, needs, least):
 
 
 def _pack_buffers(spare, wanted, least):
-    """A byte buffer for each thread that packs a chunk's tables, carved
-    from the arrays ``spare`` (``_carved``): of ``wanted`` bytes where an
-    array holds that many, else what it holds. A thread whose array holds
-    less than ``least`` (its largest partition, packed) gets a new buffer.
-    A thread whose buffer holds less than ``wanted`` packs its partitions
-    in turns, each written out before the next."""
+    """Give each thread that packs a chunk's tables a byte buffer.
+
+    The buffer is carved from the arrays ``spare`` (``_carved``): it holds
+    ``wanted`` bytes where its array holds that many, and what the array
+    holds otherwise. A thread whose array holds less than ``least`` (its
+    largest partition, packed) gets a new buffer. A thread whose buffer
+    holds less than ``wanted`` packs its partitions in turns, and it
+    writes each turn out before the next."""
     buffers = _carved(spare, wanted, least)
     return [
         np.empty(max(low, min(want, _NEW_PACK_BYTES)), dtype=np.uint8) if buffer is None else buffer
